@@ -1,0 +1,85 @@
+//! The game abstraction: rules over components ([`Ruleset`]) and, on top, whole positions
+//! with named moves ([`Game`]), which is what front ends parse, print and analyse.
+
+use crate::{Nimber, ParseError};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// Rules of an impartial game whose positions are sums of independent components.
+///
+/// A move replaces one component by a (possibly empty) sum of components. Engines need only
+/// this trait: normal play takes one Grundy value per component and XORs them; misère play
+/// searches over sorted multisets of components.
+pub trait Ruleset: Sync {
+    /// One independent part of a position: a heap, a rectangle, a connected region.
+    /// Equal components must be equal games (canonical form), so they share memo entries.
+    type Component: Clone + Eq + Hash + Ord + Debug + Send + Sync;
+
+    /// Calls `emit` once per option of `c`; each option is a sum of components (empty when
+    /// the move removes the component entirely). Components passed to `emit` are canonical.
+    fn options<F: FnMut(&[Self::Component])>(&self, c: &Self::Component, emit: F);
+
+    /// The Grundy value of `c` when it is known without search (a closed form, or a table the
+    /// ruleset computed in bulk). Engines ask this first; `None` means "search".
+    fn known_grundy(&self, _c: &Self::Component) -> Option<Nimber> {
+        None
+    }
+
+    /// A rough measure of how large `c` is (heap size, cell count); engines use it to order
+    /// work and to report progress. Must not be used for correctness.
+    fn size_hint(&self, _c: &Self::Component) -> usize {
+        1
+    }
+}
+
+/// Who wins a position with perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The player to move wins (an N-position).
+    First,
+    /// The player to move loses (a P-position).
+    Second,
+}
+
+impl Outcome {
+    /// `"first"` or `"second"`, as in grundy's JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::First => "first",
+            Outcome::Second => "second",
+        }
+    }
+}
+
+/// A game with positions people write down: parsed positions, named moves, and the
+/// decomposition of a position into the components of its [`Ruleset`].
+pub trait Game: Ruleset {
+    /// A whole, validated position.
+    type Position: Clone + Debug;
+    /// A move, as a player names it.
+    type Move: Clone + Debug;
+
+    /// Reads a position in the family's notation (see docs/games.md). Errors name the line
+    /// and column (1-based) of what could not be read.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, ParseError>;
+
+    /// The independent components of `p`. Under normal play the Grundy value of `p` is the
+    /// XOR of theirs, unless [`Game::immediate_wins`] says the game is already decided.
+    fn components(&self, p: &Self::Position) -> Vec<Self::Component>;
+
+    /// Calls `emit` with every legal move of `p` and the position it leads to.
+    fn moves<F: FnMut(Self::Move, Self::Position)>(&self, p: &Self::Position, emit: F);
+
+    /// For games with a winning condition other than "no move" (three in a row, cutting off
+    /// a 1×1 sheet): the moves that win at once, or `None` when no move of `p` wins at once.
+    /// When this is `Some`, `p` is a first-player win and its Grundy value is undefined.
+    fn immediate_wins(&self, _p: &Self::Position) -> Option<Vec<Self::Move>> {
+        None
+    }
+
+    /// The move in the family's notation.
+    fn format_move(&self, m: &Self::Move) -> String;
+
+    /// The position in the family's notation (parsing it gives `p` back).
+    fn format_position(&self, p: &Self::Position) -> String;
+}

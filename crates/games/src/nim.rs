@@ -1,0 +1,157 @@
+//! Nim: heaps of tokens; a move takes any positive number of tokens from one heap.
+//!
+//! Notation: heap sizes separated by spaces or commas (`3 5 7`); the empty position is an
+//! empty text. A move `I:N->M` takes heap number I (from 1) from N tokens down to M.
+
+use grundy_core::{tokens, Game, Nimber, ParseError, Ruleset};
+
+/// Largest heap accepted in a position.
+pub const MAX_HEAP: u64 = 1 << 48;
+
+/// The rules of Nim. A component is a non-empty heap.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Nim;
+
+/// A move of a heap game: heap `heap` (0-based) goes from `from` tokens to the heaps `to`
+/// (empty when the heap disappears).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapMove {
+    /// Index of the heap in the position, from 0.
+    pub heap: usize,
+    /// Its size before the move.
+    pub from: u64,
+    /// The heaps it becomes (no zero heaps).
+    pub to: Vec<u64>,
+}
+
+/// `I:N->M` (or `I:N->A+B` for a split, `I:N->0` when the heap disappears).
+pub fn format_heap_move(m: &HeapMove) -> String {
+    let to = if m.to.is_empty() {
+        "0".to_string()
+    } else {
+        m.to.iter()
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+            .join("+")
+    };
+    format!("{}:{}->{}", m.heap + 1, m.from, to)
+}
+
+/// Reads heap sizes separated by whitespace or commas.
+pub fn parse_heaps(text: &str, max: u64) -> Result<Vec<u64>, ParseError> {
+    tokens(text)
+        .iter()
+        .map(|t| t.number("heap size", max))
+        .collect()
+}
+
+/// Heaps written back as `3 5 7`.
+pub fn format_heaps(heaps: &[u64]) -> String {
+    heaps
+        .iter()
+        .map(|h| h.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The position after heap `i` of `heaps` becomes the heaps `to`.
+pub fn replace_heap(heaps: &[u64], i: usize, to: &[u64]) -> Vec<u64> {
+    let mut next = heaps.to_vec();
+    next.splice(i..=i, to.iter().copied());
+    next
+}
+
+impl Ruleset for Nim {
+    type Component = u64;
+
+    fn options<F: FnMut(&[u64])>(&self, c: &u64, mut emit: F) {
+        emit(&[]);
+        for k in 1..*c {
+            emit(&[k]);
+        }
+    }
+
+    fn known_grundy(&self, c: &u64) -> Option<Nimber> {
+        Some(Nimber(*c))
+    }
+
+    fn size_hint(&self, c: &u64) -> usize {
+        *c as usize
+    }
+}
+
+impl Game for Nim {
+    type Position = Vec<u64>;
+    type Move = HeapMove;
+
+    fn parse_position(&self, text: &str) -> Result<Vec<u64>, ParseError> {
+        parse_heaps(text, MAX_HEAP)
+    }
+
+    fn components(&self, p: &Vec<u64>) -> Vec<u64> {
+        p.iter().copied().filter(|&h| h > 0).collect()
+    }
+
+    fn moves<F: FnMut(HeapMove, Vec<u64>)>(&self, p: &Vec<u64>, mut emit: F) {
+        for (i, &h) in p.iter().enumerate() {
+            for k in (0..h).rev() {
+                let to = if k == 0 { vec![] } else { vec![k] };
+                let next = replace_heap(p, i, &to);
+                emit(
+                    HeapMove {
+                        heap: i,
+                        from: h,
+                        to,
+                    },
+                    next,
+                );
+            }
+        }
+    }
+
+    fn format_move(&self, m: &HeapMove) -> String {
+        format_heap_move(m)
+    }
+
+    fn format_position(&self, p: &Vec<u64>) -> String {
+        format_heaps(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_solve::{analysis::Analyzer, brute, Convention};
+    use proptest::prelude::*;
+
+    #[test]
+    fn winning_moves_of_3_5_7() {
+        let a = grundy_solve::analyze(&Nim, &vec![3, 5, 7], Convention::Normal).unwrap();
+        assert_eq!(a.grundy, Some(Nimber(1)));
+        let moves: Vec<String> = a.winning_moves.iter().map(format_heap_move).collect();
+        assert_eq!(moves, vec!["1:3->2", "2:5->4", "3:7->6"]);
+    }
+
+    #[test]
+    fn parse_errors_name_column() {
+        let e = Nim.parse_position("3 x 5").unwrap_err();
+        assert_eq!((e.span.line, e.span.column), (1, 3));
+    }
+
+    proptest! {
+        #[test]
+        fn matches_brute_force(heaps in proptest::collection::vec(0u64..5, 0..4)) {
+            for conv in [Convention::Normal, Convention::Misere] {
+                let mut an = Analyzer::new(&Nim);
+                let a = an.analyze(&heaps, conv).unwrap();
+                prop_assert_eq!(a.outcome, brute::outcome(&Nim, &heaps, conv));
+                let mut w: Vec<String> = a.winning_moves.iter().map(format_heap_move).collect();
+                w.sort();
+                prop_assert_eq!(w, brute::winning_moves(&Nim, &heaps, conv));
+                if conv == Convention::Normal {
+                    prop_assert_eq!(a.grundy, Some(brute::grundy(&Nim, &heaps)));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! Engines of grundy: memoised Grundy values under normal play ([`GrundyMemo`]), outcome
+//! search over whole positions for misère play ([`MisereSearch`]), the analysis of a position
+//! that front ends print ([`analyze`]), and a deliberately simple reference solver
+//! ([`brute`]) that the clever ones are tested against.
+
+pub mod analysis;
+pub mod brute;
+pub mod memo;
+pub mod misere;
+
+pub use analysis::{analyze, Analysis, Convention};
+pub use memo::GrundyMemo;
+pub use misere::MisereSearch;
+
+/// Why an engine could not finish.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// The rules let a position be reached from itself, so it has no Grundy value.
+    #[error("the game has a cycle: a position can be reached from itself ({0})")]
+    Cycle(String),
+    /// A configured limit (positions stored) was reached before the answer.
+    #[error("gave up after storing {0} positions (raise the limit with --max-positions)")]
+    Limit(usize),
+}
