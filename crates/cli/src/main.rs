@@ -1,1 +1,43 @@
-fn main() {}
+//! `grundy`: who wins an impartial game, with which move, and why.
+//!
+//! The binary is thin: it parses arguments, reads positions through the families' parsers,
+//! hands them to the engines and prints what comes back. Exit codes: 0 ok, 1 failure, 2 usage
+//! or input error.
+
+mod error;
+mod family;
+mod judge;
+mod solve;
+
+use clap::{Parser, Subcommand};
+
+/// Solve impartial combinatorial games: Grundy values, outcomes and winning moves.
+#[derive(Parser, Debug)]
+#[command(name = "grundy", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Who wins a position, its Grundy value, and every winning move.
+    Solve(solve::SolveArgs),
+    /// Answer a classic contest problem: read the judge's input on stdin, print its output.
+    Judge(judge::JudgeArgs),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Judge(args) => judge::run(args),
+    };
+    match result {
+        Ok(()) => {}
+        Err(e) => {
+            eprintln!("grundy: {e}");
+            std::process::exit(e.exit_code());
+        }
+    }
+}

@@ -272,22 +272,13 @@ impl Game for Cutting {
     }
 
     fn immediate_wins(&self, p: &Vec<Sheet>) -> Option<Vec<Cut>> {
+        // Every cut of a 1-wide sheet that leaves a 1×1 piece (either end).
         let mut wins = Vec::new();
-        for (k, &(w, h)) in p.iter().enumerate() {
-            if w == 1 && h >= 2 {
-                wins.push(Cut {
-                    sheet: k,
-                    from: (w, h),
-                    to: [(1, 1), (1, h - 1)],
-                });
-            } else if h == 1 && w >= 2 {
-                wins.push(Cut {
-                    sheet: k,
-                    from: (w, h),
-                    to: [(1, 1), (w - 1, 1)],
-                });
+        self.moves(p, |m, _| {
+            if m.to.contains(&(1, 1)) {
+                wins.push(m);
             }
-        }
+        });
         (!wins.is_empty()).then_some(wins)
     }
 

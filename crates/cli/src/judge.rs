@@ -1,0 +1,327 @@
+//! `grundy judge PROBLEM`: the classic contest problems, input on stdin, the judge's exact
+//! output on stdout. The whole input is read and checked before any answer is printed, so a
+//! malformed input never yields a partial answer.
+
+use crate::error::{usage, CliError};
+use grundy_core::{tokens, Game, Nimber, Outcome, Token};
+use grundy_games::{
+    bombs::BombTable,
+    crosses::Crosses,
+    cutting::CuttingTable,
+    points::{Graph, PointsGame},
+};
+use grundy_solve::{analysis::Analyzer, Convention};
+use std::fmt::Write as _;
+use std::io::{Read, Write};
+
+/// The problems `judge` answers.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// HDU 2873 Bomb Game: cases `n m` + n rows of `.`/`#`, ended by `0 0` → John / Jack.
+    Bomb,
+    /// NEFU 1356 12-point board (misère): T, then T strings of 12 `0`/`1` → one line of 0/1.
+    Maoershan,
+    /// POJ 2311 Cutting Game: lines `W H` until end of input → WIN / LOSE.
+    Cutting,
+    /// POJ 3537 Crosses and Crosses: n → 1 (first player wins) or 2.
+    Crosses,
+}
+
+/// Arguments of `grundy judge`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  printf '3\\n110000000000\\n100000000000\\n110000000011\\n' | grundy judge maoershan"
+)]
+pub struct JudgeArgs {
+    /// The problem whose input arrives on stdin.
+    #[arg(value_enum)]
+    pub problem: Problem,
+}
+
+/// Where a judge input went wrong: a usage error naming line and column.
+fn at(line: usize, column: usize, msg: impl std::fmt::Display) -> CliError {
+    usage(format!("input line {line}, column {column}: {msg}"))
+}
+
+fn token_error(e: grundy_core::ParseError) -> CliError {
+    at(e.span.line, e.span.column, e.message)
+}
+
+/// Reads all of stdin as text; invalid UTF-8 is reported with its place.
+fn read_stdin() -> Result<String, CliError> {
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes)?;
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+            let col = String::from_utf8_lossy(good.rsplit(|&b| b == b'\n').next().unwrap_or(&[]))
+                .chars()
+                .count()
+                + 1;
+            Err(at(line, col, "the input is not valid UTF-8 text"))
+        }
+    }
+}
+
+/// The input's lines, read one at a time, blank lines skipped.
+struct Lines<'a> {
+    lines: Vec<&'a str>,
+    next: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Lines<'a> {
+        Lines {
+            lines: text.lines().collect(),
+            next: 0,
+        }
+    }
+
+    /// The next non-blank line and its 1-based number.
+    fn next_line(&mut self) -> Option<(usize, &'a str)> {
+        while self.next < self.lines.len() {
+            let l = self.lines[self.next];
+            self.next += 1;
+            if !l.trim().is_empty() {
+                return Some((self.next, l.trim_end()));
+            }
+        }
+        None
+    }
+
+    /// The number of the line after the last one (for "input ended" errors).
+    fn end(&self) -> usize {
+        self.lines.len() + 1
+    }
+
+    /// The next non-blank line as exactly `names.len()` numbers in `range`.
+    fn numbers(
+        &mut self,
+        names: &[&str],
+        min: u64,
+        max: u64,
+        ended: &str,
+    ) -> Result<(usize, Vec<u64>), CliError> {
+        let Some((line, text)) = self.next_line() else {
+            return Err(at(self.end(), 1, format!("input ended: expected {ended}")));
+        };
+        let toks: Vec<Token> = tokens(text)
+            .into_iter()
+            .map(|mut t| {
+                t.span.line = line;
+                t
+            })
+            .collect();
+        if toks.len() != names.len() {
+            let col = toks
+                .get(names.len())
+                .map(|t| t.span.column)
+                .unwrap_or(text.chars().count() + 1);
+            return Err(at(
+                line,
+                col,
+                format!("expected {} number(s): {}", names.len(), names.join(" ")),
+            ));
+        }
+        let mut out = Vec::new();
+        for (t, name) in toks.iter().zip(names) {
+            let v = t.number(name, max).map_err(token_error)?;
+            if v < min {
+                return Err(at(
+                    line,
+                    t.span.column,
+                    format!("{name} must be at least {min}, found {v}"),
+                ));
+            }
+            out.push(v);
+        }
+        Ok((line, out))
+    }
+
+    /// `n` rows of exactly `m` characters from `allowed`.
+    fn rows(&mut self, n: usize, m: usize, allowed: &str) -> Result<Vec<&'a str>, CliError> {
+        let mut rows = Vec::with_capacity(n);
+        for k in 0..n {
+            let Some((line, row)) = self.next_line() else {
+                return Err(at(
+                    self.end(),
+                    1,
+                    format!("input ended after {k} of {n} rows"),
+                ));
+            };
+            let row = row.trim_start_matches([' ', '\t']);
+            let lead = self.lines[line - 1].chars().count()
+                - self.lines[line - 1]
+                    .trim_start_matches([' ', '\t'])
+                    .chars()
+                    .count();
+            let mut len = 0;
+            for (i, ch) in row.chars().enumerate() {
+                if !allowed.contains(ch) {
+                    let shown = ch.escape_default();
+                    return Err(at(
+                        line,
+                        lead + i + 1,
+                        format!("unknown cell '{shown}' (expected one of {allowed})"),
+                    ));
+                }
+                if i >= m {
+                    return Err(at(
+                        line,
+                        lead + i + 1,
+                        format!("row is longer than {m} cells"),
+                    ));
+                }
+                len += 1;
+            }
+            if len != m {
+                return Err(at(
+                    line,
+                    lead + len + 1,
+                    format!("row has {len} cells, expected {m}"),
+                ));
+            }
+            rows.push(row);
+        }
+        Ok(rows)
+    }
+
+    /// Fails if anything but blank lines is left.
+    fn finish(&mut self, what: &str) -> Result<(), CliError> {
+        match self.next_line() {
+            None => Ok(()),
+            Some((line, _)) => Err(at(line, 1, format!("unexpected text after {what}"))),
+        }
+    }
+}
+
+/// Runs `grundy judge`.
+pub fn run(args: JudgeArgs) -> Result<(), CliError> {
+    let text = read_stdin()?;
+    if text.trim().is_empty() {
+        return Err(at(1, 1, "empty input"));
+    }
+    let out = answer(args.problem, &text)?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// The judge's output for `text`, or the first thing wrong with it.
+pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
+    let mut lines = Lines::new(text);
+    let mut out = String::new();
+    match problem {
+        Problem::Bomb => {
+            let mut cases: Vec<Vec<(usize, usize)>> = Vec::new();
+            let (mut rows, mut cols) = (1, 1);
+            loop {
+                let (line, nm) =
+                    lines.numbers(&["n", "m"], 0, 4096, "a case 'n m' or the closing '0 0'")?;
+                let (n, m) = (nm[0] as usize, nm[1] as usize);
+                if n == 0 && m == 0 {
+                    break;
+                }
+                if n == 0 || m == 0 {
+                    return Err(at(line, 1, "a board needs at least one row and one column"));
+                }
+                let board = lines.rows(n, m, ".#")?;
+                let mut bombs = Vec::new();
+                for (i, row) in board.iter().enumerate() {
+                    bombs.extend(
+                        row.bytes()
+                            .enumerate()
+                            .filter(|(_, b)| *b == b'#')
+                            .map(|(j, _)| (i, j)),
+                    );
+                }
+                rows = rows.max(n);
+                cols = cols.max(m);
+                cases.push(bombs);
+            }
+            lines.finish("the closing '0 0'")?;
+            let table = BombTable::new(rows, cols);
+            for bombs in cases {
+                let g = bombs.iter().fold(0, |acc, &(i, j)| {
+                    acc ^ table.get(i, j).expect("table covers every board")
+                });
+                out.push_str(if g != 0 { "John\n" } else { "Jack\n" });
+            }
+        }
+        Problem::Maoershan => {
+            let (_, t) = lines.numbers(&["T"], 0, 1_000_000, "the number of boards T")?;
+            let game = PointsGame::new(Graph::maoershan());
+            let mut positions = Vec::new();
+            for k in 0..t[0] {
+                let Some((line, s)) = lines.next_line() else {
+                    return Err(at(
+                        lines.end(),
+                        1,
+                        format!("input ended after {k} of {} boards", t[0]),
+                    ));
+                };
+                let p = game
+                    .parse_position(s)
+                    .map_err(|e| at(line, e.span.column, e.message))?;
+                positions.push(p);
+            }
+            lines.finish("the last board")?;
+            let mut an = Analyzer::new(&game);
+            for p in positions {
+                let o = an.outcome(&p, Convention::Misere)?;
+                out.push(if o == Outcome::First { '0' } else { '1' });
+            }
+            out.push('\n');
+        }
+        Problem::Cutting => {
+            let mut sheets = Vec::new();
+            while lines.next < lines.lines.len() {
+                if lines.lines[lines.next..]
+                    .iter()
+                    .all(|l| l.trim().is_empty())
+                {
+                    break;
+                }
+                let (line, wh) = lines.numbers(&["W", "H"], 1, 1000, "a sheet 'W H'")?;
+                if wh == [1, 1] {
+                    return Err(at(line, 1, "a 1x1 sheet means the game is already over"));
+                }
+                sheets.push((wh[0] as usize, wh[1] as usize));
+            }
+            let max = sheets
+                .iter()
+                .map(|&(w, h)| w.max(h))
+                .max()
+                .unwrap_or(2)
+                .max(2);
+            let table = CuttingTable::new(max);
+            for (w, h) in sheets {
+                // A 1-wide sheet (other side ≥ 2) lets the player to move cut off a 1×1.
+                let win = w == 1 || h == 1 || table.get(w, h).is_some_and(|g| g != 0);
+                out.push_str(if win { "WIN\n" } else { "LOSE\n" });
+            }
+        }
+        Problem::Crosses => {
+            let mut ns = Vec::new();
+            while lines.lines[lines.next..]
+                .iter()
+                .any(|l| !l.trim().is_empty())
+            {
+                let (_, n) = lines.numbers(&["n"], 1, 200_000, "the strip length n")?;
+                ns.push(n[0] as usize);
+            }
+            let max = ns.iter().copied().max().unwrap_or(0);
+            let game = Crosses::new(max + 1);
+            let mut an = Analyzer::new(&game);
+            for n in ns {
+                let g: Option<Nimber> = an.grundy(&Crosses::empty(n))?;
+                let first = g.is_none_or(|g| !g.is_zero());
+                let _ = writeln!(out, "{}", if first { 1 } else { 2 });
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,171 @@
+//! `grundy solve FAMILY POSITION`: who wins, the Grundy value, every winning move.
+
+use crate::error::{usage, CliError};
+use crate::family::{with_game, FamilyInfo, FamilyOptions, WithGame};
+use grundy_core::{Game, Outcome};
+use grundy_solve::{analysis::Analyzer, Convention};
+use std::io::Read;
+use std::path::PathBuf;
+
+/// Arguments of `grundy solve`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Families and notation: see docs/games.md. Examples:\n  \
+    grundy solve nim 3 5 7\n  \
+    grundy solve nim 1 1 4 --misere\n  \
+    grundy solve crosses ....X......\n  \
+    grundy solve cutting 4x2 3x3 --json\n  \
+    grundy solve bombs '.#/..'\n  \
+    grundy solve points 110000000011 --misere\n  \
+    grundy solve bombs --file board.txt")]
+pub struct SolveArgs {
+    /// Game family: nim, bombs, cutting, crosses, points.
+    pub family: String,
+    /// The position in the family's notation; `-` reads it from stdin, `@FILE` from a file.
+    pub position: Vec<String>,
+    /// Read the position from this file.
+    #[arg(short, long, value_name = "FILE", conflicts_with = "position")]
+    pub file: Option<PathBuf>,
+    /// Misère play: the player who cannot move wins.
+    #[arg(long)]
+    pub misere: bool,
+    /// Print a JSON object (fields: family, position, convention, grundy, outcome, winning_moves).
+    #[arg(long)]
+    pub json: bool,
+    /// Also list every move with the value of the position it leads to.
+    #[arg(long)]
+    pub all_moves: bool,
+    /// Built-in board for `points` (maoershan).
+    #[arg(long, value_name = "NAME")]
+    pub board: Option<String>,
+    /// Edge-list file for `points`: one edge `P Q` per line, points numbered from 1.
+    #[arg(long, value_name = "FILE")]
+    pub graph: Option<PathBuf>,
+}
+
+/// Reads the position text from the arguments, a file, or stdin.
+pub fn position_text(words: &[String], file: Option<&PathBuf>) -> Result<String, CliError> {
+    let read_file = |p: &std::path::Path| {
+        std::fs::read_to_string(p)
+            .map_err(|e| usage(format!("cannot read position file {}: {e}", p.display())))
+    };
+    if let Some(f) = file {
+        return read_file(f);
+    }
+    match words {
+        [w] if w == "-" => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| usage(format!("cannot read the position from stdin: {e}")))?;
+            Ok(s)
+        }
+        [w] if w.starts_with('@') && w.len() > 1 => read_file(std::path::Path::new(&w[1..])),
+        _ => Ok(words.join(" ")),
+    }
+}
+
+/// Runs `grundy solve`.
+pub fn run(args: SolveArgs) -> Result<(), CliError> {
+    let text = position_text(&args.position, args.file.as_ref())?;
+    let opts = FamilyOptions {
+        board: args.board.clone(),
+        graph: args.graph.clone(),
+    };
+    let family = args.family.clone();
+    with_game(&family, &opts, &text, Report { args: &args })
+}
+
+struct Report<'a> {
+    args: &'a SolveArgs,
+}
+
+impl WithGame for Report<'_> {
+    type Output = ();
+
+    fn run<G: Game>(self, game: &G, p: G::Position, info: &FamilyInfo) -> Result<(), CliError> {
+        let args = self.args;
+        let convention = if args.misere {
+            if !info.misere {
+                return Err(usage(format!(
+                    "--misere is not available for {}: its rules end the game by a winning move, not by a lack of moves",
+                    info.name
+                )));
+            }
+            Convention::Misere
+        } else {
+            Convention::Normal
+        };
+        let mut an = Analyzer::new(game);
+        let a = an.analyze(&p, convention)?;
+        let winning: Vec<String> = a
+            .winning_moves
+            .iter()
+            .map(|m| game.format_move(m))
+            .collect();
+        let position = game.format_position(&p);
+        if args.json {
+            let mut obj = serde_json::json!({
+                "family": info.name,
+                "position": position,
+                "convention": if args.misere { "misere" } else { "normal" },
+                "grundy": a.grundy.map(|g| g.0),
+                "outcome": a.outcome.as_str(),
+                "winning_moves": winning,
+            });
+            if args.all_moves {
+                let moves: Vec<serde_json::Value> = a
+                    .moves
+                    .iter()
+                    .map(|r| {
+                        serde_json::json!({
+                            "move": game.format_move(&r.mv),
+                            "grundy": r.grundy.map(|g| g.0),
+                            "outcome": r.outcome.as_str(),
+                            "wins": r.outcome == Outcome::Second,
+                        })
+                    })
+                    .collect();
+                obj["moves"] = serde_json::Value::Array(moves);
+            }
+            println!("{obj}");
+            return Ok(());
+        }
+        let who = match a.outcome {
+            Outcome::First => "first player (the player to move) wins",
+            Outcome::Second => "second player wins (the player to move loses)",
+        };
+        println!(
+            "{} {}{}",
+            info.name,
+            position,
+            if args.misere { " (misère)" } else { "" }
+        );
+        println!("outcome:       {who}");
+        match a.grundy {
+            Some(g) => println!("grundy value:  {}", g.0),
+            None if args.misere => println!("grundy value:  none (misère play)"),
+            None => println!("grundy value:  none (the player to move wins at once)"),
+        }
+        if winning.is_empty() {
+            println!("winning moves: none");
+        } else {
+            println!("winning moves: {}", winning.join(" "));
+        }
+        if args.all_moves {
+            println!("all moves:");
+            for r in &a.moves {
+                let value = r
+                    .grundy
+                    .map(|g| format!("grundy {}", g.0))
+                    .unwrap_or_default();
+                let verdict = if r.outcome == Outcome::Second {
+                    "wins"
+                } else {
+                    "loses"
+                };
+                println!("  {:<16} {verdict:<6} {value}", game.format_move(&r.mv));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,62 @@
+//! Helpers shared by the CLI integration tests: run the built `grundy` binary.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// What a run of `grundy` produced.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `grundy ARGS` with `input` on stdin.
+pub fn grundy(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("grundy runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("grundy finishes");
+    writer.join().expect("stdin writer");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The shared reference folder, beside the repository.
+pub fn reference(sub: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/reference")
+        .join(sub)
+}
+
+/// Asserts a usage error: exit 2, one line on stderr naming `needle`, nothing on stdout.
+pub fn assert_usage_error(r: &Run, needle: &str) {
+    assert_eq!(r.code, 2, "exit code; stderr: {}", r.stderr);
+    assert!(r.stdout.is_empty(), "no partial answer, got: {}", r.stdout);
+    assert_eq!(
+        r.stderr.trim_end().lines().count(),
+        1,
+        "one-line error: {}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains(needle),
+        "stderr {:?} should contain {needle:?}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    assert!(r.stderr.len() < 400, "short error: {}", r.stderr);
+}

@@ -1,0 +1,130 @@
+//! `grundy solve`: outputs, JSON fields, position sources and bad positions.
+
+mod common;
+use common::{assert_usage_error, grundy};
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["solve"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let r = grundy(&all, "");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    serde_json::from_str(&r.stdout).expect("valid JSON")
+}
+
+#[test]
+fn nim_json_fields() {
+    let v = json(&["nim", "3", "5", "7"]);
+    assert_eq!(v["grundy"], 1);
+    assert_eq!(v["outcome"], "first");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!(["1:3->2", "2:5->4", "3:7->6"])
+    );
+    let v = json(&["nim", "1", "2", "3"]);
+    assert_eq!(v["outcome"], "second");
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+}
+
+#[test]
+fn misere_has_null_grundy() {
+    let v = json(&["nim", "1", "1", "4", "--misere"]);
+    assert_eq!(v["grundy"], serde_json::Value::Null);
+    assert_eq!(v["outcome"], "first");
+    assert_eq!(v["winning_moves"], serde_json::json!(["3:4->1"]));
+    let v = json(&["points", "100000000000", "--misere"]);
+    assert_eq!(v["outcome"], "second");
+}
+
+#[test]
+fn families_answer() {
+    assert_eq!(json(&["crosses", "......"])["outcome"], "second");
+    assert_eq!(
+        json(&["crosses", "X.X..."])["winning_moves"],
+        serde_json::json!(["2"])
+    );
+    assert_eq!(json(&["cutting", "2x2", "3x2"])["grundy"], 0);
+    assert_eq!(json(&["bombs", ".#/.."])["grundy"], 1);
+    assert_eq!(json(&["bombs", ".#/.#"])["outcome"], "second");
+    assert_eq!(json(&["points", "110000000011"])["outcome"], "second");
+    assert_eq!(
+        json(&["points", "110000000011", "--misere"])["outcome"],
+        "first"
+    );
+}
+
+#[test]
+fn position_from_stdin_and_file() {
+    let r = grundy(&["solve", "bombs", "-", "--json"], ".#\n..\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("\"grundy\":1"));
+    let dir = std::env::temp_dir().join(format!("grundy-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("board.txt");
+    std::fs::write(&f, ".#\n.#\n").unwrap();
+    let r = grundy(
+        &["solve", "bombs", "--file", f.to_str().unwrap(), "--json"],
+        "",
+    );
+    assert!(r.stdout.contains("\"outcome\":\"second\""), "{}", r.stderr);
+    let at = format!("@{}", f.display());
+    let r = grundy(&["solve", "bombs", &at, "--json"], "");
+    assert!(r.stdout.contains("\"outcome\":\"second\""), "{}", r.stderr);
+    let g = dir.join("path.txt");
+    std::fs::write(
+        &g,
+        "# a path of 4 points: Kayles on 4 pins\n1 2\n2 3\n3 4\n",
+    )
+    .unwrap();
+    let r = grundy(
+        &[
+            "solve",
+            "points",
+            "1111",
+            "--graph",
+            g.to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    );
+    assert!(
+        r.stdout.contains("\"grundy\":1"),
+        "{} {}",
+        r.stdout,
+        r.stderr
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_positions_and_usage() {
+    assert_usage_error(&grundy(&["solve", "nim", "3", "x"], ""), "column 3");
+    assert_usage_error(&grundy(&["solve", "nim", "--", "-4"], ""), "negative");
+    assert_usage_error(&grundy(&["solve", "bombs", ".#/..#"], ""), "column 6");
+    assert_usage_error(&grundy(&["solve", "crosses", "..XXX"], ""), "over");
+    assert_usage_error(&grundy(&["solve", "cutting", "3y2"], ""), "column 1");
+    assert_usage_error(&grundy(&["solve", "chess", "e4"], ""), "unknown family");
+    assert_usage_error(
+        &grundy(&["solve", "cutting", "3x2", "--misere"], ""),
+        "--misere is not available",
+    );
+    assert_usage_error(
+        &grundy(&["solve", "points", "11", "--board", "nowhere"], ""),
+        "unknown board",
+    );
+    assert_usage_error(
+        &grundy(
+            &["solve", "points", "1111", "--graph", "/nonexistent/g.txt"],
+            "",
+        ),
+        "cannot read",
+    );
+    assert_usage_error(
+        &grundy(&["solve", "bombs", "--file", "/nonexistent/b.txt"], ""),
+        "cannot read",
+    );
+    let huge = "X".repeat(1_000_000);
+    assert_usage_error(&grundy(&["solve", "bombs", "-"], &huge), "column 1");
+    let r = grundy(&["solve"], "");
+    assert_eq!(r.code, 2);
+}
