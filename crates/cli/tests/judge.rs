@@ -25,7 +25,7 @@ fn every_published_sample_matches_byte_for_byte() {
         checked += 1;
     }
     assert!(
-        checked >= 6,
+        checked >= 5,
         "expected the published samples, found {checked}"
     );
 }
