@@ -7,7 +7,7 @@
 use crate::error::{usage, CliError};
 use grundy_core::{Game, ParseError};
 use grundy_games::{
-    bombs::Bombs,
+    bombs::{self, Bombs},
     crosses::Crosses,
     cutting::Cutting,
     grid::parse_grid,
@@ -119,21 +119,24 @@ pub fn with_game<A: WithGame>(
         }
         "bombs" => {
             let grid = parse_grid(text, ".#", "bomb").map_err(|e| position_error(family, e))?;
-            let game = Bombs::new(grid.rows.min(256), grid.cols.min(256));
+            let game = Bombs::new(
+                grid.rows.min(bombs::MAX_SIDE),
+                grid.cols.min(bombs::MAX_SIDE),
+            );
             let p = parse(&game, family, text)?;
             action.run(&game, p, &info(false))
         }
         "cutting" => {
             let probe = Cutting::new(0);
             let p = parse(&probe, family, text)?;
-            let side = p.iter().map(|&(w, h)| w.max(h)).max().unwrap_or(0).min(400);
+            let side = p.iter().map(|&(w, h)| w.max(h)).max().unwrap_or(0);
             let game = Cutting::new(side as usize);
             action.run(&game, p, &info(false))
         }
         "crosses" => {
             let probe = Crosses::new(0);
             let p = parse(&probe, family, text)?;
-            let game = Crosses::new((p.0.len() + 1).min(1 << 16));
+            let game = Crosses::new(p.0.len() + 1);
             action.run(&game, p, &info(false))
         }
         "points" => {

@@ -5,9 +5,9 @@
 use crate::error::{usage, CliError};
 use grundy_core::{tokens, Game, Nimber, Outcome, Token};
 use grundy_games::{
-    bombs::BombTable,
-    crosses::Crosses,
-    cutting::CuttingTable,
+    bombs::{self, BombTable},
+    crosses::{self, Crosses},
+    cutting::{self, CuttingTable},
     points::{Graph, PointsGame},
 };
 use grundy_solve::{analysis::Analyzer, Convention};
@@ -219,8 +219,12 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
             let mut cases: Vec<Vec<(usize, usize)>> = Vec::new();
             let (mut rows, mut cols) = (1, 1);
             loop {
-                let (line, nm) =
-                    lines.numbers(&["n", "m"], 0, 4096, "a case 'n m' or the closing '0 0'")?;
+                let (line, nm) = lines.numbers(
+                    &["n", "m"],
+                    0,
+                    bombs::MAX_SIDE as u64,
+                    "a case 'n m' or the closing '0 0'",
+                )?;
                 let (n, m) = (nm[0] as usize, nm[1] as usize);
                 if n == 0 && m == 0 {
                     break;
@@ -285,7 +289,8 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
                 {
                     break;
                 }
-                let (line, wh) = lines.numbers(&["W", "H"], 1, 1000, "a sheet 'W H'")?;
+                let (line, wh) =
+                    lines.numbers(&["W", "H"], 1, cutting::MAX_SIDE, "a sheet 'W H'")?;
                 if wh == [1, 1] {
                     return Err(at(line, 1, "a 1x1 sheet means the game is already over"));
                 }
@@ -310,7 +315,8 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
                 .iter()
                 .any(|l| !l.trim().is_empty())
             {
-                let (_, n) = lines.numbers(&["n"], 1, 200_000, "the strip length n")?;
+                let (_, n) =
+                    lines.numbers(&["n"], 1, crosses::MAX_LEN as u64, "the strip length n")?;
                 ns.push(n[0] as usize);
             }
             let max = ns.iter().copied().max().unwrap_or(0);

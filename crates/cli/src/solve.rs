@@ -34,6 +34,9 @@ pub struct SolveArgs {
     /// Also list every move with the value of the position it leads to.
     #[arg(long)]
     pub all_moves: bool,
+    /// Give up (exit 1) once the search has stored this many positions.
+    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    pub max_positions: usize,
     /// Built-in board for `points` (maoershan).
     #[arg(long, value_name = "NAME")]
     pub board: Option<String>,
@@ -95,7 +98,7 @@ impl WithGame for Report<'_> {
         } else {
             Convention::Normal
         };
-        let mut an = Analyzer::new(game);
+        let mut an = Analyzer::with_limit(game, args.max_positions);
         let a = an.analyze(&p, convention)?;
         let winning: Vec<String> = a
             .winning_moves

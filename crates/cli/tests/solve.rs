@@ -97,6 +97,17 @@ fn position_from_stdin_and_file() {
 }
 
 #[test]
+fn search_limit_stops_cleanly() {
+    let r = grundy(
+        &["solve", "points", "111111111111", "--max-positions", "10"],
+        "",
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("gave up after storing"), "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+}
+
+#[test]
 fn bad_positions_and_usage() {
     assert_usage_error(&grundy(&["solve", "nim", "3", "x"], ""), "column 3");
     assert_usage_error(&grundy(&["solve", "nim", "--", "-4"], ""), "negative");

@@ -9,6 +9,10 @@
 use crate::grid::{parse_grid, Grid};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
 
+/// Most rows (and columns) of a board: the values of one bomb cost O(i·j) each, so a
+/// 256×256 table takes about a second.
+pub const MAX_SIDE: usize = 256;
+
 /// Grundy values of single bombs, G(i, j) for i < rows, j < cols.
 #[derive(Clone, Debug)]
 pub struct BombTable {
@@ -240,6 +244,16 @@ impl Game for Bombs {
     /// Rows of `.` (empty) and `#` (a bomb); a bomb on the corner explodes at once.
     fn parse_position(&self, text: &str) -> Result<Grid, ParseError> {
         let mut g = parse_grid(text, ".#", "bomb")?;
+        if g.rows > MAX_SIDE || g.cols > MAX_SIDE {
+            return Err(ParseError::new(
+                1,
+                1,
+                format!(
+                    "board {}x{} is larger than the {MAX_SIDE}x{MAX_SIDE} this engine solves",
+                    g.rows, g.cols
+                ),
+            ));
+        }
         g.cells[0] = b'.';
         Ok(g)
     }

@@ -55,6 +55,16 @@ impl<'g, G: Game> Analyzer<'g, G> {
         }
     }
 
+    /// Fresh engines that give up with [`SolveError::Limit`] once either stores `limit`
+    /// positions, so a search too large for memory stops cleanly.
+    pub fn with_limit(game: &'g G, limit: usize) -> Self {
+        Analyzer {
+            game,
+            normal: GrundyMemo::new(game).with_limit(limit),
+            misere: MisereSearch::new(game).with_limit(limit),
+        }
+    }
+
     /// Grundy value of `p` under normal play (`None` when an immediate win decides it).
     pub fn grundy(&mut self, p: &G::Position) -> Result<Option<Nimber>, SolveError> {
         if self.game.immediate_wins(p).is_some() {

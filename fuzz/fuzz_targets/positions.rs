@@ -1,0 +1,16 @@
+//! Every family's position parser on arbitrary text: a position or an error, never a panic.
+#![no_main]
+use grundy_core::Game;
+use grundy_games::{bombs::Bombs, crosses::Crosses, cutting::Cutting, nim::Nim, points::{Graph, PointsGame}};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = Nim.parse_position(text);
+        let _ = Bombs::new(4, 4).parse_position(text);
+        let _ = Cutting::new(4).parse_position(text);
+        let _ = Crosses::new(4).parse_position(text);
+        let _ = PointsGame::new(Graph::maoershan()).parse_position(text);
+        let _ = grundy_games::grid::parse_grid(text, "LRX.", "fuzz");
+    }
+});
