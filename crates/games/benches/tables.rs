@@ -28,5 +28,10 @@ fn bomb_table(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, cutting_table, bomb_table);
+criterion_group! {
+    #[allow(missing_docs)]
+    name = benches;
+    config = Criterion::default();
+    targets = cutting_table, bomb_table
+}
 criterion_main!(benches);
