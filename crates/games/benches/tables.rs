@@ -28,10 +28,9 @@ fn bomb_table(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group! {
-    #[allow(missing_docs)]
-    name = benches;
-    config = Criterion::default();
-    targets = cutting_table, bomb_table
+mod group {
+    #![allow(missing_docs)]
+    use super::*;
+    criterion_group!(benches, cutting_table, bomb_table);
 }
-criterion_main!(benches);
+criterion_main!(group::benches);
