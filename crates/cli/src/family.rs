@@ -124,7 +124,7 @@ pub fn with_game<A: WithGame>(
                 grid.cols.min(bombs::MAX_SIDE),
             );
             let p = parse(&game, family, text)?;
-            action.run(&game, p, &info(false))
+            action.run(&game, p, &info(true))
         }
         "cutting" => {
             let probe = Cutting::new(0);

@@ -31,6 +31,10 @@ pub struct SolveArgs {
     /// Print a JSON object (fields: family, position, convention, grundy, outcome, winning_moves).
     #[arg(long)]
     pub json: bool,
+    /// Also give the remoteness: moves until the end with best play (winner fastest, loser
+    /// slowest), for the position and for every move (a search over whole positions).
+    #[arg(long)]
+    pub remoteness: bool,
     /// Also list every move with the value of the position it leads to.
     #[arg(long)]
     pub all_moves: bool,
@@ -98,7 +102,8 @@ impl WithGame for Report<'_> {
         } else {
             Convention::Normal
         };
-        let mut an = Analyzer::with_limit(game, args.max_positions);
+        let mut an =
+            Analyzer::with_limit(game, args.max_positions).with_remoteness(args.remoteness);
         let a = an.analyze(&p, convention)?;
         let winning: Vec<String> = a
             .winning_moves
@@ -115,6 +120,9 @@ impl WithGame for Report<'_> {
                 "outcome": a.outcome.as_str(),
                 "winning_moves": winning,
             });
+            if args.remoteness {
+                obj["remoteness"] = serde_json::json!(a.remoteness);
+            }
             if args.all_moves {
                 let moves: Vec<serde_json::Value> = a
                     .moves
@@ -125,6 +133,7 @@ impl WithGame for Report<'_> {
                             "grundy": r.grundy.map(|g| g.0),
                             "outcome": r.outcome.as_str(),
                             "wins": r.outcome == Outcome::Second,
+                            "remoteness": r.remoteness,
                         })
                     })
                     .collect();
@@ -148,6 +157,13 @@ impl WithGame for Report<'_> {
             Some(g) => println!("grundy value:  {}", g.0),
             None if args.misere => println!("grundy value:  none (misère play)"),
             None => println!("grundy value:  none (the player to move wins at once)"),
+        }
+        if let Some(r) = a.remoteness {
+            let what = match a.outcome {
+                Outcome::First => "moves for the player to move to win against best defence",
+                Outcome::Second => "moves the player to move can hold out before losing",
+            };
+            println!("remoteness:    {r} ({what})");
         }
         if winning.is_empty() {
             println!("winning moves: none");

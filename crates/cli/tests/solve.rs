@@ -97,6 +97,20 @@ fn position_from_stdin_and_file() {
 }
 
 #[test]
+fn remoteness() {
+    let v = json(&["nim", "2", "2", "--remoteness"]);
+    assert_eq!(v["remoteness"], 4);
+    let v = json(&["crosses", "...", "--remoteness"]);
+    assert_eq!(v["remoteness"], 3);
+    let v = json(&["nim", "3", "--misere", "--remoteness", "--all-moves"]);
+    assert_eq!(v["remoteness"], 2);
+    assert_eq!(v["moves"][1]["move"], "1:3->1");
+    assert_eq!(v["moves"][1]["remoteness"], 1);
+    let r = grundy(&["solve", "nim", "2", "2", "--remoteness"], "");
+    assert!(r.stdout.contains("remoteness:    4"), "{}", r.stdout);
+}
+
+#[test]
 fn search_limit_stops_cleanly() {
     let r = grundy(
         &["solve", "points", "111111111111", "--max-positions", "10"],

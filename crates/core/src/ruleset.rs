@@ -25,6 +25,11 @@ pub trait Ruleset: Sync {
         None
     }
 
+    /// Whole-position engines (misère, remoteness) call this on every sum after sorting it,
+    /// for rules that act across components: in the Bomb Game two bombs on one cell explode,
+    /// so equal components cancel in pairs. The default keeps the sum as it is.
+    fn normalize_sum(&self, _sorted: &mut Vec<Self::Component>) {}
+
     /// A rough measure of how large `c` is (heap size, cell count); engines use it to order
     /// work and to report progress. Must not be used for correctness.
     fn size_hint(&self, _c: &Self::Component) -> usize {
@@ -75,6 +80,13 @@ pub trait Game: Ruleset {
     /// When this is `Some`, `p` is a first-player win and its Grundy value is undefined.
     fn immediate_wins(&self, _p: &Self::Position) -> Option<Vec<Self::Move>> {
         None
+    }
+
+    /// Moves the real game still lasts once the components have no move left: 0 for games
+    /// that end there; 2 for games where the stuck player must give the opponent an immediate
+    /// win (crosses, cutting). Only remoteness uses it.
+    fn end_moves(&self, _p: &Self::Position) -> u32 {
+        0
     }
 
     /// The move in the family's notation.

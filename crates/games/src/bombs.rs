@@ -222,6 +222,19 @@ impl Ruleset for Bombs {
             .map(|v| Nimber(v as u64))
     }
 
+    fn normalize_sum(&self, sorted: &mut Vec<(u32, u32)>) {
+        // Two bombs on one cell explode: equal components cancel in pairs.
+        let mut out: Vec<(u32, u32)> = Vec::with_capacity(sorted.len());
+        for &c in sorted.iter() {
+            if out.last() == Some(&c) {
+                out.pop();
+            } else {
+                out.push(c);
+            }
+        }
+        *sorted = out;
+    }
+
     fn size_hint(&self, &(i, j): &(u32, u32)) -> usize {
         (i as usize + 1) * (j as usize + 1)
     }
@@ -362,11 +375,20 @@ mod tests {
             let p = b.parse_position(&text).unwrap();
             let a = Analyzer::new(&b).analyze(&p, Convention::Normal).unwrap();
             prop_assert_eq!(a.grundy, Some(brute::grundy(&b, &p)));
+            let m = Analyzer::new(&b).analyze(&p, Convention::Misere).unwrap();
+            prop_assert_eq!(m.outcome, brute::outcome(&b, &p, Convention::Misere));
+            let mut w: Vec<String> = m.winning_moves.iter().map(|m| b.format_move(m)).collect();
+            w.sort();
+            prop_assert_eq!(w, brute::winning_moves(&b, &p, Convention::Misere));
+            let r = Analyzer::new(&b).remote(&p, Convention::Misere).unwrap();
+            prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&b, &p, Convention::Misere));
             prop_assert_eq!(a.outcome, brute::outcome(&b, &p, Convention::Normal));
             let mut w: Vec<String> = a.winning_moves.iter().map(|m| b.format_move(m)).collect();
             w.sort();
             w.dedup();
             prop_assert_eq!(w, brute::winning_moves(&b, &p, Convention::Normal));
+            let r = Analyzer::new(&b).remote(&p, Convention::Normal).unwrap();
+            prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&b, &p, Convention::Normal));
         }
     }
 }

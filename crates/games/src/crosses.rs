@@ -186,8 +186,9 @@ impl Game for Crosses {
     fn components(&self, p: &Strip) -> Vec<u64> {
         let s = &p.0;
         if s.len() <= 2 {
-            // No three in a row is possible: each empty square is a move, nothing else matters.
-            return vec![1; s.iter().filter(|&&b| !b).count() % 2];
+            // No three in a row is possible: each empty square is a move of its own (a run of
+            // one safe square), nothing else matters.
+            return vec![1; s.iter().filter(|&&b| !b).count()];
         }
         let mut unsafe_ = vec![false; s.len()];
         for (i, _) in s.iter().enumerate().filter(|(_, &b)| b) {
@@ -221,6 +222,15 @@ impl Game for Crosses {
     fn immediate_wins(&self, p: &Strip) -> Option<Vec<usize>> {
         let w = p.completing();
         (!w.is_empty()).then_some(w)
+    }
+
+    fn end_moves(&self, p: &Strip) -> u32 {
+        // With no safe square left, the player to move must give the opponent three in a row.
+        if p.0.len() >= 3 {
+            2
+        } else {
+            0
+        }
     }
 
     fn format_move(&self, m: &usize) -> String {
@@ -294,6 +304,8 @@ mod tests {
             let mut w: Vec<String> = a.winning_moves.iter().map(|m| c.format_move(m)).collect();
             w.sort();
             prop_assert_eq!(w, brute::winning_moves(&c, &p, Convention::Normal));
+            let r = Analyzer::new(&c).remote(&p, Convention::Normal).unwrap();
+            prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&c, &p, Convention::Normal));
         }
 
         #[test]

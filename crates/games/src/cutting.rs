@@ -282,6 +282,12 @@ impl Game for Cutting {
         (!wins.is_empty()).then_some(wins)
     }
 
+    fn end_moves(&self, _p: &Vec<Sheet>) -> u32 {
+        // Stuck with 2x2, 2x3 and 3x2 sheets, the player to move makes a 1-wide sheet and the
+        // opponent cuts off a 1x1.
+        2
+    }
+
     fn format_move(&self, m: &Cut) -> String {
         format!(
             "{}:{}x{}->{}x{}+{}x{}",
@@ -358,6 +364,8 @@ mod tests {
             let mut w: Vec<String> = a.winning_moves.iter().map(|m| c.format_move(m)).collect();
             w.sort();
             prop_assert_eq!(w, brute::winning_moves(&c, &sheets, Convention::Normal));
+            let r = Analyzer::new(&c).remote(&sheets, Convention::Normal).unwrap();
+            prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&c, &sheets, Convention::Normal));
         }
     }
 }

@@ -148,6 +148,8 @@ mod tests {
                 let mut w: Vec<String> = a.winning_moves.iter().map(format_heap_move).collect();
                 w.sort();
                 prop_assert_eq!(w, brute::winning_moves(&Nim, &heaps, conv));
+                let r = Analyzer::new(&Nim).remote(&heaps, conv).unwrap();
+                prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&Nim, &heaps, conv));
                 if conv == Convention::Normal {
                     prop_assert_eq!(a.grundy, Some(brute::grundy(&Nim, &heaps)));
                 }

@@ -446,6 +446,8 @@ mod tests {
                 let mut w: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
                 w.sort();
                 prop_assert_eq!(w, brute::winning_moves(&game, &p, conv));
+                let r = Analyzer::new(&game).remote(&p, conv).unwrap();
+                prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&game, &p, conv));
                 if conv == Convention::Normal {
                     prop_assert_eq!(a.grundy, Some(brute::grundy(&game, &p)));
                 }

@@ -1,6 +1,7 @@
 //! The analysis of one position that front ends print: Grundy value (normal play), outcome,
 //! and every move with what it leads to.
 
+use crate::remoteness::{Remote, RemotenessSearch};
 use crate::{GrundyMemo, MisereSearch, SolveError};
 use grundy_core::{Game, Nimber, Outcome};
 
@@ -22,6 +23,8 @@ pub struct MoveReport<M> {
     pub grundy: Option<Nimber>,
     /// Outcome after the move, for the player who then moves (`Second` = a winning move).
     pub outcome: Outcome,
+    /// Remoteness after the move, when asked for.
+    pub remoteness: Option<u32>,
 }
 
 /// Grundy value, outcome and the winning moves of a position.
@@ -36,6 +39,8 @@ pub struct Analysis<M> {
     pub winning_moves: Vec<M>,
     /// Every legal move with its result.
     pub moves: Vec<MoveReport<M>>,
+    /// Moves until the end with best play (winner fastest, loser slowest), when asked for.
+    pub remoteness: Option<u32>,
 }
 
 /// Engines kept across analyses of positions of one game, so repeated questions are cheap.
@@ -43,16 +48,15 @@ pub struct Analyzer<'g, G: Game> {
     game: &'g G,
     normal: GrundyMemo<'g, G>,
     misere: MisereSearch<'g, G>,
+    remote_normal: RemotenessSearch<'g, G>,
+    remote_misere: RemotenessSearch<'g, G>,
+    with_remoteness: bool,
 }
 
 impl<'g, G: Game> Analyzer<'g, G> {
     /// Fresh engines for `game`.
     pub fn new(game: &'g G) -> Self {
-        Analyzer {
-            game,
-            normal: GrundyMemo::new(game),
-            misere: MisereSearch::new(game),
-        }
+        Analyzer::with_limit(game, usize::MAX)
     }
 
     /// Fresh engines that give up with [`SolveError::Limit`] once either stores `limit`
@@ -62,7 +66,38 @@ impl<'g, G: Game> Analyzer<'g, G> {
             game,
             normal: GrundyMemo::new(game).with_limit(limit),
             misere: MisereSearch::new(game).with_limit(limit),
+            remote_normal: RemotenessSearch::new(game, Convention::Normal).with_limit(limit),
+            remote_misere: RemotenessSearch::new(game, Convention::Misere).with_limit(limit),
+            with_remoteness: false,
         }
+    }
+
+    /// Also compute remoteness in [`Analyzer::analyze`] (a search over whole positions).
+    pub fn with_remoteness(mut self, on: bool) -> Self {
+        self.with_remoteness = on;
+        self
+    }
+
+    /// Outcome and remoteness of `p` under `convention`.
+    pub fn remote(
+        &mut self,
+        p: &G::Position,
+        convention: Convention,
+    ) -> Result<Remote, SolveError> {
+        if self.game.immediate_wins(p).is_some() {
+            return Ok(Remote {
+                outcome: Outcome::First,
+                remoteness: 1,
+            });
+        }
+        let parts = self.game.components(p);
+        let search = match convention {
+            Convention::Normal => &mut self.remote_normal,
+            Convention::Misere => &mut self.remote_misere,
+        };
+        let mut r = search.remote(&parts)?;
+        r.remoteness += self.game.end_moves(p);
+        Ok(r)
     }
 
     /// Grundy value of `p` under normal play (`None` when an immediate win decides it).
@@ -111,10 +146,15 @@ impl<'g, G: Game> Analyzer<'g, G> {
                 Convention::Misere => None,
             };
             let outcome = self.outcome(&q, convention)?;
+            let remoteness = match self.with_remoteness {
+                true => Some(self.remote(&q, convention)?.remoteness),
+                false => None,
+            };
             moves.push(MoveReport {
                 mv,
                 grundy,
                 outcome,
+                remoteness,
             });
         }
         let (grundy, outcome, winning_moves) = match immediate {
@@ -137,11 +177,16 @@ impl<'g, G: Game> Analyzer<'g, G> {
                 (grundy, outcome, winning)
             }
         };
+        let remoteness = match self.with_remoteness {
+            true => Some(self.remote(p, convention)?.remoteness),
+            false => None,
+        };
         Ok(Analysis {
             grundy,
             outcome,
             winning_moves,
             moves,
+            remoteness,
         })
     }
 }

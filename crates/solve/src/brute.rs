@@ -82,3 +82,49 @@ pub fn winning_moves<G: Game>(game: &G, p: &G::Position, convention: Convention)
     out.sort();
     out
 }
+
+/// Outcome and remoteness of `p` by exhaustive search over the real game tree: an immediate
+/// win has remoteness 1; otherwise the winner takes the fastest win, the loser the slowest loss.
+pub fn remote<G: Game>(game: &G, p: &G::Position, convention: Convention) -> (Outcome, u32) {
+    fn go<G: Game>(
+        game: &G,
+        p: &G::Position,
+        conv: Convention,
+        memo: &mut HashMap<String, (Outcome, u32)>,
+    ) -> (Outcome, u32) {
+        let key = game.format_position(p);
+        if let Some(&r) = memo.get(&key) {
+            return r;
+        }
+        let r = if game.immediate_wins(p).is_some() {
+            (Outcome::First, 1)
+        } else {
+            let mut next = Vec::new();
+            game.moves(p, |_, q| next.push(q));
+            if next.is_empty() {
+                match conv {
+                    Convention::Normal => (Outcome::Second, 0),
+                    Convention::Misere => (Outcome::First, 0),
+                }
+            } else {
+                let values: Vec<(Outcome, u32)> =
+                    next.iter().map(|q| go(game, q, conv, memo)).collect();
+                match values
+                    .iter()
+                    .filter(|v| v.0 == Outcome::Second)
+                    .map(|v| v.1)
+                    .min()
+                {
+                    Some(r) => (Outcome::First, r + 1),
+                    None => (
+                        Outcome::Second,
+                        values.iter().map(|v| v.1).max().unwrap_or(0) + 1,
+                    ),
+                }
+            }
+        };
+        memo.insert(key, r);
+        r
+    }
+    go(game, p, convention, &mut HashMap::new())
+}

@@ -65,6 +65,7 @@ impl<'r, R: Ruleset> MisereSearch<'r, R> {
                 child.extend_from_slice(&position[i + 1..]);
                 child.extend_from_slice(parts);
                 child.sort_unstable();
+                self.rules.normalize_sum(&mut child);
                 out.push(child);
             });
         }
@@ -73,10 +74,17 @@ impl<'r, R: Ruleset> MisereSearch<'r, R> {
         out
     }
 
+    /// `components` sorted and normalised: the memo key of their sum.
+    pub fn sorted(&self, components: &[R::Component]) -> Multiset<R::Component> {
+        let mut v = components.to_vec();
+        v.sort_unstable();
+        self.rules.normalize_sum(&mut v);
+        v
+    }
+
     /// The misère outcome of the sum of `components` (in any order).
     pub fn outcome(&mut self, components: &[R::Component]) -> Result<Outcome, SolveError> {
-        let mut start = components.to_vec();
-        start.sort_unstable();
+        let start = self.sorted(components);
         if let Some(o) = self.memo.get(&start) {
             return o.ok_or_else(|| SolveError::Cycle(format!("{start:?}")));
         }
