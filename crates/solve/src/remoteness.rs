@@ -10,6 +10,9 @@ use foldhash::fast::RandomState;
 use grundy_core::{Outcome, Ruleset};
 use hashbrown::HashMap;
 
+/// A position being searched: itself, its children, and the next child to make sure of.
+type Frame<C> = (Multiset<C>, Vec<Multiset<C>>, usize);
+
 /// Outcome and remoteness of a whole position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Remote {
@@ -62,8 +65,7 @@ impl<'r, R: Ruleset> RemotenessSearch<'r, R> {
         }
         let children_of = |p: &[R::Component]| MisereSearch::new(self.rules).children(p);
         // Frames: (position, its children, index of the next child to make sure of).
-        let mut stack: Vec<(Multiset<R::Component>, Vec<Multiset<R::Component>>, usize)> =
-            Vec::new();
+        let mut stack: Vec<Frame<R::Component>> = Vec::new();
         let first_children = children_of(&start);
         self.memo.insert(start.clone(), None);
         stack.push((start.clone(), first_children, 0));
