@@ -1,6 +1,6 @@
 //! The edge-list graph parser on arbitrary text: a graph or an error, never a panic.
 #![no_main]
-use grundy_games::points::Graph;
+use grundy_games::graph::Graph;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

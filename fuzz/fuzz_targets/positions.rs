@@ -1,7 +1,7 @@
 //! Every family's position parser on arbitrary text: a position or an error, never a panic.
 #![no_main]
 use grundy_core::Game;
-use grundy_games::{bombs::Bombs, crosses::Crosses, cutting::Cutting, nim::Nim, points::{Graph, PointsGame}};
+use grundy_games::{bombs::Bombs, crosses::Crosses, cutting::Cutting, nim::Nim, graph::Graph, graph_game::{GraphGame, Rule}};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = Bombs::new(4, 4).parse_position(text);
         let _ = Cutting::new(4).parse_position(text);
         let _ = Crosses::new(4).parse_position(text);
-        let _ = PointsGame::new(Graph::maoershan()).parse_position(text);
+        let _ = GraphGame::new(Graph::maoershan(), Rule::OneOrTwo).parse_position(text);
         let _ = grundy_games::grid::parse_grid(text, "LRX.", "fuzz");
     }
 });

@@ -10,22 +10,17 @@ use grundy_games::{
     bombs::{self, Bombs},
     crosses::Crosses,
     cutting::Cutting,
+    graph::Graph,
+    graph_game::{GraphGame, Rule},
     grid::parse_grid,
     nim::Nim,
-    points::{Graph, PointsGame},
 };
 
 /// The families `solve` knows, with a line on each (shown by `--help` and in errors).
 pub const FAMILIES: &[(&str, &str)] = &[
     ("nim", "heaps of tokens: '3 5 7'"),
-    (
-        "bombs",
-        "Bomb Game (HDU 2873): rows of '.' and '#', e.g. '.#/..'",
-    ),
-    (
-        "cutting",
-        "Cutting Game (POJ 2311): sheets 'WxH', e.g. '4x2 3x3'",
-    ),
+    ("bombs", "Bomb Game (HDU 2873): rows of '.' and '#', e.g. '.#/..'"),
+    ("cutting", "Cutting Game (POJ 2311): sheets 'WxH', e.g. '4x2 3x3'"),
     (
         "crosses",
         "Crosses and Crosses / Treblecross (POJ 3537): a strip of '.' and 'X'",
@@ -43,6 +38,8 @@ pub struct FamilyOptions {
     pub board: Option<String>,
     /// Edge-list file for `points`.
     pub graph: Option<std::path::PathBuf>,
+    /// Rule of the graph games (`points`, `graph`).
+    pub rule: Option<String>,
 }
 
 /// Something to do with a game and a position of it, whatever the family.
@@ -75,7 +72,17 @@ fn canonical_name(name: &str) -> Option<&'static str> {
         "cutting" => "cutting",
         "crosses" | "treblecross" => "crosses",
         "points" | "maoershan" => "points",
+        "graph" => "graph",
         _ => return None,
+    })
+}
+
+/// A built-in board by name, or a usage error listing them.
+fn builtin(name: &str) -> Result<Graph, CliError> {
+    Graph::builtin(name).ok_or_else(|| {
+        usage(format!(
+            "unknown board '{name}' (built-in: maoershan, petersen, path:N, cycle:N, complete:N, star:N, grid:RxC; at most 128 points)"
+        ))
     })
 }
 
@@ -85,8 +92,7 @@ pub fn position_error(family: &str, e: ParseError) -> CliError {
 }
 
 fn parse<G: Game>(game: &G, family: &str, text: &str) -> Result<G::Position, CliError> {
-    game.parse_position(text)
-        .map_err(|e| position_error(family, e))
+    game.parse_position(text).map_err(|e| position_error(family, e))
 }
 
 /// Builds the game named `name`, parses `text` as one of its positions and runs `action`.
@@ -103,11 +109,19 @@ pub fn with_game<A: WithGame>(
             known.join(", ")
         )));
     };
-    if family != "points" && (opts.board.is_some() || opts.graph.is_some()) {
+    let graph_family = family == "points" || family == "graph";
+    if !graph_family && (opts.board.is_some() || opts.graph.is_some() || opts.rule.is_some()) {
         return Err(usage(format!(
-            "--board and --graph apply to the points family, not {family}"
+            "--board, --graph and --rule apply to the graph games (points, graph), not {family}"
         )));
     }
+    let rule = match &opts.rule {
+        None => Rule::OneOrTwo,
+        Some(name) => Rule::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Rule::ALL.iter().map(|r| r.0).collect();
+            usage(format!("unknown rule '{name}' (known: {})", known.join(", ")))
+        })?,
+    };
     let info = |misere: bool| FamilyInfo {
         name: family.to_string(),
         misere,
@@ -119,10 +133,7 @@ pub fn with_game<A: WithGame>(
         }
         "bombs" => {
             let grid = parse_grid(text, ".#", "bomb").map_err(|e| position_error(family, e))?;
-            let game = Bombs::new(
-                grid.rows.min(bombs::MAX_SIDE),
-                grid.cols.min(bombs::MAX_SIDE),
-            );
+            let game = Bombs::new(grid.rows.min(bombs::MAX_SIDE), grid.cols.min(bombs::MAX_SIDE));
             let p = parse(&game, family, text)?;
             action.run(&game, p, &info(true))
         }
@@ -141,25 +152,32 @@ pub fn with_game<A: WithGame>(
         }
         "points" => {
             let graph = match (&opts.board, &opts.graph) {
-                (Some(_), Some(_)) => {
-                    return Err(usage("give either --board or --graph, not both"))
-                }
+                (Some(_), Some(_)) => return Err(usage("give either --board or --graph, not both")),
                 (_, Some(path)) => {
-                    let text = std::fs::read_to_string(path).map_err(|e| {
-                        usage(format!("cannot read graph file {}: {e}", path.display()))
-                    })?;
+                    let text = std::fs::read_to_string(path)
+                        .map_err(|e| usage(format!("cannot read graph file {}: {e}", path.display())))?;
                     Graph::parse_edge_list(&path.display().to_string(), &text)
                         .map_err(|e| usage(format!("bad graph file {}: {e}", path.display())))?
                 }
-                (board, None) => {
-                    let name = board.as_deref().unwrap_or("maoershan");
-                    Graph::builtin(name).ok_or_else(|| {
-                        usage(format!("unknown board '{name}' (built-in: maoershan)"))
-                    })?
-                }
+                (board, None) => builtin(board.as_deref().unwrap_or("maoershan"))?,
             };
-            let game = PointsGame::new(graph);
+            let game = GraphGame::new(graph, rule);
             let p = parse(&game, family, text)?;
+            action.run(&game, p, &info(true))
+        }
+        "graph" => {
+            if opts.graph.is_some() {
+                return Err(usage(
+                    "for the graph family the edge-list file is the position: grundy solve graph FILE",
+                ));
+            }
+            let graph = match &opts.board {
+                Some(name) if text.trim().is_empty() => builtin(name)?,
+                Some(_) => return Err(usage("give either a graph file or --board, not both")),
+                None => Graph::parse_edge_list("graph", text).map_err(|e| position_error(family, e))?,
+            };
+            let game = GraphGame::new(graph, rule);
+            let p = game.full();
             action.run(&game, p, &info(true))
         }
         _ => unreachable!("every canonical name is handled"),

@@ -8,7 +8,8 @@ use grundy_games::{
     bombs::{self, BombTable},
     crosses::{self, Crosses},
     cutting::{self, CuttingTable},
-    points::{Graph, PointsGame},
+    graph::Graph,
+    graph_game::{GraphGame, Rule},
 };
 use grundy_solve::{analysis::Analyzer, Convention};
 use std::fmt::Write as _;
@@ -145,11 +146,7 @@ impl<'a> Lines<'a> {
         let mut rows = Vec::with_capacity(n);
         for k in 0..n {
             let Some((line, row)) = self.next_line() else {
-                return Err(at(
-                    self.end(),
-                    1,
-                    format!("input ended after {k} of {n} rows"),
-                ));
+                return Err(at(self.end(), 1, format!("input ended after {k} of {n} rows")));
             };
             let row = row.trim_start_matches([' ', '\t']);
             let lead = self.lines[line - 1].chars().count()
@@ -168,11 +165,7 @@ impl<'a> Lines<'a> {
                     ));
                 }
                 if i >= m {
-                    return Err(at(
-                        line,
-                        lead + i + 1,
-                        format!("row is longer than {m} cells"),
-                    ));
+                    return Err(at(line, lead + i + 1, format!("row is longer than {m} cells")));
                 }
                 len += 1;
             }
@@ -257,7 +250,7 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
         }
         Problem::Maoershan => {
             let (_, t) = lines.numbers(&["T"], 0, 1_000_000, "the number of boards T")?;
-            let game = PointsGame::new(Graph::maoershan());
+            let game = GraphGame::new(Graph::maoershan(), Rule::OneOrTwo);
             let mut positions = Vec::new();
             for k in 0..t[0] {
                 let Some((line, s)) = lines.next_line() else {
@@ -283,25 +276,16 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
         Problem::Cutting => {
             let mut sheets = Vec::new();
             while lines.next < lines.lines.len() {
-                if lines.lines[lines.next..]
-                    .iter()
-                    .all(|l| l.trim().is_empty())
-                {
+                if lines.lines[lines.next..].iter().all(|l| l.trim().is_empty()) {
                     break;
                 }
-                let (line, wh) =
-                    lines.numbers(&["W", "H"], 1, cutting::MAX_SIDE, "a sheet 'W H'")?;
+                let (line, wh) = lines.numbers(&["W", "H"], 1, cutting::MAX_SIDE, "a sheet 'W H'")?;
                 if wh == [1, 1] {
                     return Err(at(line, 1, "a 1x1 sheet means the game is already over"));
                 }
                 sheets.push((wh[0] as usize, wh[1] as usize));
             }
-            let max = sheets
-                .iter()
-                .map(|&(w, h)| w.max(h))
-                .max()
-                .unwrap_or(2)
-                .max(2);
+            let max = sheets.iter().map(|&(w, h)| w.max(h)).max().unwrap_or(2).max(2);
             let table = CuttingTable::new(max);
             for (w, h) in sheets {
                 // A 1-wide sheet (other side ≥ 2) lets the player to move cut off a 1×1.
@@ -311,12 +295,8 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
         }
         Problem::Crosses => {
             let mut ns = Vec::new();
-            while lines.lines[lines.next..]
-                .iter()
-                .any(|l| !l.trim().is_empty())
-            {
-                let (_, n) =
-                    lines.numbers(&["n"], 1, crosses::MAX_LEN as u64, "the strip length n")?;
+            while lines.lines[lines.next..].iter().any(|l| !l.trim().is_empty()) {
+                let (_, n) = lines.numbers(&["n"], 1, crosses::MAX_LEN as u64, "the strip length n")?;
                 ns.push(n[0] as usize);
             }
             let max = ns.iter().copied().max().unwrap_or(0);

@@ -16,9 +16,11 @@ use std::path::PathBuf;
     grundy solve cutting 4x2 3x3 --json\n  \
     grundy solve bombs '.#/..'\n  \
     grundy solve points 110000000011 --misere\n  \
+    grundy solve graph edges.txt --rule node-kayles\n  \
+    grundy solve graph --board grid:3x4 --rule arc-kayles --remoteness\n  \
     grundy solve bombs --file board.txt")]
 pub struct SolveArgs {
-    /// Game family: nim, bombs, cutting, crosses, points.
+    /// Game family: nim, bombs, cutting, crosses, points, graph.
     pub family: String,
     /// The position in the family's notation; `-` reads it from stdin, `@FILE` from a file.
     pub position: Vec<String>,
@@ -47,6 +49,9 @@ pub struct SolveArgs {
     /// Edge-list file for `points`: one edge `P Q` per line, points numbered from 1.
     #[arg(long, value_name = "FILE")]
     pub graph: Option<PathBuf>,
+    /// Rule of the graph games: one-or-two (default), take-vertex, node-kayles, arc-kayles.
+    #[arg(long, value_name = "RULE")]
+    pub rule: Option<String>,
 }
 
 /// Reads the position text from the arguments, a file, or stdin.
@@ -73,10 +78,17 @@ pub fn position_text(words: &[String], file: Option<&PathBuf>) -> Result<String,
 
 /// Runs `grundy solve`.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
-    let text = position_text(&args.position, args.file.as_ref())?;
+    let text = match (args.family.as_str(), args.position.as_slice()) {
+        // For the graph family the position is a whole graph: its edge-list file.
+        ("graph", [path]) if path != "-" && !path.starts_with('@') => {
+            position_text(&[], Some(&PathBuf::from(path)))?
+        }
+        _ => position_text(&args.position, args.file.as_ref())?,
+    };
     let opts = FamilyOptions {
         board: args.board.clone(),
         graph: args.graph.clone(),
+        rule: args.rule.clone(),
     };
     let family = args.family.clone();
     with_game(&family, &opts, &text, Report { args: &args })
@@ -102,14 +114,9 @@ impl WithGame for Report<'_> {
         } else {
             Convention::Normal
         };
-        let mut an =
-            Analyzer::with_limit(game, args.max_positions).with_remoteness(args.remoteness);
+        let mut an = Analyzer::with_limit(game, args.max_positions).with_remoteness(args.remoteness);
         let a = an.analyze(&p, convention)?;
-        let winning: Vec<String> = a
-            .winning_moves
-            .iter()
-            .map(|m| game.format_move(m))
-            .collect();
+        let winning: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
         let position = game.format_position(&p);
         if args.json {
             let mut obj = serde_json::json!({
@@ -173,10 +180,7 @@ impl WithGame for Report<'_> {
         if args.all_moves {
             println!("all moves:");
             for r in &a.moves {
-                let value = r
-                    .grundy
-                    .map(|g| format!("grundy {}", g.0))
-                    .unwrap_or_default();
+                let value = r.grundy.map(|g| format!("grundy {}", g.0)).unwrap_or_default();
                 let verdict = if r.outcome == Outcome::Second {
                     "wins"
                 } else {

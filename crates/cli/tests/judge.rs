@@ -24,10 +24,7 @@ fn every_published_sample_matches_byte_for_byte() {
         assert_eq!(r.stdout, expected, "{name}");
         checked += 1;
     }
-    assert!(
-        checked >= 5,
-        "expected the published samples, found {checked}"
-    );
+    assert!(checked >= 5, "expected the published samples, found {checked}");
 }
 
 #[test]
@@ -39,10 +36,7 @@ fn answers_past_the_published_bounds() {
     assert_eq!(&lines[..3], &["2", "2", "2"]);
     let r = grundy(&["judge", "cutting"], "2 2\n1 5\n300 250\n");
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(
-        r.stdout.lines().take(2).collect::<Vec<_>>(),
-        vec!["LOSE", "WIN"]
-    );
+    assert_eq!(r.stdout.lines().take(2).collect::<Vec<_>>(), vec!["LOSE", "WIN"]);
 }
 
 #[test]
@@ -93,12 +87,7 @@ fn invalid_utf8_is_refused() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"3\n\xff\xfe\n")
-        .unwrap();
+    child.stdin.take().unwrap().write_all(b"3\n\xff\xfe\n").unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2, column 1"));

@@ -27,13 +27,13 @@ const PROBLEMS: [Problem; 4] = [
     Problem::Cutting,
     Problem::Crosses,
 ];
-const FAMILIES: [&str; 5] = ["nim", "bombs", "cutting", "crosses", "points"];
+const FAMILIES: [&str; 6] = ["nim", "bombs", "cutting", "crosses", "points", "graph"];
 
 fn near_valid() -> impl Strategy<Value = String> {
     proptest::collection::vec(
         proptest::sample::select(vec![
-            "0", "1", "2", "3", "12", " ", "\n", ".", "#", "X", "L", "R", "x", "-", "0 0", "2 2",
-            "/", "\r\n", "1x1", "3x2",
+            "0", "1", "2", "3", "12", " ", "\n", ".", "#", "X", "L", "R", "x", "-", "0 0", "2 2", "/",
+            "\r\n", "1x1", "3x2",
         ]),
         0..40,
     )

@@ -47,10 +47,7 @@ fn families_answer() {
     assert_eq!(json(&["bombs", ".#/.."])["grundy"], 1);
     assert_eq!(json(&["bombs", ".#/.#"])["outcome"], "second");
     assert_eq!(json(&["points", "110000000011"])["outcome"], "second");
-    assert_eq!(
-        json(&["points", "110000000011", "--misere"])["outcome"],
-        "first"
-    );
+    assert_eq!(json(&["points", "110000000011", "--misere"])["outcome"], "first");
 }
 
 #[test]
@@ -62,20 +59,13 @@ fn position_from_stdin_and_file() {
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("board.txt");
     std::fs::write(&f, ".#\n.#\n").unwrap();
-    let r = grundy(
-        &["solve", "bombs", "--file", f.to_str().unwrap(), "--json"],
-        "",
-    );
+    let r = grundy(&["solve", "bombs", "--file", f.to_str().unwrap(), "--json"], "");
     assert!(r.stdout.contains("\"outcome\":\"second\""), "{}", r.stderr);
     let at = format!("@{}", f.display());
     let r = grundy(&["solve", "bombs", &at, "--json"], "");
     assert!(r.stdout.contains("\"outcome\":\"second\""), "{}", r.stderr);
     let g = dir.join("path.txt");
-    std::fs::write(
-        &g,
-        "# a path of 4 points: Kayles on 4 pins\n1 2\n2 3\n3 4\n",
-    )
-    .unwrap();
+    std::fs::write(&g, "# a path of 4 points: Kayles on 4 pins\n1 2\n2 3\n3 4\n").unwrap();
     let r = grundy(
         &[
             "solve",
@@ -87,12 +77,7 @@ fn position_from_stdin_and_file() {
         ],
         "",
     );
-    assert!(
-        r.stdout.contains("\"grundy\":1"),
-        "{} {}",
-        r.stdout,
-        r.stderr
-    );
+    assert!(r.stdout.contains("\"grundy\":1"), "{} {}", r.stdout, r.stderr);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -112,10 +97,7 @@ fn remoteness() {
 
 #[test]
 fn search_limit_stops_cleanly() {
-    let r = grundy(
-        &["solve", "points", "111111111111", "--max-positions", "10"],
-        "",
-    );
+    let r = grundy(&["solve", "points", "111111111111", "--max-positions", "10"], "");
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("gave up after storing"), "{}", r.stderr);
     assert!(r.stdout.is_empty());
@@ -138,10 +120,7 @@ fn bad_positions_and_usage() {
         "unknown board",
     );
     assert_usage_error(
-        &grundy(
-            &["solve", "points", "1111", "--graph", "/nonexistent/g.txt"],
-            "",
-        ),
+        &grundy(&["solve", "points", "1111", "--graph", "/nonexistent/g.txt"], ""),
         "cannot read",
     );
     assert_usage_error(
@@ -152,4 +131,57 @@ fn bad_positions_and_usage() {
     assert_usage_error(&grundy(&["solve", "bombs", "-"], &huge), "column 1");
     let r = grundy(&["solve"], "");
     assert_eq!(r.code, 2);
+}
+
+#[test]
+fn graph_family_rules() {
+    let dir = std::env::temp_dir().join(format!("grundy-graph-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("path5.txt");
+    std::fs::write(&f, "1 2\n2 3\n3 4\n4 5\n").unwrap();
+    let path = f.to_str().unwrap();
+    // Node Kayles on P5 is Dawson's Kayles: 0.137 at 5 = 3; Kayles (one-or-two) on P5 = 4.
+    let v = json(&["graph", path, "--rule", "node-kayles"]);
+    assert_eq!(v["grundy"], 3);
+    let v = json(&["graph", path]);
+    assert_eq!(v["grundy"], 4);
+    // Arc Kayles on a path is Dawson's Kayles in octal form 0.07: G(5) = 0, G(6) = 3.
+    let v = json(&["graph", path, "--rule", "arc-kayles"]);
+    assert_eq!(v["grundy"], 0);
+    let v = json(&["graph", "--board", "path:6", "--rule", "arc-kayles"]);
+    assert_eq!(v["grundy"], 3);
+    let v = json(&["graph", path, "--rule", "take-vertex", "--misere"]);
+    assert_eq!(v["outcome"], "second");
+    let v = json(&["graph", "--board", "cycle:9", "--rule", "node-kayles"]);
+    assert!(v["grundy"].is_u64());
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "1 2\n2 2\n").unwrap();
+    assert_usage_error(
+        &grundy(&["solve", "graph", bad.to_str().unwrap()], ""),
+        "line 2, column 3",
+    );
+    std::fs::write(&bad, "1 2\n2 1\n").unwrap();
+    assert_usage_error(
+        &grundy(&["solve", "graph", bad.to_str().unwrap()], ""),
+        "duplicate edge",
+    );
+    std::fs::write(&bad, "points 3\n1 9\n").unwrap();
+    assert_usage_error(
+        &grundy(&["solve", "graph", bad.to_str().unwrap()], ""),
+        "unknown point",
+    );
+    std::fs::write(&bad, "1 300\n").unwrap();
+    assert_usage_error(
+        &grundy(&["solve", "graph", bad.to_str().unwrap()], ""),
+        "at most 128",
+    );
+    assert_usage_error(
+        &grundy(&["solve", "graph", path, "--rule", "chess"], ""),
+        "unknown rule",
+    );
+    assert_usage_error(
+        &grundy(&["solve", "nim", "3", "--rule", "node-kayles"], ""),
+        "--rule",
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

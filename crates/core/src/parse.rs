@@ -66,20 +66,14 @@ impl<'a> Token<'a> {
             return Err(ParseError::new(
                 line,
                 column,
-                format!(
-                    "{what} must not be negative, found '{}'",
-                    shorten(self.text)
-                ),
+                format!("{what} must not be negative, found '{}'", shorten(self.text)),
             ));
         }
         if self.text.is_empty() || !self.text.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ParseError::new(
                 line,
                 column,
-                format!(
-                    "{what} must be a whole number, found '{}'",
-                    shorten(self.text)
-                ),
+                format!("{what} must be a whole number, found '{}'", shorten(self.text)),
             ));
         }
         match self.text.parse::<u64>() {
@@ -144,25 +138,15 @@ mod tests {
     #[test]
     fn tokens_have_places() {
         let t = tokens("3 5,7\n  12");
-        let got: Vec<(&str, usize, usize)> = t
-            .iter()
-            .map(|t| (t.text, t.span.line, t.span.column))
-            .collect();
-        assert_eq!(
-            got,
-            vec![("3", 1, 1), ("5", 1, 3), ("7", 1, 5), ("12", 2, 3)]
-        );
+        let got: Vec<(&str, usize, usize)> = t.iter().map(|t| (t.text, t.span.line, t.span.column)).collect();
+        assert_eq!(got, vec![("3", 1, 1), ("5", 1, 3), ("7", 1, 5), ("12", 2, 3)]);
     }
 
     #[test]
     fn numbers() {
         let t = tokens("12 -3 x1 99999999999999999999999");
         assert_eq!(t[0].number("heap", 100).unwrap(), 12);
-        assert!(t[1]
-            .number("heap", 100)
-            .unwrap_err()
-            .message
-            .contains("negative"));
+        assert!(t[1].number("heap", 100).unwrap_err().message.contains("negative"));
         assert!(t[2]
             .number("heap", 100)
             .unwrap_err()

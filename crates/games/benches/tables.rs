@@ -19,9 +19,7 @@ fn cutting_table(c: &mut Criterion) {
 fn bomb_table(c: &mut Criterion) {
     let mut g = c.benchmark_group("bomb table 50x50");
     g.sample_size(10);
-    g.bench_function("grundy", |b| {
-        b.iter(|| black_box(bombs::BombTable::new(50, 50)))
-    });
+    g.bench_function("grundy", |b| b.iter(|| black_box(bombs::BombTable::new(50, 50))));
     g.bench_function("baseline (textbook memo)", |b| {
         b.iter(|| black_box(bombs::baseline_table(50, 50)))
     });

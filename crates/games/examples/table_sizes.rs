@@ -17,11 +17,7 @@ fn main() {
         }
         Some("cutting") => {
             let table = grundy_games::cutting::CuttingTable::new(n);
-            println!(
-                "cutting {n}x{n}: {:?}, G = {:?}",
-                t.elapsed(),
-                table.get(n, n)
-            );
+            println!("cutting {n}x{n}: {:?}, G = {:?}", t.elapsed(), table.get(n, n));
         }
         Some("crosses") => {
             let v = grundy_games::crosses::run_values(n);

@@ -217,9 +217,7 @@ impl Ruleset for Bombs {
     }
 
     fn known_grundy(&self, &(i, j): &(u32, u32)) -> Option<Nimber> {
-        self.table
-            .get(i as usize, j as usize)
-            .map(|v| Nimber(v as u64))
+        self.table.get(i as usize, j as usize).map(|v| Nimber(v as u64))
     }
 
     fn normalize_sum(&self, sorted: &mut Vec<(u32, u32)>) {
@@ -356,14 +354,15 @@ mod tests {
 
     fn board() -> impl Strategy<Value = String> {
         (1usize..4, 1usize..4).prop_flat_map(|(r, c)| {
-            proptest::collection::vec(proptest::sample::select(vec!['.', '.', '#']), r * c)
-                .prop_map(move |cells| {
+            proptest::collection::vec(proptest::sample::select(vec!['.', '.', '#']), r * c).prop_map(
+                move |cells| {
                     cells
                         .chunks(c)
                         .map(|row| row.iter().collect::<String>())
                         .collect::<Vec<_>>()
                         .join("/")
-                })
+                },
+            )
         })
     }
 

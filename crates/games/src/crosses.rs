@@ -31,10 +31,7 @@ pub fn run_values(len: usize) -> Vec<u16> {
             }
             seen[v / 64] |= 1 << (v % 64);
         }
-        let k = seen
-            .iter()
-            .position(|&w| w != u64::MAX)
-            .unwrap_or(seen.len());
+        let k = seen.iter().position(|&w| w != u64::MAX).unwrap_or(seen.len());
         let w = seen.get(k).copied().unwrap_or(0);
         g[l] = (k * 64 + (!w).trailing_zeros() as usize) as u16;
     }
@@ -144,11 +141,7 @@ impl Game for Crosses {
                     c if c.is_whitespace() && start.is_none() => {}
                     c if c.is_whitespace() && start.is_some_and(|(l, _)| l == li + 1) => {
                         if line.chars().skip(ci).any(|c| !c.is_whitespace()) {
-                            return Err(ParseError::new(
-                                li + 1,
-                                ci + 1,
-                                "a strip has no spaces inside",
-                            ));
+                            return Err(ParseError::new(li + 1, ci + 1, "a strip has no spaces inside"));
                         }
                     }
                     c if c.is_whitespace() => {}
@@ -156,10 +149,7 @@ impl Game for Crosses {
                         return Err(ParseError::new(
                             li + 1,
                             ci + 1,
-                            format!(
-                                "unknown square '{}' (expected '.' or 'X')",
-                                c.escape_default()
-                            ),
+                            format!("unknown square '{}' (expected '.' or 'X')", c.escape_default()),
                         ));
                     }
                 }

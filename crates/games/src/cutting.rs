@@ -71,8 +71,7 @@ impl CuttingTable {
 
     /// G(w, h) for 2 ≤ w, h ≤ max, else `None`.
     pub fn get(&self, w: usize, h: usize) -> Option<u16> {
-        (w >= 2 && h >= 2 && w <= self.max && h <= self.max)
-            .then(|| self.values[w * (self.max + 1) + h])
+        (w >= 2 && h >= 2 && w <= self.max && h <= self.max).then(|| self.values[w * (self.max + 1) + h])
     }
 
     /// The largest side covered.
@@ -180,9 +179,7 @@ impl Ruleset for Cutting {
     }
 
     fn known_grundy(&self, &(w, h): &Sheet) -> Option<Nimber> {
-        self.table
-            .get(w as usize, h as usize)
-            .map(|v| Nimber(v as u64))
+        self.table.get(w as usize, h as usize).map(|v| Nimber(v as u64))
     }
 
     fn size_hint(&self, &(w, h): &Sheet) -> usize {

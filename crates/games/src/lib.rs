@@ -2,8 +2,10 @@
 //! positions (documented in docs/games.md).
 
 pub mod bombs;
+pub mod canon;
 pub mod crosses;
 pub mod cutting;
+pub mod graph;
+pub mod graph_game;
 pub mod grid;
 pub mod nim;
-pub mod points;

@@ -29,29 +29,19 @@ pub fn format_heap_move(m: &HeapMove) -> String {
     let to = if m.to.is_empty() {
         "0".to_string()
     } else {
-        m.to.iter()
-            .map(|h| h.to_string())
-            .collect::<Vec<_>>()
-            .join("+")
+        m.to.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("+")
     };
     format!("{}:{}->{}", m.heap + 1, m.from, to)
 }
 
 /// Reads heap sizes separated by whitespace or commas.
 pub fn parse_heaps(text: &str, max: u64) -> Result<Vec<u64>, ParseError> {
-    tokens(text)
-        .iter()
-        .map(|t| t.number("heap size", max))
-        .collect()
+    tokens(text).iter().map(|t| t.number("heap size", max)).collect()
 }
 
 /// Heaps written back as `3 5 7`.
 pub fn format_heaps(heaps: &[u64]) -> String {
-    heaps
-        .iter()
-        .map(|h| h.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
 }
 
 /// The position after heap `i` of `heaps` becomes the heaps `to`.
@@ -97,14 +87,7 @@ impl Game for Nim {
             for k in (0..h).rev() {
                 let to = if k == 0 { vec![] } else { vec![k] };
                 let next = replace_heap(p, i, &to);
-                emit(
-                    HeapMove {
-                        heap: i,
-                        from: h,
-                        to,
-                    },
-                    next,
-                );
+                emit(HeapMove { heap: i, from: h, to }, next);
             }
         }
     }

@@ -79,11 +79,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
     }
 
     /// Outcome and remoteness of `p` under `convention`.
-    pub fn remote(
-        &mut self,
-        p: &G::Position,
-        convention: Convention,
-    ) -> Result<Remote, SolveError> {
+    pub fn remote(&mut self, p: &G::Position, convention: Convention) -> Result<Remote, SolveError> {
         if self.game.immediate_wins(p).is_some() {
             return Ok(Remote {
                 outcome: Outcome::First,
@@ -110,11 +106,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
     }
 
     /// Outcome of `p` under `convention`.
-    pub fn outcome(
-        &mut self,
-        p: &G::Position,
-        convention: Convention,
-    ) -> Result<Outcome, SolveError> {
+    pub fn outcome(&mut self, p: &G::Position, convention: Convention) -> Result<Outcome, SolveError> {
         if self.game.immediate_wins(p).is_some() {
             return Ok(Outcome::First);
         }

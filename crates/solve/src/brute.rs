@@ -30,10 +30,7 @@ pub fn outcome<G: Game>(game: &G, p: &G::Position, convention: Convention) -> Ou
                     Convention::Normal => Outcome::Second,
                     Convention::Misere => Outcome::First,
                 }
-            } else if next
-                .iter()
-                .any(|q| go(game, q, conv, memo) == Outcome::Second)
-            {
+            } else if next.iter().any(|q| go(game, q, conv, memo) == Outcome::Second) {
                 Outcome::First
             } else {
                 Outcome::Second
@@ -107,8 +104,7 @@ pub fn remote<G: Game>(game: &G, p: &G::Position, convention: Convention) -> (Ou
                     Convention::Misere => (Outcome::First, 0),
                 }
             } else {
-                let values: Vec<(Outcome, u32)> =
-                    next.iter().map(|q| go(game, q, conv, memo)).collect();
+                let values: Vec<(Outcome, u32)> = next.iter().map(|q| go(game, q, conv, memo)).collect();
                 match values
                     .iter()
                     .filter(|v| v.0 == Outcome::Second)
@@ -116,10 +112,7 @@ pub fn remote<G: Game>(game: &G, p: &G::Position, convention: Convention) -> (Ou
                     .min()
                 {
                     Some(r) => (Outcome::First, r + 1),
-                    None => (
-                        Outcome::Second,
-                        values.iter().map(|v| v.1).max().unwrap_or(0) + 1,
-                    ),
+                    None => (Outcome::Second, values.iter().map(|v| v.1).max().unwrap_or(0) + 1),
                 }
             }
         };

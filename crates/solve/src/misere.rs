@@ -99,9 +99,7 @@ impl<'r, R: Ruleset> MisereSearch<'r, R> {
                         break;
                     }
                     Some(Some(Outcome::First)) => top.next += 1,
-                    Some(None) => {
-                        return Err(SolveError::Cycle(format!("{:?}", top.children[top.next])))
-                    }
+                    Some(None) => return Err(SolveError::Cycle(format!("{:?}", top.children[top.next]))),
                     None => {
                         descend = Some(top.children[top.next].clone());
                         break;
@@ -125,10 +123,7 @@ impl<'r, R: Ruleset> MisereSearch<'r, R> {
         Ok(self.memo[&start].expect("start was solved"))
     }
 
-    fn frame(
-        &mut self,
-        position: Multiset<R::Component>,
-    ) -> Result<Frame<R::Component>, SolveError> {
+    fn frame(&mut self, position: Multiset<R::Component>) -> Result<Frame<R::Component>, SolveError> {
         if self.memo.len() >= self.limit {
             return Err(SolveError::Limit(self.memo.len()));
         }

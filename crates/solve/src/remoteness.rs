@@ -123,11 +123,7 @@ impl<'r, R: Ruleset> RemotenessSearch<'r, R> {
                 remoteness: r + 1,
             },
             None => {
-                let slowest = children
-                    .iter()
-                    .map(|c| known(c).remoteness)
-                    .max()
-                    .unwrap_or(0);
+                let slowest = children.iter().map(|c| known(c).remoteness).max().unwrap_or(0);
                 Remote {
                     outcome: Outcome::Second,
                     remoteness: slowest + 1,
@@ -220,17 +216,10 @@ mod tests {
             for b in 0..5 {
                 for c in 0..4 {
                     let heaps: Vec<u32> = [a, b, c].into_iter().filter(|&h| h > 0).collect();
-                    assert_eq!(
-                        r.remote(&heaps).unwrap().outcome,
-                        m.outcome(&heaps).unwrap()
-                    );
+                    assert_eq!(r.remote(&heaps).unwrap().outcome, m.outcome(&heaps).unwrap());
                     let x = a ^ b ^ c;
                     let mut n = RemotenessSearch::new(&Nim, Convention::Normal);
-                    let o = if x == 0 {
-                        Outcome::Second
-                    } else {
-                        Outcome::First
-                    };
+                    let o = if x == 0 { Outcome::Second } else { Outcome::First };
                     assert_eq!(n.remote(&heaps).unwrap().outcome, o);
                 }
             }

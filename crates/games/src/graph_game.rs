@@ -1,0 +1,335 @@
+//! Games of taking vertices from a graph: a position is the set of vertices still present
+//! (pieces on points); a move takes vertices by one of these rules:
+//!
+//! - `take-vertex`: take one vertex;
+//! - `one-or-two`: take one vertex, or two adjacent vertices (NEFU 1356, the 12-point board);
+//! - `node-kayles`: take a vertex and all its neighbours;
+//! - `arc-kayles`: take an edge with both its ends.
+//!
+//! Under normal play the present vertices split into connected groups, each a component,
+//! stored as a canonically labelled graph so isomorphic groups share one memo entry. Misère
+//! play and remoteness search whole positions (sorted multisets of such groups).
+//!
+//! Notation: a position is a string of `0`/`1`, character k telling whether point k+1 is
+//! present (`110000000011`). A move is `P` (the vertex chosen) or `P-Q` (the edge chosen),
+//! points numbered from 1.
+
+use crate::canon::CanonGraph;
+use crate::graph::{Graph, Points};
+use grundy_core::{tokens, Game, ParseError, Ruleset};
+
+/// Which vertices a move takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Take one vertex.
+    TakeVertex,
+    /// Take one vertex, or two adjacent vertices.
+    OneOrTwo,
+    /// Take a vertex and its neighbours.
+    NodeKayles,
+    /// Take an edge with both ends.
+    ArcKayles,
+}
+
+impl Rule {
+    /// Every rule with its command-line name.
+    pub const ALL: [(&'static str, Rule); 4] = [
+        ("take-vertex", Rule::TakeVertex),
+        ("one-or-two", Rule::OneOrTwo),
+        ("node-kayles", Rule::NodeKayles),
+        ("arc-kayles", Rule::ArcKayles),
+    ];
+
+    /// The rule named `name` on the command line.
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
+    }
+
+    /// Calls `f(chosen, taken)` for every move on the vertices `set` of a graph with
+    /// adjacency `adj`: `chosen` names the move (a vertex or an edge), `taken` is removed.
+    fn each_move(self, adj: &[u128], set: u128, mut f: impl FnMut(u128, u128)) {
+        let mut s = set;
+        while s != 0 {
+            let v = s.trailing_zeros() as usize;
+            s &= s - 1;
+            let bit = 1u128 << v;
+            match self {
+                Rule::TakeVertex => f(bit, bit),
+                Rule::NodeKayles => f(bit, bit | (adj[v] & set)),
+                Rule::OneOrTwo | Rule::ArcKayles => {
+                    if self == Rule::OneOrTwo {
+                        f(bit, bit);
+                    }
+                    let mut higher = adj[v] & set & !(bit | (bit - 1));
+                    while higher != 0 {
+                        let w = higher.trailing_zeros() as usize;
+                        higher &= higher - 1;
+                        f(bit | 1 << w, bit | 1 << w);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The rules over components (canonical graphs): what the engines see.
+#[derive(Clone, Copy, Debug)]
+pub struct GraphRules {
+    /// The rule of the game.
+    pub rule: Rule,
+}
+
+/// The connected groups of `set` in `g`, each canonically labelled.
+fn canonical_parts(g: &Graph, set: Points) -> Vec<CanonGraph> {
+    let mut parts: Vec<CanonGraph> = g
+        .split(set)
+        .into_iter()
+        .map(|c| CanonGraph::new(&g.induced(c)))
+        .collect();
+    parts.sort_unstable();
+    parts
+}
+
+impl Ruleset for GraphRules {
+    type Component = CanonGraph;
+
+    fn options<F: FnMut(&[CanonGraph])>(&self, c: &CanonGraph, mut emit: F) {
+        let n = c.len();
+        let all: u128 = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+        let local = Graph::from_rows("component", c.rows());
+        let mut seen: Vec<u128> = Vec::new();
+        self.rule.each_move(c.rows(), all, |_, taken| {
+            let rest = all & !taken;
+            if seen.contains(&rest) {
+                return;
+            }
+            seen.push(rest);
+            emit(&canonical_parts(&local, rest));
+        });
+    }
+
+    fn size_hint(&self, c: &CanonGraph) -> usize {
+        c.len()
+    }
+}
+
+/// A graph game on one host graph.
+#[derive(Clone, Debug)]
+pub struct GraphGame {
+    graph: Graph,
+    rules: GraphRules,
+}
+
+impl GraphGame {
+    /// The game with `rule` on `graph`.
+    pub fn new(graph: Graph, rule: Rule) -> GraphGame {
+        GraphGame {
+            graph,
+            rules: GraphRules { rule },
+        }
+    }
+
+    /// The host graph.
+    pub fn graph(&self) -> &Graph {
+        &self.graph
+    }
+
+    /// The position with every vertex present.
+    pub fn full(&self) -> Points {
+        let n = self.graph.len();
+        if n == 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        }
+    }
+
+    fn host_adjacency(&self) -> Vec<u128> {
+        (0..self.graph.len()).map(|v| self.graph.neighbours(v)).collect()
+    }
+}
+
+impl Ruleset for GraphGame {
+    type Component = CanonGraph;
+
+    fn options<F: FnMut(&[CanonGraph])>(&self, c: &CanonGraph, emit: F) {
+        self.rules.options(c, emit)
+    }
+
+    fn size_hint(&self, c: &CanonGraph) -> usize {
+        c.len()
+    }
+}
+
+impl Game for GraphGame {
+    type Position = Points;
+    /// The vertex or edge chosen (one or two bits).
+    type Move = Points;
+
+    fn parse_position(&self, text: &str) -> Result<Points, ParseError> {
+        let n = self.graph.len();
+        let name = &self.graph.name;
+        let toks = tokens(text);
+        let Some(t) = toks.first() else {
+            return Err(ParseError::new(
+                1,
+                1,
+                format!("empty position: give {n} characters 0/1"),
+            ));
+        };
+        if let Some(extra) = toks.get(1) {
+            return Err(ParseError::new(
+                extra.span.line,
+                extra.span.column,
+                "a position is one word of 0/1",
+            ));
+        }
+        let mut set = 0;
+        for (k, ch) in t.text.chars().enumerate() {
+            let col = t.span.column + k;
+            match ch {
+                '0' | '1' if k < n => set |= ((ch == '1') as u128) << k,
+                '0' | '1' => {
+                    return Err(ParseError::new(
+                        t.span.line,
+                        col,
+                        format!("too many points: the board '{name}' has {n}"),
+                    ))
+                }
+                c => {
+                    let shown = c.escape_default();
+                    return Err(ParseError::new(
+                        t.span.line,
+                        col,
+                        format!("expected '0' or '1', found '{shown}'"),
+                    ));
+                }
+            }
+        }
+        let len = t.text.chars().count();
+        if len < n {
+            let msg = format!("too few points: {len} given, the board '{name}' has {n}");
+            return Err(ParseError::new(t.span.line, t.span.column + len, msg));
+        }
+        Ok(set)
+    }
+
+    fn components(&self, &p: &Points) -> Vec<CanonGraph> {
+        canonical_parts(&self.graph, p)
+    }
+
+    fn moves<F: FnMut(Points, Points)>(&self, &p: &Points, mut emit: F) {
+        let adj = self.host_adjacency();
+        self.rules
+            .rule
+            .each_move(&adj, p, |chosen, taken| emit(chosen, p & !taken));
+    }
+
+    fn format_move(&self, &m: &Points) -> String {
+        let a = m.trailing_zeros() + 1;
+        let rest = m & (m - 1);
+        if rest == 0 {
+            a.to_string()
+        } else {
+            format!("{a}-{}", rest.trailing_zeros() + 1)
+        }
+    }
+
+    fn format_position(&self, &p: &Points) -> String {
+        (0..self.graph.len())
+            .map(|k| if p >> k & 1 == 1 { '1' } else { '0' })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::{Nimber, Outcome};
+    use grundy_solve::{analysis::Analyzer, brute, Convention};
+    use proptest::prelude::*;
+
+    #[test]
+    fn maoershan_sample() {
+        let g = GraphGame::new(Graph::maoershan(), Rule::OneOrTwo);
+        let mut an = Analyzer::new(&g);
+        let answers: Vec<Outcome> = ["110000000000", "100000000000", "110000000011"]
+            .iter()
+            .map(|s| {
+                an.outcome(&g.parse_position(s).unwrap(), Convention::Misere)
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(answers, vec![Outcome::First, Outcome::Second, Outcome::First]);
+    }
+
+    #[test]
+    fn kayles_on_paths_is_octal_0_77() {
+        // Node Kayles on a path of n vertices is Dawson's Kayles (0.137 at n); one-or-two on a
+        // path is Kayles (0.77).
+        let kayles = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2];
+        let dawson = [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3];
+        for n in 1..20 {
+            let path = Graph::builtin(&format!("path:{n}")).unwrap();
+            let k = GraphGame::new(path.clone(), Rule::OneOrTwo);
+            let d = GraphGame::new(path, Rule::NodeKayles);
+            assert_eq!(
+                Analyzer::new(&k).grundy(&k.full()).unwrap(),
+                Some(Nimber(kayles[n])),
+                "kayles {n}"
+            );
+            assert_eq!(
+                Analyzer::new(&d).grundy(&d.full()).unwrap(),
+                Some(Nimber(dawson[n])),
+                "dawson {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn position_errors() {
+        let g = GraphGame::new(Graph::maoershan(), Rule::OneOrTwo);
+        assert_eq!(g.parse_position("1100").unwrap_err().span.column, 5);
+        assert_eq!(g.parse_position("11000000000012").unwrap_err().span.column, 13);
+        assert_eq!(g.parse_position("11a").unwrap_err().span.column, 3);
+    }
+
+    fn graph() -> impl Strategy<Value = Graph> {
+        (1usize..8).prop_flat_map(|n| {
+            proptest::collection::vec(proptest::bool::weighted(0.35), n * (n - 1) / 2).prop_map(move |bits| {
+                let mut edges = Vec::new();
+                let mut k = 0;
+                for a in 0..n {
+                    for b in a + 1..n {
+                        if bits[k] {
+                            edges.push((a, b));
+                        }
+                        k += 1;
+                    }
+                }
+                Graph::new("random", n, &edges).unwrap()
+            })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn matches_brute_force(g in graph(), bits: u8, rule in 0usize..4) {
+            let game = GraphGame::new(g, Rule::ALL[rule].1);
+            let p = (bits as u128) & game.full();
+            for conv in [Convention::Normal, Convention::Misere] {
+                let a = Analyzer::new(&game).analyze(&p, conv).unwrap();
+                prop_assert_eq!(a.outcome, brute::outcome(&game, &p, conv));
+                let mut w: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
+                w.sort();
+                prop_assert_eq!(w, brute::winning_moves(&game, &p, conv));
+                let r = Analyzer::new(&game).remote(&p, conv).unwrap();
+                prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&game, &p, conv));
+                if conv == Convention::Normal {
+                    prop_assert_eq!(a.grundy, Some(brute::grundy(&game, &p)));
+                }
+            }
+        }
+    }
+}
