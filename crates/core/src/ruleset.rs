@@ -25,6 +25,10 @@ pub trait Ruleset: Sync {
         None
     }
 
+    /// False when components interact beyond being summed (see [`Ruleset::normalize_sum`]):
+    /// engines then skip theory that assumes independent sums (Conway's genus).
+    const INDEPENDENT: bool = true;
+
     /// Whole-position engines (misère, remoteness) call this on every sum after sorting it,
     /// for rules that act across components: in the Bomb Game two bombs on one cell explode,
     /// so equal components cancel in pairs. The default keeps the sum as it is.

@@ -194,6 +194,9 @@ pub struct BombMove {
 impl Ruleset for Bombs {
     type Component = (u32, u32);
 
+    /// Equal bombs explode together, so misère sums are not independent.
+    const INDEPENDENT: bool = false;
+
     fn options<F: FnMut(&[(u32, u32)])>(&self, &(i, j): &(u32, u32), mut emit: F) {
         if i == 0 || j == 0 {
             // Along the edge line towards the corner; reaching the corner removes the bomb.

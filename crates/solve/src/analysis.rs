@@ -65,7 +65,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
         Analyzer {
             game,
             normal: GrundyMemo::new(game).with_limit(limit),
-            misere: MisereSearch::new(game).with_limit(limit),
+            misere: MisereSearch::new(game).with_limit(limit).with_genus(true),
             remote_normal: RemotenessSearch::new(game, Convention::Normal).with_limit(limit),
             remote_misere: RemotenessSearch::new(game, Convention::Misere).with_limit(limit),
             with_remoteness: false,

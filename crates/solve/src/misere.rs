@@ -4,6 +4,7 @@
 //! The search is iterative (an explicit stack of frames, each walking its options one at a
 //! time) and stops at the first option that is a loss for the opponent.
 
+use crate::genus::GenusEngine;
 use crate::SolveError;
 use foldhash::fast::RandomState;
 use grundy_core::{Outcome, Ruleset};
@@ -18,7 +19,12 @@ pub struct MisereSearch<'r, R: Ruleset> {
     /// `Some(outcome)` once known, `None` while being searched (cycle detection).
     memo: HashMap<Multiset<R::Component>, Option<Outcome>, RandomState>,
     limit: usize,
+    genus: Option<GenusEngine<'r, R>>,
 }
+
+/// Components larger than this (by [`Ruleset::size_hint`]) are not checked for tameness:
+/// the genus of a large component can cost more than the search it would save.
+pub const GENUS_MAX_SIZE: usize = 24;
 
 struct Frame<C> {
     position: Multiset<C>,
@@ -33,12 +39,34 @@ impl<'r, R: Ruleset> MisereSearch<'r, R> {
             rules,
             memo: HashMap::default(),
             limit: usize::MAX,
+            genus: None,
         }
+    }
+
+    /// Decide sums of tame components by the rule of misère Nim, without search (Conway's
+    /// genus theory, see [`crate::genus`]).
+    pub fn with_genus(mut self, on: bool) -> Self {
+        self.genus = (on && R::INDEPENDENT).then(|| GenusEngine::new(self.rules).with_limit(self.limit));
+        self
+    }
+
+    /// The outcome by the tame rule, when enabled and every component is small and tame.
+    fn shortcut(&mut self, position: &[R::Component]) -> Result<Option<Outcome>, SolveError> {
+        let Some(g) = self.genus.as_mut() else {
+            return Ok(None);
+        };
+        if position.is_empty() || position.iter().any(|c| self.rules.size_hint(c) > GENUS_MAX_SIZE) {
+            return Ok(None);
+        }
+        g.tame_sum_outcome(position)
     }
 
     /// Stop with [`SolveError::Limit`] once this many positions are stored.
     pub fn with_limit(mut self, limit: usize) -> Self {
         self.limit = limit;
+        if let Some(g) = self.genus.take() {
+            self.genus = Some(g.with_limit(limit));
+        }
         self
     }
 
@@ -88,6 +116,10 @@ impl<'r, R: Ruleset> MisereSearch<'r, R> {
         if let Some(o) = self.memo.get(&start) {
             return o.ok_or_else(|| SolveError::Cycle(format!("{start:?}")));
         }
+        if let Some(o) = self.shortcut(&start)? {
+            self.memo.insert(start, Some(o));
+            return Ok(o);
+        }
         let mut stack = vec![self.frame(start.clone())?];
         while let Some(top) = stack.last_mut() {
             let mut result = None;
@@ -107,8 +139,12 @@ impl<'r, R: Ruleset> MisereSearch<'r, R> {
                 }
             }
             if let Some(child) = descend {
-                let f = self.frame(child)?;
-                stack.push(f);
+                if let Some(o) = self.shortcut(&child)? {
+                    self.memo.insert(child, Some(o));
+                } else {
+                    let f = self.frame(child)?;
+                    stack.push(f);
+                }
                 continue;
             }
             let top = stack.pop().expect("stack is not empty");
@@ -169,7 +205,13 @@ mod tests {
 
     #[test]
     fn agrees_with_misere_nim_rule() {
-        let mut s = MisereSearch::new(&Nim);
+        for genus in [false, true] {
+            agrees_with_misere_nim_rule_with(genus);
+        }
+    }
+
+    fn agrees_with_misere_nim_rule_with(genus: bool) {
+        let mut s = MisereSearch::new(&Nim).with_genus(genus);
         for a in 0..6 {
             for b in 0..6 {
                 for c in 0..5 {
