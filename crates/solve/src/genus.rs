@@ -48,7 +48,7 @@ impl Genus {
             s.iter()
                 .enumerate()
                 .skip(from)
-                .all(|(k, &v)| v == if (k - from) % 2 == 0 { a } else { b })
+                .all(|(k, &v)| v == if (k - from).is_multiple_of(2) { a } else { b })
         };
         match self.g {
             0 if s[0] == 1 && alternates(1, 2, 0) => Some(Tame::Small(0)),
