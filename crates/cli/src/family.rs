@@ -27,7 +27,11 @@ pub const FAMILIES: &[(&str, &str)] = &[
     ),
     (
         "points",
-        "take one or two adjacent pieces on a graph: a 0/1 string (--board, --graph)",
+        "pieces on a graph's points as a 0/1 string (--board, --graph, --rule)",
+    ),
+    (
+        "graph",
+        "a whole graph from an edge-list FILE or --board (--rule node-kayles, ...)",
     ),
 ];
 
