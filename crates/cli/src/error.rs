@@ -46,3 +46,9 @@ impl From<std::io::Error> for CliError {
 pub fn usage(msg: impl Into<String>) -> CliError {
     CliError::Usage(msg.into())
 }
+
+impl From<grundy_games::registry::RegistryError> for CliError {
+    fn from(e: grundy_games::registry::RegistryError) -> Self {
+        CliError::Usage(e.0)
+    }
+}

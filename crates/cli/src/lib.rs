@@ -1,7 +1,6 @@
-//! The front end of grundy as a library: argument types, family dispatch, `solve` and
-//! `judge`. The `grundy` binary is a thin wrapper; tests and fuzz targets call these directly.
+//! The front end of grundy as a library: argument types, `solve` and `judge` (family
+//! dispatch is `grundy_games::registry`). The `grundy` binary is a thin wrapper; tests and fuzz targets call these directly.
 
 pub mod error;
-pub mod family;
 pub mod judge;
 pub mod solve;

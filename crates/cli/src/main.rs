@@ -4,12 +4,8 @@
 //! hands them to the engines and prints what comes back. Exit codes: 0 ok, 1 failure, 2 usage
 //! or input error.
 
-mod error;
-mod family;
-mod judge;
-mod solve;
-
 use clap::{Parser, Subcommand};
+use grundy_cli::{judge, solve};
 
 /// Solve impartial combinatorial games: Grundy values, outcomes and winning moves.
 #[derive(Parser, Debug)]

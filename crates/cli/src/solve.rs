@@ -1,8 +1,8 @@
 //! `grundy solve FAMILY POSITION`: who wins, the Grundy value, every winning move.
 
 use crate::error::{usage, CliError};
-use crate::family::{with_game, FamilyInfo, FamilyOptions, WithGame};
 use grundy_core::{Game, Outcome};
+use grundy_games::registry::{with_game, FamilyInfo, FamilyOptions, WithGame};
 use grundy_solve::{analysis::Analyzer, Convention};
 use std::io::Read;
 use std::path::PathBuf;
@@ -87,7 +87,14 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
     };
     let opts = FamilyOptions {
         board: args.board.clone(),
-        graph: args.graph.clone(),
+        graph: match &args.graph {
+            None => None,
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| usage(format!("cannot read graph file {}: {e}", path.display())))?;
+                Some((path.display().to_string(), text))
+            }
+        },
         rule: args.rule.clone(),
     };
     let family = args.family.clone();
@@ -100,6 +107,7 @@ struct Report<'a> {
 
 impl WithGame for Report<'_> {
     type Output = ();
+    type Error = CliError;
 
     fn run<G: Game>(self, game: &G, p: G::Position, info: &FamilyInfo) -> Result<(), CliError> {
         let args = self.args;

@@ -3,20 +3,16 @@
 //! must give an answer or an error, never a panic. The coverage-guided targets in fuzz/
 //! run the same entry points under cargo-fuzz.
 
-use grundy_cli::family::{with_game, FamilyInfo, FamilyOptions, WithGame};
 use grundy_cli::judge::{answer, Problem};
 use grundy_core::Game;
+use grundy_games::registry::{with_game, FamilyInfo, FamilyOptions, RegistryError, WithGame};
 use proptest::prelude::*;
 
 struct ParseOnly;
 impl WithGame for ParseOnly {
     type Output = String;
-    fn run<G: Game>(
-        self,
-        game: &G,
-        p: G::Position,
-        _: &FamilyInfo,
-    ) -> Result<String, grundy_cli::error::CliError> {
+    type Error = RegistryError;
+    fn run<G: Game>(self, game: &G, p: G::Position, _: &FamilyInfo) -> Result<String, RegistryError> {
         Ok(game.format_position(&p))
     }
 }

@@ -9,3 +9,4 @@ pub mod graph;
 pub mod graph_game;
 pub mod grid;
 pub mod nim;
+pub mod registry;

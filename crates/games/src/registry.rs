@@ -1,12 +1,12 @@
-//! Family names on the command line, and building the game a position belongs to.
+//! The registry of families by name: building the game a position belongs to, for every
+//! front end (command line, web).
 //!
-//! Some families need more than a name: `points` needs a board (`--board`, `--graph`),
-//! `subtraction` its set (`--set`), and the table-driven families size their tables to the
-//! position, so the game is built from the name, the options and the position's text.
+//! Some families need more than a name: the graph games need a board or an edge list and a
+//! rule, and the table-driven families size their tables to the position, so the game is
+//! built from the name, the options and the position's text, then handed to a [`WithGame`]
+//! action generic over the game type.
 
-use crate::error::{usage, CliError};
-use grundy_core::{Game, ParseError};
-use grundy_games::{
+use crate::{
     bombs::{self, Bombs},
     crosses::Crosses,
     cutting::Cutting,
@@ -15,6 +15,16 @@ use grundy_games::{
     grid::parse_grid,
     nim::Nim,
 };
+use grundy_core::{Game, ParseError};
+
+/// A family name, option or position that cannot be used; the message says why and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RegistryError(pub String);
+
+fn usage(msg: impl Into<String>) -> RegistryError {
+    RegistryError(msg.into())
+}
 
 /// The families `solve` knows, with a line on each (shown by `--help` and in errors).
 pub const FAMILIES: &[(&str, &str)] = &[
@@ -40,8 +50,8 @@ pub const FAMILIES: &[(&str, &str)] = &[
 pub struct FamilyOptions {
     /// Built-in board for `points`.
     pub board: Option<String>,
-    /// Edge-list file for `points`.
-    pub graph: Option<std::path::PathBuf>,
+    /// Edge list for `points`: (where it came from, its text).
+    pub graph: Option<(String, String)>,
     /// Rule of the graph games (`points`, `graph`).
     pub rule: Option<String>,
 }
@@ -50,13 +60,15 @@ pub struct FamilyOptions {
 pub trait WithGame {
     /// What the action returns.
     type Output;
+    /// Its error, which registry errors convert into.
+    type Error: From<RegistryError>;
     /// Runs the action on `game` and the parsed `position`.
     fn run<G: Game>(
         self,
         game: &G,
         position: G::Position,
         info: &FamilyInfo,
-    ) -> Result<Self::Output, CliError>;
+    ) -> Result<Self::Output, Self::Error>;
 }
 
 /// What the front end needs to know about a family besides its rules.
@@ -82,7 +94,7 @@ fn canonical_name(name: &str) -> Option<&'static str> {
 }
 
 /// A built-in board by name, or a usage error listing them.
-fn builtin(name: &str) -> Result<Graph, CliError> {
+fn builtin(name: &str) -> Result<Graph, RegistryError> {
     Graph::builtin(name).ok_or_else(|| {
         usage(format!(
             "unknown board '{name}' (built-in: maoershan, petersen, path:N, cycle:N, complete:N, star:N, grid:RxC; at most 128 points)"
@@ -91,11 +103,11 @@ fn builtin(name: &str) -> Result<Graph, CliError> {
 }
 
 /// A parse error of the position, as a usage error that says where.
-pub fn position_error(family: &str, e: ParseError) -> CliError {
+pub fn position_error(family: &str, e: ParseError) -> RegistryError {
     usage(format!("bad {family} position: {e}"))
 }
 
-fn parse<G: Game>(game: &G, family: &str, text: &str) -> Result<G::Position, CliError> {
+fn parse<G: Game>(game: &G, family: &str, text: &str) -> Result<G::Position, RegistryError> {
     game.parse_position(text).map_err(|e| position_error(family, e))
 }
 
@@ -105,19 +117,17 @@ pub fn with_game<A: WithGame>(
     opts: &FamilyOptions,
     text: &str,
     action: A,
-) -> Result<A::Output, CliError> {
+) -> Result<A::Output, A::Error> {
     let Some(family) = canonical_name(name) else {
         let known: Vec<&str> = FAMILIES.iter().map(|f| f.0).collect();
-        return Err(usage(format!(
-            "unknown family '{name}' (known: {})",
-            known.join(", ")
-        )));
+        return Err(usage(format!("unknown family '{name}' (known: {})", known.join(", "))).into());
     };
     let graph_family = family == "points" || family == "graph";
     if !graph_family && (opts.board.is_some() || opts.graph.is_some() || opts.rule.is_some()) {
         return Err(usage(format!(
             "--board, --graph and --rule apply to the graph games (points, graph), not {family}"
-        )));
+        ))
+        .into());
     }
     let rule = match &opts.rule {
         None => Rule::OneOrTwo,
@@ -156,13 +166,9 @@ pub fn with_game<A: WithGame>(
         }
         "points" => {
             let graph = match (&opts.board, &opts.graph) {
-                (Some(_), Some(_)) => return Err(usage("give either --board or --graph, not both")),
-                (_, Some(path)) => {
-                    let text = std::fs::read_to_string(path)
-                        .map_err(|e| usage(format!("cannot read graph file {}: {e}", path.display())))?;
-                    Graph::parse_edge_list(&path.display().to_string(), &text)
-                        .map_err(|e| usage(format!("bad graph file {}: {e}", path.display())))?
-                }
+                (Some(_), Some(_)) => return Err(usage("give either --board or --graph, not both").into()),
+                (_, Some((name, text))) => Graph::parse_edge_list(name, text)
+                    .map_err(|e| usage(format!("bad graph file {name}: {e}")))?,
                 (board, None) => builtin(board.as_deref().unwrap_or("maoershan"))?,
             };
             let game = GraphGame::new(graph, rule);
@@ -173,11 +179,12 @@ pub fn with_game<A: WithGame>(
             if opts.graph.is_some() {
                 return Err(usage(
                     "for the graph family the edge-list file is the position: grundy solve graph FILE",
-                ));
+                )
+                .into());
             }
             let graph = match &opts.board {
                 Some(name) if text.trim().is_empty() => builtin(name)?,
-                Some(_) => return Err(usage("give either a graph file or --board, not both")),
+                Some(_) => return Err(usage("give either a graph file or --board, not both").into()),
                 None => Graph::parse_edge_list("graph", text).map_err(|e| position_error(family, e))?,
             };
             let game = GraphGame::new(graph, rule);
