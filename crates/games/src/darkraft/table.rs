@@ -1,0 +1,364 @@
+//! The dense table of Grundy values of every rotated rectangle of a Darkraft board, computed
+//! bottom-up in bulk, one parity class per thread.
+//!
+//! A rectangle `[u1,u2)×[v1,v2)` (compressed coordinates, relative to the bounding box of the
+//! class) is stored at `row(u1,u2) · PV + col(v1,v2)`, where a range of length `len ≥ 1`
+//! starting at `a` has index `off[len] + a` and every empty range has index 0 (whose entries
+//! are 0). An `L` option depends only on its cut line `U`, so each line with an `L` in range
+//! (prefix counts per line) costs two lookups; likewise `R` by `V` line; only `X` cells cost
+//! per-cell work (four lookups). Rectangles that are not tight (a border line holds no board
+//! cell) copy the value of their tight sub-rectangle.
+
+use super::{Board, Cell, Geometry, Rect};
+
+/// Why no table could be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TableError {
+    /// More entries than the configured limit.
+    TooLarge { entries: u128, limit: usize },
+    /// The allocation failed.
+    OutOfMemory { bytes: usize },
+    /// A value did not fit in 16 bits.
+    Overflow,
+}
+
+/// Table entries: bytes while every value fits, else 16-bit words.
+trait Val: Copy + Default + Send + Sync {
+    fn get(self) -> u32;
+    fn put(x: u32) -> Option<Self>;
+}
+
+impl Val for u8 {
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self as u32
+    }
+    fn put(x: u32) -> Option<u8> {
+        u8::try_from(x).ok()
+    }
+}
+
+impl Val for u16 {
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self as u32
+    }
+    fn put(x: u32) -> Option<u16> {
+        u16::try_from(x).ok()
+    }
+}
+
+enum Data {
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+}
+
+/// The table of one parity class.
+struct ClassTable {
+    /// Origin of the bounding box in compressed coordinates.
+    u0: usize,
+    v0: usize,
+    /// Size of the bounding box.
+    nu: usize,
+    nv: usize,
+    offu: Vec<usize>,
+    offv: Vec<usize>,
+    pv: usize,
+    data: Data,
+}
+
+/// Grundy values of all rectangles of both parity classes of one board.
+pub(crate) struct Table {
+    classes: [Option<ClassTable>; 2],
+}
+
+/// Offsets of range lengths: `off[len]` is the index of the range `[0, len)`, for a
+/// dimension of `n` lines; `off[n+1]` is the number of range indices.
+fn offsets(n: usize) -> Vec<usize> {
+    let mut off = vec![0usize; n + 2];
+    off[1] = 1;
+    for len in 1..=n {
+        off[len + 1] = off[len] + (n - len + 1);
+    }
+    off
+}
+
+#[inline(always)]
+fn range(off: &[usize], a: usize, b: usize) -> usize {
+    if a < b {
+        off[b - a] + a
+    } else {
+        0
+    }
+}
+
+/// Bounding box (u0, u1 excl, v0, v1 excl) of the intact cells of class `p`.
+fn bbox(geo: Geometry, board: &Board, p: usize) -> Option<(usize, usize, usize, usize)> {
+    let (mut u0, mut u1, mut v0, mut v1) = (usize::MAX, 0, usize::MAX, 0);
+    for i in 0..board.rows {
+        for j in 0..board.cols {
+            if (i + j) & 1 != p || !board.cells[i * board.cols + j].is_intact() {
+                continue;
+            }
+            let (_, u, v) = geo.uv(i, j);
+            u0 = u0.min(u);
+            u1 = u1.max(u + 1);
+            v0 = v0.min(v);
+            v1 = v1.max(v + 1);
+        }
+    }
+    (u0 < u1).then_some((u0, u1, v0, v1))
+}
+
+impl Table {
+    /// Computes the table of `board` (both classes in parallel), unless it would have more
+    /// than `limit` entries.
+    pub(crate) fn build(geo: Geometry, board: &Board, limit: usize) -> Result<Table, TableError> {
+        let boxes = [bbox(geo, board, 0), bbox(geo, board, 1)];
+        let entries: u128 = boxes
+            .iter()
+            .flatten()
+            .map(|&(u0, u1, v0, v1)| {
+                let pu = offsets(u1 - u0)[u1 - u0 + 1] as u128;
+                let pv = offsets(v1 - v0)[v1 - v0 + 1] as u128;
+                pu * pv
+            })
+            .sum();
+        if entries > limit as u128 {
+            return Err(TableError::TooLarge { entries, limit });
+        }
+        let one = |p: usize| -> Result<Option<ClassTable>, TableError> {
+            match boxes[p] {
+                None => Ok(None),
+                Some(b) => ClassTable::build(geo, board, p, b).map(Some),
+            }
+        };
+        let (a, b) = rayon::join(|| one(0), || one(1));
+        Ok(Table {
+            classes: [a?, b?],
+        })
+    }
+
+    /// The value of a rectangle (global compressed coordinates), if inside the table.
+    pub(crate) fn get(&self, r: &Rect) -> Option<u32> {
+        self.classes[r.parity as usize & 1].as_ref()?.get(r)
+    }
+}
+
+/// The mex of a set of values, kept as a 128-bit mask plus a list of larger values.
+struct Mex {
+    low: u128,
+    high: Vec<u32>,
+}
+
+impl Mex {
+    #[inline(always)]
+    fn insert(&mut self, v: u32) {
+        if v < 128 {
+            self.low |= 1u128 << v;
+        } else {
+            self.high.push(v);
+        }
+    }
+
+    fn take(&mut self) -> u32 {
+        let low = std::mem::take(&mut self.low);
+        if low != u128::MAX {
+            self.high.clear();
+            return (!low).trailing_zeros();
+        }
+        self.high.sort_unstable();
+        let mut m = 128u32;
+        for &v in &self.high {
+            if v == m {
+                m += 1;
+            } else if v > m {
+                break;
+            }
+        }
+        self.high.clear();
+        m
+    }
+}
+
+impl ClassTable {
+    fn build(
+        geo: Geometry,
+        board: &Board,
+        p: usize,
+        (u0, u1, v0, v1): (usize, usize, usize, usize),
+    ) -> Result<ClassTable, TableError> {
+        let (nu, nv) = (u1 - u0, v1 - v0);
+        let offu = offsets(nu);
+        let offv = offsets(nv);
+        let (pu, pv) = (offu[nu + 1], offv[nv + 1]);
+        let data = match compute::<u8>(geo, board, p, (u0, v0, nu, nv), &offu, &offv) {
+            Ok(d) => Data::U8(d),
+            Err(TableError::Overflow) => Data::U16(compute::<u16>(
+                geo,
+                board,
+                p,
+                (u0, v0, nu, nv),
+                &offu,
+                &offv,
+            )?),
+            Err(e) => return Err(e),
+        };
+        debug_assert_eq!(
+            match &data {
+                Data::U8(d) => d.len(),
+                Data::U16(d) => d.len(),
+            },
+            pu * pv
+        );
+        Ok(ClassTable {
+            u0,
+            v0,
+            nu,
+            nv,
+            offu,
+            offv,
+            pv,
+            data,
+        })
+    }
+
+    fn get(&self, r: &Rect) -> Option<u32> {
+        let (a, b) = ((r.u1 as usize).checked_sub(self.u0)?, r.u2 as usize + 1 - self.u0);
+        let (c, d) = ((r.v1 as usize).checked_sub(self.v0)?, r.v2 as usize + 1 - self.v0);
+        if a >= b || c >= d || b > self.nu || d > self.nv {
+            return None;
+        }
+        let k = range(&self.offu, a, b) * self.pv + range(&self.offv, c, d);
+        Some(match &self.data {
+            Data::U8(t) => t[k] as u32,
+            Data::U16(t) => t[k] as u32,
+        })
+    }
+}
+
+/// Bottom-up computation of all rectangles of one class's bounding box.
+fn compute<T: Val>(
+    geo: Geometry,
+    board: &Board,
+    p: usize,
+    (u0, v0, nu, nv): (usize, usize, usize, usize),
+    offu: &[usize],
+    offv: &[usize],
+) -> Result<Vec<T>, TableError> {
+    let (pu, pv) = (offu[nu + 1], offv[nv + 1]);
+    let entries = pu * pv;
+    let mut t: Vec<T> = Vec::new();
+    t.try_reserve_exact(entries)
+        .map_err(|_| TableError::OutOfMemory {
+            bytes: entries * std::mem::size_of::<T>(),
+        })?;
+    t.resize(entries, T::default());
+
+    // Letters of the bounding box, and board extent of each line (local, half-open).
+    let w = nv + 1;
+    let mut lpre = vec![0u32; nu * w]; // L cells on line U with V' < V
+    let mut rpre = vec![0u32; nv * (nu + 1)]; // R cells on line V with U' < U
+    let mut xpos = vec![0u32; nu * w]; // index in xs of the first X on line U with V' ≥ V
+    let mut xs: Vec<u32> = Vec::new();
+    let mut vext = vec![(0usize, 0usize); nu];
+    let mut uext = vec![(0usize, 0usize); nv];
+    let clip = |r: Option<(usize, usize)>, o: usize, n: usize| match r {
+        Some((lo, hi)) if hi >= o && lo < o + n => (lo.max(o) - o, (hi + 1).min(o + n) - o),
+        _ => (0, 0),
+    };
+    for (u, e) in vext.iter_mut().enumerate() {
+        *e = clip(geo.v_range(p, u0 + u), v0, nv);
+    }
+    for (v, e) in uext.iter_mut().enumerate() {
+        *e = clip(geo.u_range(p, v0 + v), u0, nu);
+    }
+    let letter = |u: usize, v: usize| -> Cell {
+        geo.cell(p, u0 + u, v0 + v)
+            .map_or(Cell::Destroyed, |(i, j)| board.cells[i * board.cols + j])
+    };
+    for u in 0..nu {
+        for v in 0..nv {
+            let c = letter(u, v);
+            lpre[u * w + v + 1] = lpre[u * w + v] + (c == Cell::L) as u32;
+            xpos[u * w + v] = xs.len() as u32;
+            if c == Cell::X {
+                xs.push(v as u32);
+            }
+        }
+        xpos[u * w + nv] = xs.len() as u32;
+    }
+    for v in 0..nv {
+        let w2 = nu + 1;
+        for u in 0..nu {
+            rpre[v * w2 + u + 1] = rpre[v * w2 + u] + (letter(u, v) == Cell::R) as u32;
+        }
+    }
+    let hits = |(lo, hi): (usize, usize), a: usize, b: usize| lo.max(a) < hi.min(b);
+
+    let mut mex = Mex {
+        low: 0,
+        high: Vec::new(),
+    };
+    for lu in 1..=nu {
+        for a in 0..=nu - lu {
+            let b = a + lu;
+            let ru = range(offu, a, b) * pv;
+            for lv in 1..=nv {
+                for c in 0..=nv - lv {
+                    let d = c + lv;
+                    let k = ru + range(offv, c, d);
+                    let tight = hits(vext[a], c, d)
+                        && hits(vext[b - 1], c, d)
+                        && hits(uext[c], a, b)
+                        && hits(uext[d - 1], a, b);
+                    if !tight {
+                        // Copy from the tight sub-rectangle (computed earlier: it is smaller).
+                        let ta = (a..b).find(|&u| hits(vext[u], c, d));
+                        t[k] = match ta {
+                            None => T::default(),
+                            Some(ta) => {
+                                let tb = (a..b).rev().find(|&u| hits(vext[u], c, d)).unwrap_or(ta) + 1;
+                                let tc = (c..d).find(|&v| hits(uext[v], ta, tb)).unwrap_or(c);
+                                let td = (c..d).rev().find(|&v| hits(uext[v], ta, tb)).unwrap_or(tc) + 1;
+                                t[range(offu, ta, tb) * pv + range(offv, tc, td)]
+                            }
+                        };
+                        continue;
+                    }
+                    // L lines and X cells, line by line.
+                    for u in a..b {
+                        let left = range(offu, a, u) * pv;
+                        let right = range(offu, u + 1, b) * pv;
+                        if lpre[u * w + d] != lpre[u * w + c] {
+                            mex.insert(t[left + k - ru].get() ^ t[right + k - ru].get());
+                        }
+                        let (x0, x1) = (xpos[u * w + c] as usize, xpos[u * w + d] as usize);
+                        for &v in &xs[x0..x1] {
+                            let v = v as usize;
+                            let lo = range(offv, c, v);
+                            let hi = range(offv, v + 1, d);
+                            mex.insert(
+                                t[left + lo].get()
+                                    ^ t[left + hi].get()
+                                    ^ t[right + lo].get()
+                                    ^ t[right + hi].get(),
+                            );
+                        }
+                    }
+                    // R lines.
+                    let w2 = nu + 1;
+                    for v in c..d {
+                        if rpre[v * w2 + b] != rpre[v * w2 + a] {
+                            mex.insert(
+                                t[ru + range(offv, c, v)].get() ^ t[ru + range(offv, v + 1, d)].get(),
+                            );
+                        }
+                    }
+                    t[k] = T::put(mex.take()).ok_or(TableError::Overflow)?;
+                }
+            }
+        }
+    }
+    Ok(t)
+}
