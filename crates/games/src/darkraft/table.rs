@@ -2,9 +2,9 @@
 //! bottom-up in bulk, one parity class per thread.
 //!
 //! A rectangle `[u1,u2)×[v1,v2)` (compressed coordinates, relative to the bounding box of the
-//! class) is stored at `row(u1,u2) · PV + col(v1,v2)`, where a range of length `len ≥ 1`
-//! starting at `a` has index `off[len] + a` and every empty range has index 0 (whose entries
-//! are 0). An `L` option depends only on its cut line `U`, so each line with an `L` in range
+//! class) is stored at `(BU[u1] + u2) · PV + BV[v1] + v2`: ranges with the same start are
+//! contiguous and empty ranges have indices of their own whose entries stay 0, so the inner
+//! loops need no branches. An `L` option depends only on its cut line `U`, so each line with an `L` in range
 //! (prefix counts per line) costs two lookups; likewise `R` by `V` line; only `X` cells cost
 //! per-cell work (four lookups). Rectangles that are not tight (a border line holds no board
 //! cell) copy the value of their tight sub-rectangle.
@@ -72,24 +72,24 @@ pub(crate) struct Table {
     classes: [Option<ClassTable>; 2],
 }
 
-/// Offsets of range lengths: `off[len]` is the index of the range `[0, len)`, for a
-/// dimension of `n` lines; `off[n+1]` is the number of range indices.
-fn offsets(n: usize) -> Vec<usize> {
-    let mut off = vec![0usize; n + 2];
-    off[1] = 1;
-    for len in 1..=n {
-        off[len + 1] = off[len] + (n - len + 1);
+/// Bases of ranges over a dimension of `n` lines: the range `[c, d)` (`0 ≤ c ≤ d ≤ n`) has
+/// index `base[c] + d`. Ranges with the same start are contiguous (lengths `0..=n−c`), so
+/// the empty range `[c, c)` has its own index, whose entries stay 0. The last element is
+/// the number of indices.
+fn bases(n: usize) -> Vec<usize> {
+    let mut start = 0usize;
+    let mut base = Vec::with_capacity(n + 2);
+    for c in 0..=n {
+        base.push(start - c);
+        start += n - c + 1;
     }
-    off
+    base.push(start);
+    base
 }
 
 #[inline(always)]
-fn range(off: &[usize], a: usize, b: usize) -> usize {
-    if a < b {
-        off[b - a] + a
-    } else {
-        0
-    }
+fn range(base: &[usize], a: usize, b: usize) -> usize {
+    base[a] + b
 }
 
 /// Bounding box (u0, u1 excl, v0, v1 excl) of the intact cells of class `p`.
@@ -119,8 +119,8 @@ impl Table {
             .iter()
             .flatten()
             .map(|&(u0, u1, v0, v1)| {
-                let pu = offsets(u1 - u0)[u1 - u0 + 1] as u128;
-                let pv = offsets(v1 - v0)[v1 - v0 + 1] as u128;
+                let pu = bases(u1 - u0)[u1 - u0 + 1] as u128;
+                let pv = bases(v1 - v0)[v1 - v0 + 1] as u128;
                 pu * pv
             })
             .sum();
@@ -189,8 +189,8 @@ impl ClassTable {
         (u0, u1, v0, v1): (usize, usize, usize, usize),
     ) -> Result<ClassTable, TableError> {
         let (nu, nv) = (u1 - u0, v1 - v0);
-        let offu = offsets(nu);
-        let offv = offsets(nv);
+        let offu = bases(nu);
+        let offv = bases(nv);
         let (pu, pv) = (offu[nu + 1], offv[nv + 1]);
         let data = match compute::<u8>(geo, board, p, (u0, v0, nu, nv), &offu, &offv) {
             Ok(d) => Data::U8(d),
@@ -300,62 +300,58 @@ fn compute<T: Val>(
         low: 0,
         high: Vec::new(),
     };
+    let (bu, bv) = (offu, offv);
+    let w2 = nu + 1;
     for lu in 1..=nu {
         for a in 0..=nu - lu {
             let b = a + lu;
-            let ru = range(offu, a, b) * pv;
+            let ru = (bu[a] + b) * pv;
             for lv in 1..=nv {
                 for c in 0..=nv - lv {
                     let d = c + lv;
-                    let k = ru + range(offv, c, d);
+                    let kv = bv[c] + d;
                     let tight = hits(vext[a], c, d)
                         && hits(vext[b - 1], c, d)
                         && hits(uext[c], a, b)
                         && hits(uext[d - 1], a, b);
                     if !tight {
                         // Copy from the tight sub-rectangle (computed earlier: it is smaller).
-                        let ta = (a..b).find(|&u| hits(vext[u], c, d));
-                        t[k] = match ta {
+                        t[ru + kv] = match (a..b).find(|&u| hits(vext[u], c, d)) {
                             None => T::default(),
                             Some(ta) => {
                                 let tb = (a..b).rev().find(|&u| hits(vext[u], c, d)).unwrap_or(ta) + 1;
                                 let tc = (c..d).find(|&v| hits(uext[v], ta, tb)).unwrap_or(c);
                                 let td = (c..d).rev().find(|&v| hits(uext[v], ta, tb)).unwrap_or(tc) + 1;
-                                t[range(offu, ta, tb) * pv + range(offv, tc, td)]
+                                t[(bu[ta] + tb) * pv + bv[tc] + td]
                             }
                         };
                         continue;
                     }
-                    // L lines and X cells, line by line.
+                    let bc = bv[c];
+                    // L lines and X cells, line by line: the parts above and below line u.
                     for u in a..b {
-                        let left = range(offu, a, u) * pv;
-                        let right = range(offu, u + 1, b) * pv;
+                        let (rl, rr) = ((bu[a] + u) * pv, (bu[u + 1] + b) * pv);
+                        let (above, below) = (&t[rl..rl + pv], &t[rr..rr + pv]);
                         if lpre[u * w + d] != lpre[u * w + c] {
-                            mex.insert(t[left + k - ru].get() ^ t[right + k - ru].get());
+                            mex.insert(above[kv].get() ^ below[kv].get());
                         }
                         let (x0, x1) = (xpos[u * w + c] as usize, xpos[u * w + d] as usize);
                         for &v in &xs[x0..x1] {
                             let v = v as usize;
-                            let lo = range(offv, c, v);
-                            let hi = range(offv, v + 1, d);
+                            let (lo, hi) = (bc + v, bv[v + 1] + d);
                             mex.insert(
-                                t[left + lo].get()
-                                    ^ t[left + hi].get()
-                                    ^ t[right + lo].get()
-                                    ^ t[right + hi].get(),
+                                above[lo].get() ^ above[hi].get() ^ below[lo].get() ^ below[hi].get(),
                             );
                         }
                     }
-                    // R lines.
-                    let w2 = nu + 1;
+                    // R lines: the parts left and right of line v.
+                    let row = &t[ru..ru + pv];
                     for v in c..d {
                         if rpre[v * w2 + b] != rpre[v * w2 + a] {
-                            mex.insert(
-                                t[ru + range(offv, c, v)].get() ^ t[ru + range(offv, v + 1, d)].get(),
-                            );
+                            mex.insert(row[bc + v].get() ^ row[bv[v + 1] + d].get());
                         }
                     }
-                    t[k] = T::put(mex.take()).ok_or(TableError::Overflow)?;
+                    t[ru + kv] = T::put(mex.take()).ok_or(TableError::Overflow)?;
                 }
             }
         }
