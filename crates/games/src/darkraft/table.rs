@@ -23,7 +23,7 @@ pub(crate) enum TableError {
 }
 
 /// Table entries: bytes while every value fits, else 16-bit words.
-trait Val: Copy + Default + Send + Sync {
+trait Val: Copy + Default + Send + Sync + std::ops::BitXor<Output = Self> {
     fn get(self) -> u32;
     fn put(x: u32) -> Option<Self>;
 }
@@ -260,7 +260,7 @@ fn compute<T: Val>(
     let mut lpre = vec![0u32; nu * w]; // L cells on line U with V' < V
     let mut rpre = vec![0u32; nv * (nu + 1)]; // R cells on line V with U' < U
     let mut xpos = vec![0u32; nu * w]; // index in xs of the first X on line U with V' ≥ V
-    let mut xs: Vec<u32> = Vec::new();
+    let mut xs: Vec<(u32, u32)> = Vec::new(); // (V, base of the ranges starting at V+1)
     let mut vext = vec![(0usize, 0usize); nu];
     let mut uext = vec![(0usize, 0usize); nv];
     let clip = |r: Option<(usize, usize)>, o: usize, n: usize| match r {
@@ -283,7 +283,7 @@ fn compute<T: Val>(
             lpre[u * w + v + 1] = lpre[u * w + v] + (c == Cell::L) as u32;
             xpos[u * w + v] = xs.len() as u32;
             if c == Cell::X {
-                xs.push(v as u32);
+                xs.push((v as u32, offv[v + 1] as u32));
             }
         }
         xpos[u * w + nv] = xs.len() as u32;
@@ -302,10 +302,26 @@ fn compute<T: Val>(
     };
     let (bu, bv) = (offu, offv);
     let w2 = nu + 1;
+    // For the U range [a, b) being computed: row u−a holds, for every V range, the XOR of
+    // the rectangles above and below line u (both shorter in U, so already known).
+    let mut split: Vec<T> = Vec::new();
+    split
+        .try_reserve_exact(nu * pv)
+        .map_err(|_| TableError::OutOfMemory {
+            bytes: nu * pv * std::mem::size_of::<T>(),
+        })?;
+    split.resize(nu * pv, T::default());
     for lu in 1..=nu {
         for a in 0..=nu - lu {
             let b = a + lu;
             let ru = (bu[a] + b) * pv;
+            for u in a..b {
+                let (rl, rr) = ((bu[a] + u) * pv, (bu[u + 1] + b) * pv);
+                let dst = &mut split[(u - a) * pv..(u - a + 1) * pv];
+                for ((x, &p), &q) in dst.iter_mut().zip(&t[rl..rl + pv]).zip(&t[rr..rr + pv]) {
+                    *x = p ^ q;
+                }
+            }
             for lv in 1..=nv {
                 for c in 0..=nv - lv {
                     let d = c + lv;
@@ -328,27 +344,22 @@ fn compute<T: Val>(
                         continue;
                     }
                     let bc = bv[c];
-                    // L lines and X cells, line by line: the parts above and below line u.
+                    // L lines and X cells, line by line.
                     for u in a..b {
-                        let (rl, rr) = ((bu[a] + u) * pv, (bu[u + 1] + b) * pv);
-                        let (above, below) = (&t[rl..rl + pv], &t[rr..rr + pv]);
+                        let row = &split[(u - a) * pv..(u - a + 1) * pv];
                         if lpre[u * w + d] != lpre[u * w + c] {
-                            mex.insert(above[kv].get() ^ below[kv].get());
+                            mex.insert(row[kv].get());
                         }
                         let (x0, x1) = (xpos[u * w + c] as usize, xpos[u * w + d] as usize);
-                        for &v in &xs[x0..x1] {
-                            let v = v as usize;
-                            let (lo, hi) = (bc + v, bv[v + 1] + d);
-                            mex.insert(
-                                above[lo].get() ^ above[hi].get() ^ below[lo].get() ^ below[hi].get(),
-                            );
+                        for &(v, e) in &xs[x0..x1] {
+                            mex.insert((row[bc + v as usize] ^ row[e as usize + d]).get());
                         }
                     }
                     // R lines: the parts left and right of line v.
                     let row = &t[ru..ru + pv];
                     for v in c..d {
                         if rpre[v * w2 + b] != rpre[v * w2 + a] {
-                            mex.insert(row[bc + v].get() ^ row[bv[v + 1] + d].get());
+                            mex.insert((row[bc + v] ^ row[bv[v + 1] + d]).get());
                         }
                     }
                     t[ru + kv] = T::put(mex.take()).ok_or(TableError::Overflow)?;
