@@ -101,8 +101,11 @@ impl Board {
     /// the board is empty or has more than [`MAX_CELLS`] cells.
     pub fn new(rows: usize, cols: usize, cells: Vec<Cell>) -> Option<Board> {
         let n = rows.checked_mul(cols)?;
-        (rows > 0 && cols > 0 && n <= MAX_CELLS && cells.len() == n)
-            .then_some(Board { rows, cols, cells })
+        (rows > 0 && cols > 0 && n <= MAX_CELLS && cells.len() == n).then_some(Board {
+            rows,
+            cols,
+            cells,
+        })
     }
 
     /// Reads a board in the Darkraft notation (see the module documentation). Errors name
@@ -128,7 +131,10 @@ impl Board {
                     return Err(ParseError::new(
                         line,
                         col,
-                        format!("row {} has {len} cells, but the first row has {w}", *rows + 1),
+                        format!(
+                            "row {} has {len} cells, but the first row has {w}",
+                            *rows + 1
+                        ),
                     ))
                 }
                 Some(_) => {}
@@ -169,10 +175,7 @@ impl Board {
                         return Err(ParseError::new(
                             line_no,
                             col,
-                            format!(
-                                "row {} is longer than the first row ({w} cells)",
-                                rows + 1
-                            ),
+                            format!("row {} is longer than the first row ({w} cells)", rows + 1),
                         ));
                     }
                 }
@@ -253,9 +256,7 @@ impl Board {
     pub fn parse_move(&self, text: &str) -> Result<Shot, ParseError> {
         let t = tokens(text);
         if t.len() != 2 {
-            let (line, col) = t
-                .get(2)
-                .map_or((1, 1), |t| (t.span.line, t.span.column));
+            let (line, col) = t.get(2).map_or((1, 1), |t| (t.span.line, t.span.column));
             return Err(ParseError::new(
                 line,
                 col,
@@ -619,10 +620,13 @@ impl Darkraft {
         let q = self.geo.q(p) as isize;
         let lo = |a: isize, off: isize| (a - off + 1).div_euclid(2);
         let hi = |b: isize, off: isize| (b - off).div_euclid(2);
-        match self
-            .geo
-            .tighten(p, lo(u1, p as isize), hi(u2, p as isize), lo(v1, q), hi(v2, q))
-        {
+        match self.geo.tighten(
+            p,
+            lo(u1, p as isize),
+            hi(u2, p as isize),
+            lo(v1, q),
+            hi(v2, q),
+        ) {
             None => Ok(Nimber::ZERO),
             Some(r) => self.rect_grundy(&r),
         }

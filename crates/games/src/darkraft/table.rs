@@ -134,9 +134,7 @@ impl Table {
             }
         };
         let (a, b) = rayon::join(|| one(0), || one(1));
-        Ok(Table {
-            classes: [a?, b?],
-        })
+        Ok(Table { classes: [a?, b?] })
     }
 
     /// The value of a rectangle (global compressed coordinates), if inside the table.
@@ -224,8 +222,14 @@ impl ClassTable {
     }
 
     fn get(&self, r: &Rect) -> Option<u32> {
-        let (a, b) = ((r.u1 as usize).checked_sub(self.u0)?, r.u2 as usize + 1 - self.u0);
-        let (c, d) = ((r.v1 as usize).checked_sub(self.v0)?, r.v2 as usize + 1 - self.v0);
+        let (a, b) = (
+            (r.u1 as usize).checked_sub(self.u0)?,
+            r.u2 as usize + 1 - self.u0,
+        );
+        let (c, d) = (
+            (r.v1 as usize).checked_sub(self.v0)?,
+            r.v2 as usize + 1 - self.v0,
+        );
         if a >= b || c >= d || b > self.nu || d > self.nv {
             return None;
         }
@@ -335,9 +339,11 @@ fn compute<T: Val>(
                         t[ru + kv] = match (a..b).find(|&u| hits(vext[u], c, d)) {
                             None => T::default(),
                             Some(ta) => {
-                                let tb = (a..b).rev().find(|&u| hits(vext[u], c, d)).unwrap_or(ta) + 1;
+                                let tb =
+                                    (a..b).rev().find(|&u| hits(vext[u], c, d)).unwrap_or(ta) + 1;
                                 let tc = (c..d).find(|&v| hits(uext[v], ta, tb)).unwrap_or(c);
-                                let td = (c..d).rev().find(|&v| hits(uext[v], ta, tb)).unwrap_or(tc) + 1;
+                                let td =
+                                    (c..d).rev().find(|&v| hits(uext[v], ta, tb)).unwrap_or(tc) + 1;
                                 t[(bu[ta] + tb) * pv + bv[tc] + td]
                             }
                         };

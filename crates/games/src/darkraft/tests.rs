@@ -69,10 +69,16 @@ fn moves_parse_and_print() {
 fn lasers_stop_at_destroyed_cells() {
     // X in the middle of a 3×3 of X: destroys both diagonals.
     let b = board("XXX/XXX/XXX");
-    assert_eq!(b.fire(Shot { row: 1, col: 1 }).unwrap().to_string(), ".X./X.X/.X.");
+    assert_eq!(
+        b.fire(Shot { row: 1, col: 1 }).unwrap().to_string(),
+        ".X./X.X/.X."
+    );
     // The laser does not pass a destroyed cell.
     let b = board("R../.../..R");
-    assert_eq!(b.fire(Shot { row: 0, col: 0 }).unwrap().to_string(), ".../.../..R");
+    assert_eq!(
+        b.fire(Shot { row: 0, col: 0 }).unwrap().to_string(),
+        ".../.../..R"
+    );
     let b = board("R../.R./..R").fire(Shot { row: 1, col: 1 }).unwrap();
     assert_eq!(b.to_string(), ".../.../...");
     let b = board("R../.../..R").fire(Shot { row: 2, col: 2 }).unwrap();
@@ -126,7 +132,14 @@ pub(crate) fn random_board(rows: usize, cols: usize, seed: u64) -> Board {
 
 #[test]
 fn table_matches_baseline_on_some_boards() {
-    for (n, m, seed) in [(1, 1, 1), (1, 7, 2), (7, 1, 3), (5, 8, 4), (12, 12, 5), (15, 9, 6)] {
+    for (n, m, seed) in [
+        (1, 1, 1),
+        (1, 7, 2),
+        (7, 1, 3),
+        (5, 8, 4),
+        (12, 12, 5),
+        (15, 9, 6),
+    ] {
         let b = random_board(n, m, seed);
         let g = Darkraft::from_board(&b);
         let expect = baseline::board_grundy(&b).unwrap();
