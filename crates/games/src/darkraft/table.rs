@@ -11,6 +11,9 @@
 
 use super::{Board, Cell, Geometry, Rect};
 
+/// Tables with fewer entries are computed on the calling thread only.
+const PARALLEL_ENTRIES: u128 = 1 << 18;
+
 /// Why no table could be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum TableError {
@@ -133,7 +136,12 @@ impl Table {
                 Some(b) => ClassTable::build(geo, board, p, b).map(Some),
             }
         };
-        let (a, b) = rayon::join(|| one(0), || one(1));
+        // Small tables take less time than waking a second thread.
+        let (a, b) = if entries < PARALLEL_ENTRIES {
+            (one(0), one(1))
+        } else {
+            rayon::join(|| one(0), || one(1))
+        };
         Ok(Table { classes: [a?, b?] })
     }
 
@@ -143,39 +151,47 @@ impl Table {
     }
 }
 
-/// The mex of a set of values, kept as a 128-bit mask plus a list of larger values.
-struct Mex {
-    low: u128,
-    high: Vec<u32>,
+/// Per-line letter counts of one class's bounding box, to enumerate a rectangle's options.
+struct Lines<'a> {
+    /// Row length of `lpre` and `xpos` (`nv + 1`).
+    w: usize,
+    /// `lpre[u·w + v]`: `L` cells on line `u` before `v`.
+    lpre: &'a [u32],
+    /// `xpos[u·w + v]`: index in `xs` of the first `X` on line `u` at or after `v`.
+    xpos: &'a [u32],
+    /// `X` cells line by line: `(v, base of the V ranges starting at v+1)`.
+    xs: &'a [(u32, u32)],
+    /// Bases of the V ranges.
+    bv: &'a [usize],
 }
 
-impl Mex {
-    #[inline(always)]
-    fn insert(&mut self, v: u32) {
-        if v < 128 {
-            self.low |= 1u128 << v;
-        } else {
-            self.high.push(v);
+/// Calls `f(value, present)` for every option of the tight rectangle `[a,b)×[c,d)`: `L`
+/// lines and `X` cells from the split rows `split` (row `u−a` for line `u`), `R` lines from
+/// `row` (the table row of `[a,b)`) where `rflag[v]` says whether line `v` has an `R` in
+/// `[a,b)`. Lines without their letter are reported with `present = false`, so the fast
+/// caller needs no branches.
+#[inline(always)]
+fn options<T: Val, F: FnMut(u32, bool)>(
+    l: &Lines<'_>,
+    split: &[T],
+    row: &[T],
+    rflag: &[bool],
+    (a, b, c, d): (usize, usize, usize, usize),
+    mut f: F,
+) {
+    let pv = row.len();
+    let bc = l.bv[c];
+    let kv = bc + d;
+    for (u, srow) in (a..b).zip(split.chunks_exact(pv)) {
+        let at = u * l.w;
+        f(srow[kv].get(), l.lpre[at + d] != l.lpre[at + c]);
+        let (x0, x1) = (l.xpos[at + c] as usize, l.xpos[at + d] as usize);
+        for &(v, e) in &l.xs[x0..x1] {
+            f((srow[bc + v as usize] ^ srow[e as usize + d]).get(), true);
         }
     }
-
-    fn take(&mut self) -> u32 {
-        let low = std::mem::take(&mut self.low);
-        if low != u128::MAX {
-            self.high.clear();
-            return (!low).trailing_zeros();
-        }
-        self.high.sort_unstable();
-        let mut m = 128u32;
-        for &v in &self.high {
-            if v == m {
-                m += 1;
-            } else if v > m {
-                break;
-            }
-        }
-        self.high.clear();
-        m
+    for (v, &has) in rflag.iter().enumerate().take(d).skip(c) {
+        f((row[bc + v] ^ row[l.bv[v + 1] + d]).get(), has);
     }
 }
 
@@ -300,12 +316,17 @@ fn compute<T: Val>(
     }
     let hits = |(lo, hi): (usize, usize), a: usize, b: usize| lo.max(a) < hi.min(b);
 
-    let mut mex = Mex {
-        low: 0,
-        high: Vec::new(),
-    };
     let (bu, bv) = (offu, offv);
     let w2 = nu + 1;
+    let lines = Lines {
+        w,
+        lpre: &lpre,
+        xpos: &xpos,
+        xs: &xs,
+        bv,
+    };
+    let mut rflag = vec![false; nv];
+    let mut slow = grundy_core::MexSet::new();
     // For the U range [a, b) being computed: row u−a holds, for every V range, the XOR of
     // the rectangles above and below line u (both shorter in U, so already known).
     let mut split: Vec<T> = Vec::new();
@@ -326,6 +347,10 @@ fn compute<T: Val>(
                     *x = p ^ q;
                 }
             }
+            for (v, f) in rflag.iter_mut().enumerate() {
+                *f = rpre[v * w2 + b] != rpre[v * w2 + a];
+            }
+            let split = &split[..lu * pv];
             for lv in 1..=nv {
                 for c in 0..=nv - lv {
                     let d = c + lv;
@@ -349,26 +374,26 @@ fn compute<T: Val>(
                         };
                         continue;
                     }
-                    let bc = bv[c];
-                    // L lines and X cells, line by line.
-                    for u in a..b {
-                        let row = &split[(u - a) * pv..(u - a + 1) * pv];
-                        if lpre[u * w + d] != lpre[u * w + c] {
-                            mex.insert(row[kv].get());
-                        }
-                        let (x0, x1) = (xpos[u * w + c] as usize, xpos[u * w + d] as usize);
-                        for &(v, e) in &xs[x0..x1] {
-                            mex.insert((row[bc + v as usize] ^ row[e as usize + d]).get());
-                        }
-                    }
-                    // R lines: the parts left and right of line v.
+                    // Mex of values below 64 in a register; larger ones take the slow path.
+                    let (mut seen, mut big) = (0u64, 0u32);
+                    let rect = (a, b, c, d);
                     let row = &t[ru..ru + pv];
-                    for v in c..d {
-                        if rpre[v * w2 + b] != rpre[v * w2 + a] {
-                            mex.insert((row[bc + v] ^ row[bv[v + 1] + d]).get());
-                        }
-                    }
-                    t[ru + kv] = T::put(mex.take()).ok_or(TableError::Overflow)?;
+                    options(&lines, split, row, &rflag, rect, |v, has| {
+                        seen |= (has as u64) << (v & 63);
+                        big |= (v >> 6) * has as u32;
+                    });
+                    let value = if big == 0 {
+                        (!seen).trailing_zeros()
+                    } else {
+                        slow.clear();
+                        options(&lines, split, row, &rflag, rect, |v, has| {
+                            if has {
+                                slow.insert(v as u64);
+                            }
+                        });
+                        slow.mex().0.min(u32::MAX as u64) as u32
+                    };
+                    t[ru + kv] = T::put(value).ok_or(TableError::Overflow)?;
                 }
             }
         }
