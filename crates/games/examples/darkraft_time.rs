@@ -38,6 +38,10 @@ fn main() {
             .map(|g| g.0.to_string())
             .ok(),
     };
+    if mode == "max" {
+        let g = Darkraft::from_board(&board);
+        println!("largest rectangle value {:?}", g.largest_rect_grundy());
+    }
     println!(
         "{rows}x{cols} seed {seed} {mode}: grundy {} in {:.3} s",
         g.unwrap_or_else(|| "-".into()),

@@ -525,6 +525,7 @@ pub struct Darkraft {
     reference: Board,
     geo: Geometry,
     table_limit: usize,
+    plain: bool,
     table: OnceLock<Result<Table, TableError>>,
 }
 
@@ -549,6 +550,7 @@ impl Darkraft {
                 m: board.cols,
             },
             table_limit: DEFAULT_TABLE_LIMIT,
+            plain: false,
             table: OnceLock::new(),
         }
     }
@@ -567,6 +569,14 @@ impl Darkraft {
         self
     }
 
+    /// Builds the table without its fast paths (16-bit entries, general mex), to test them.
+    #[doc(hidden)]
+    pub fn with_plain_table(mut self) -> Darkraft {
+        self.plain = true;
+        self.table = OnceLock::new();
+        self
+    }
+
     /// The reference board.
     pub fn board(&self) -> &Board {
         &self.reference
@@ -574,13 +584,19 @@ impl Darkraft {
 
     fn table(&self) -> Result<&Table, &TableError> {
         self.table
-            .get_or_init(|| Table::build(self.geo, &self.reference, self.table_limit))
+            .get_or_init(|| Table::build(self.geo, &self.reference, self.table_limit, self.plain))
             .as_ref()
     }
 
     /// Builds the dense table now (it is otherwise built on first use).
     pub fn prepare(&self) -> Result<(), DarkraftError> {
         self.table().map(|_| ()).map_err(|e| e.clone().into())
+    }
+
+    /// The largest Grundy value of any rectangle of the board (from the table).
+    pub fn largest_rect_grundy(&self) -> Result<Nimber, DarkraftError> {
+        let t = self.table().map_err(|e| DarkraftError::from(e.clone()))?;
+        Ok(Nimber(t.max_value() as u64))
     }
 
     /// The Grundy value of a rectangle from the table.

@@ -115,8 +115,14 @@ fn bbox(geo: Geometry, board: &Board, p: usize) -> Option<(usize, usize, usize, 
 
 impl Table {
     /// Computes the table of `board` (both classes in parallel), unless it would have more
-    /// than `limit` entries.
-    pub(crate) fn build(geo: Geometry, board: &Board, limit: usize) -> Result<Table, TableError> {
+    /// than `limit` entries. With `plain`, every entry is 16 bits and every mex goes through
+    /// the general [`MexSet`](grundy_core::MexSet) (to test the fast paths against).
+    pub(crate) fn build(
+        geo: Geometry,
+        board: &Board,
+        limit: usize,
+        plain: bool,
+    ) -> Result<Table, TableError> {
         let boxes = [bbox(geo, board, 0), bbox(geo, board, 1)];
         let entries: u128 = boxes
             .iter()
@@ -133,7 +139,7 @@ impl Table {
         let one = |p: usize| -> Result<Option<ClassTable>, TableError> {
             match boxes[p] {
                 None => Ok(None),
-                Some(b) => ClassTable::build(geo, board, p, b).map(Some),
+                Some(b) => ClassTable::build(geo, board, p, b, plain).map(Some),
             }
         };
         // Small tables take less time than waking a second thread.
@@ -145,9 +151,50 @@ impl Table {
         Ok(Table { classes: [a?, b?] })
     }
 
+    /// The largest value in the table (0 when empty).
+    pub(crate) fn max_value(&self) -> u32 {
+        let class = |c: &ClassTable| match &c.data {
+            Data::U8(t) => t.iter().copied().max().unwrap_or(0) as u32,
+            Data::U16(t) => t.iter().copied().max().unwrap_or(0) as u32,
+        };
+        self.classes.iter().flatten().map(class).max().unwrap_or(0)
+    }
+
     /// The value of a rectangle (global compressed coordinates), if inside the table.
     pub(crate) fn get(&self, r: &Rect) -> Option<u32> {
         self.classes[r.parity as usize & 1].as_ref()?.get(r)
+    }
+}
+
+/// The set of option values below 128 as two bit masks, plus whether any value is larger:
+/// updated without branches, so it stays in registers in the hot loop.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mask128 {
+    lo: u64,
+    hi: u64,
+    big: u64,
+}
+
+impl Mask128 {
+    /// Adds `v` when `has`.
+    #[inline(always)]
+    fn add(&mut self, v: u32, has: bool) {
+        let (h, v) = (has as u64, v as u64);
+        self.lo |= (h & (v < 64) as u64) << (v & 63);
+        self.hi |= (h & (v >> 6 == 1) as u64) << (v & 63);
+        self.big |= h & (v >= 128) as u64;
+    }
+
+    /// The mex, unless it depends on values of 128 or more.
+    #[inline(always)]
+    fn mex(self) -> Option<u32> {
+        if self.lo != u64::MAX {
+            Some((!self.lo).trailing_zeros())
+        } else if self.hi != u64::MAX {
+            Some(64 + (!self.hi).trailing_zeros())
+        } else {
+            (self.big == 0).then_some(128)
+        }
     }
 }
 
@@ -201,22 +248,22 @@ impl ClassTable {
         board: &Board,
         p: usize,
         (u0, u1, v0, v1): (usize, usize, usize, usize),
+        plain: bool,
     ) -> Result<ClassTable, TableError> {
         let (nu, nv) = (u1 - u0, v1 - v0);
         let offu = bases(nu);
         let offv = bases(nv);
         let (pu, pv) = (offu[nu + 1], offv[nv + 1]);
-        let data = match compute::<u8>(geo, board, p, (u0, v0, nu, nv), &offu, &offv) {
-            Ok(d) => Data::U8(d),
-            Err(TableError::Overflow) => Data::U16(compute::<u16>(
-                geo,
-                board,
-                p,
-                (u0, v0, nu, nv),
-                &offu,
-                &offv,
-            )?),
-            Err(e) => return Err(e),
+        let dims = (u0, v0, nu, nv);
+        let wide = |plain| compute::<u16>(geo, board, p, dims, &offu, &offv, plain);
+        let data = if plain {
+            Data::U16(wide(true)?)
+        } else {
+            match compute::<u8>(geo, board, p, dims, &offu, &offv, false) {
+                Ok(d) => Data::U8(d),
+                Err(TableError::Overflow) => Data::U16(wide(false)?),
+                Err(e) => return Err(e),
+            }
         };
         debug_assert_eq!(
             match &data {
@@ -238,14 +285,10 @@ impl ClassTable {
     }
 
     fn get(&self, r: &Rect) -> Option<u32> {
-        let (a, b) = (
-            (r.u1 as usize).checked_sub(self.u0)?,
-            r.u2 as usize + 1 - self.u0,
-        );
-        let (c, d) = (
-            (r.v1 as usize).checked_sub(self.v0)?,
-            r.v2 as usize + 1 - self.v0,
-        );
+        let a = (r.u1 as usize).checked_sub(self.u0)?;
+        let b = (r.u2 as usize + 1).checked_sub(self.u0)?;
+        let c = (r.v1 as usize).checked_sub(self.v0)?;
+        let d = (r.v2 as usize + 1).checked_sub(self.v0)?;
         if a >= b || c >= d || b > self.nu || d > self.nv {
             return None;
         }
@@ -257,7 +300,8 @@ impl ClassTable {
     }
 }
 
-/// Bottom-up computation of all rectangles of one class's bounding box.
+/// Bottom-up computation of all rectangles of one class's bounding box (`plain`: no fast
+/// mex path).
 fn compute<T: Val>(
     geo: Geometry,
     board: &Board,
@@ -265,6 +309,7 @@ fn compute<T: Val>(
     (u0, v0, nu, nv): (usize, usize, usize, usize),
     offu: &[usize],
     offv: &[usize],
+    plain: bool,
 ) -> Result<Vec<T>, TableError> {
     let (pu, pv) = (offu[nu + 1], offv[nv + 1]);
     let entries = pu * pv;
@@ -374,24 +419,22 @@ fn compute<T: Val>(
                         };
                         continue;
                     }
-                    // Mex of values below 64 in a register; larger ones take the slow path.
-                    let (mut seen, mut big) = (0u64, 0u32);
+                    // Mex of values below 128 in registers; larger ones take the slow path.
+                    let mut mask = Mask128::default();
                     let rect = (a, b, c, d);
                     let row = &t[ru..ru + pv];
-                    options(&lines, split, row, &rflag, rect, |v, has| {
-                        seen |= (has as u64) << (v & 63);
-                        big |= (v >> 6) * has as u32;
-                    });
-                    let value = if big == 0 {
-                        (!seen).trailing_zeros()
-                    } else {
-                        slow.clear();
-                        options(&lines, split, row, &rflag, rect, |v, has| {
-                            if has {
-                                slow.insert(v as u64);
-                            }
-                        });
-                        slow.mex().0.min(u32::MAX as u64) as u32
+                    options(&lines, split, row, &rflag, rect, |v, has| mask.add(v, has));
+                    let value = match mask.mex().filter(|_| !plain) {
+                        Some(m) => m,
+                        None => {
+                            slow.clear();
+                            options(&lines, split, row, &rflag, rect, |v, has| {
+                                if has {
+                                    slow.insert(v as u64);
+                                }
+                            });
+                            slow.mex().0.min(u32::MAX as u64) as u32
+                        }
                     };
                     t[ru + kv] = T::put(value).ok_or(TableError::Overflow)?;
                 }
@@ -399,4 +442,43 @@ fn compute<T: Val>(
         }
     }
     Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Mask128;
+    use grundy_core::MexSet;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn mask_mex_is_the_mex(vals in proptest::collection::vec((0u32..300, any::<bool>()), 0..300)) {
+            let mut mask = Mask128::default();
+            let mut set = MexSet::new();
+            for &(v, has) in &vals {
+                mask.add(v, has);
+                if has {
+                    set.insert(v as u64);
+                }
+            }
+            let m = set.mex().0 as u32;
+            match mask.mex() {
+                Some(x) => prop_assert_eq!(x, m),
+                None => prop_assert!(m >= 128),
+            }
+        }
+
+        #[test]
+        fn mask_full_ranges(n in 60u32..200) {
+            let mut mask = Mask128::default();
+            let mut set = MexSet::new();
+            for v in 0..n {
+                mask.add(v, true);
+                set.insert(v as u64);
+            }
+            let m = set.mex().0 as u32;
+            prop_assert_eq!(mask.mex().unwrap_or(m), m);
+            prop_assert_eq!(mask.mex().is_none(), n > 128);
+        }
+    }
 }

@@ -251,3 +251,29 @@ proptest! {
         }
     }
 }
+
+/// The fast paths of the table (byte entries, register mex) against the plain ones, on
+/// boards large enough for values of 64 and more.
+#[test]
+fn fast_table_matches_plain_table() {
+    let mut max_seen = 0;
+    for (n, m, seed) in [(9, 14, 7), (20, 20, 1), (35, 35, 1)] {
+        let b = random_board(n, m, seed);
+        let fast = Darkraft::from_board(&b);
+        let plain = Darkraft::from_board(&b).with_plain_table();
+        let s = (n + m - 1) as isize;
+        for p in 0..2 {
+            for u1 in 0..s {
+                for u2 in u1..s {
+                    for (v1, v2) in [(0, s - 1), (u1 / 2, s - 1 - u2 / 3), (u2 / 2, u2)] {
+                        let f = fast.grundy_rotated(p, u1, u2, v1, v2).unwrap();
+                        let q = plain.grundy_rotated(p, u1, u2, v1, v2).unwrap();
+                        assert_eq!(f, q, "{n}x{m} {:?}", (p, u1, u2, v1, v2));
+                        max_seen = max_seen.max(f.0);
+                    }
+                }
+            }
+        }
+    }
+    assert!(max_seen >= 64, "largest value seen {max_seen}");
+}
