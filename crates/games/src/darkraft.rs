@@ -526,6 +526,7 @@ pub struct Darkraft {
     geo: Geometry,
     table_limit: usize,
     plain: bool,
+    narrow_max: u32,
     table: OnceLock<Result<Table, TableError>>,
 }
 
@@ -551,6 +552,7 @@ impl Darkraft {
             },
             table_limit: DEFAULT_TABLE_LIMIT,
             plain: false,
+            narrow_max: u8::MAX as u32,
             table: OnceLock::new(),
         }
     }
@@ -577,6 +579,15 @@ impl Darkraft {
         self
     }
 
+    /// Switches the table from bytes to 16-bit entries as soon as a value exceeds `max`
+    /// (normally 255), to test the widening.
+    #[doc(hidden)]
+    pub fn with_narrow_max(mut self, max: u8) -> Darkraft {
+        self.narrow_max = max as u32;
+        self.table = OnceLock::new();
+        self
+    }
+
     /// The reference board.
     pub fn board(&self) -> &Board {
         &self.reference
@@ -584,7 +595,15 @@ impl Darkraft {
 
     fn table(&self) -> Result<&Table, &TableError> {
         self.table
-            .get_or_init(|| Table::build(self.geo, &self.reference, self.table_limit, self.plain))
+            .get_or_init(|| {
+                Table::build(
+                    self.geo,
+                    &self.reference,
+                    self.table_limit,
+                    self.plain,
+                    self.narrow_max,
+                )
+            })
             .as_ref()
     }
 

@@ -117,11 +117,15 @@ impl Table {
     /// Computes the table of `board` (both classes in parallel), unless it would have more
     /// than `limit` entries. With `plain`, every entry is 16 bits and every mex goes through
     /// the general [`MexSet`](grundy_core::MexSet) (to test the fast paths against).
+    ///
+    /// Entries are bytes until a value exceeds `narrow_max` (at most 255; lower only to test
+    /// the widening), then 16 bits.
     pub(crate) fn build(
         geo: Geometry,
         board: &Board,
         limit: usize,
         plain: bool,
+        narrow_max: u32,
     ) -> Result<Table, TableError> {
         let boxes = [bbox(geo, board, 0), bbox(geo, board, 1)];
         let entries: u128 = boxes
@@ -139,7 +143,7 @@ impl Table {
         let one = |p: usize| -> Result<Option<ClassTable>, TableError> {
             match boxes[p] {
                 None => Ok(None),
-                Some(b) => ClassTable::build(geo, board, p, b, plain).map(Some),
+                Some(b) => ClassTable::build(geo, board, p, b, plain, narrow_max).map(Some),
             }
         };
         // Small tables take less time than waking a second thread.
@@ -249,20 +253,72 @@ impl ClassTable {
         p: usize,
         (u0, u1, v0, v1): (usize, usize, usize, usize),
         plain: bool,
+        narrow_max: u32,
     ) -> Result<ClassTable, TableError> {
         let (nu, nv) = (u1 - u0, v1 - v0);
         let offu = bases(nu);
         let offv = bases(nv);
         let (pu, pv) = (offu[nu + 1], offv[nv + 1]);
         let dims = (u0, v0, nu, nv);
-        let wide = |plain| compute::<u16>(geo, board, p, dims, &offu, &offv, plain);
+        let entries = pu * pv;
+        let fail = |stop| match stop {
+            Stop::Overflow(..) => TableError::Overflow,
+            Stop::Error(e) => e,
+        };
         let data = if plain {
-            Data::U16(wide(true)?)
+            let mut t = alloc::<u16>(entries)?;
+            compute(
+                geo,
+                board,
+                p,
+                dims,
+                &offu,
+                &offv,
+                &mut t,
+                (1, 0),
+                true,
+                u32::MAX,
+            )
+            .map_err(fail)?;
+            Data::U16(t)
         } else {
-            match compute::<u8>(geo, board, p, dims, &offu, &offv, false) {
-                Ok(d) => Data::U8(d),
-                Err(TableError::Overflow) => Data::U16(wide(false)?),
-                Err(e) => return Err(e),
+            let mut t = alloc::<u8>(entries)?;
+            match compute(
+                geo,
+                board,
+                p,
+                dims,
+                &offu,
+                &offv,
+                &mut t,
+                (1, 0),
+                false,
+                narrow_max,
+            ) {
+                Ok(()) => Data::U8(t),
+                Err(Stop::Overflow(lu, a)) => {
+                    // Widen what is done so far and go on from the step that overflowed.
+                    let mut wide = alloc::<u16>(entries)?;
+                    for (w, &x) in wide.iter_mut().zip(&t) {
+                        *w = x as u16;
+                    }
+                    drop(t);
+                    compute(
+                        geo,
+                        board,
+                        p,
+                        dims,
+                        &offu,
+                        &offv,
+                        &mut wide,
+                        (lu, a),
+                        false,
+                        u32::MAX,
+                    )
+                    .map_err(fail)?;
+                    Data::U16(wide)
+                }
+                Err(Stop::Error(e)) => return Err(e),
             }
         };
         debug_assert_eq!(
@@ -300,8 +356,29 @@ impl ClassTable {
     }
 }
 
-/// Bottom-up computation of all rectangles of one class's bounding box (`plain`: no fast
-/// mex path).
+/// A zeroed vector of `n` entries, or an error instead of an abort when memory runs out.
+fn alloc<T: Val>(n: usize) -> Result<Vec<T>, TableError> {
+    let mut t: Vec<T> = Vec::new();
+    t.try_reserve_exact(n)
+        .map_err(|_| TableError::OutOfMemory {
+            bytes: n.saturating_mul(std::mem::size_of::<T>()),
+        })?;
+    t.resize(n, T::default());
+    Ok(t)
+}
+
+/// Why [`compute`] stopped early.
+enum Stop {
+    /// A value did not fit in `T` while computing U ranges of length `.0` from start `.1`.
+    Overflow(usize, usize),
+    /// Anything else.
+    Error(TableError),
+}
+
+/// Bottom-up computation into `t` of all rectangles of one class's bounding box, from the U
+/// ranges of length `start.0` and first line `start.1` on (`plain`: no fast mex path); stops
+/// when a value exceeds `max` or does not fit in `T`.
+#[allow(clippy::too_many_arguments)]
 fn compute<T: Val>(
     geo: Geometry,
     board: &Board,
@@ -309,16 +386,12 @@ fn compute<T: Val>(
     (u0, v0, nu, nv): (usize, usize, usize, usize),
     offu: &[usize],
     offv: &[usize],
+    t: &mut [T],
+    start: (usize, usize),
     plain: bool,
-) -> Result<Vec<T>, TableError> {
-    let (pu, pv) = (offu[nu + 1], offv[nv + 1]);
-    let entries = pu * pv;
-    let mut t: Vec<T> = Vec::new();
-    t.try_reserve_exact(entries)
-        .map_err(|_| TableError::OutOfMemory {
-            bytes: entries * std::mem::size_of::<T>(),
-        })?;
-    t.resize(entries, T::default());
+    max: u32,
+) -> Result<(), Stop> {
+    let pv = offv[nv + 1];
 
     // Letters of the bounding box, and board extent of each line (local, half-open).
     let w = nv + 1;
@@ -374,15 +447,12 @@ fn compute<T: Val>(
     let mut slow = grundy_core::MexSet::new();
     // For the U range [a, b) being computed: row u−a holds, for every V range, the XOR of
     // the rectangles above and below line u (both shorter in U, so already known).
-    let mut split: Vec<T> = Vec::new();
-    split
-        .try_reserve_exact(nu * pv)
-        .map_err(|_| TableError::OutOfMemory {
-            bytes: nu * pv * std::mem::size_of::<T>(),
-        })?;
-    split.resize(nu * pv, T::default());
+    let mut split = alloc::<T>(nu * pv).map_err(Stop::Error)?;
     for lu in 1..=nu {
         for a in 0..=nu - lu {
+            if (lu, a) < start {
+                continue;
+            }
             let b = a + lu;
             let ru = (bu[a] + b) * pv;
             for u in a..b {
@@ -436,12 +506,14 @@ fn compute<T: Val>(
                             slow.mex().0.min(u32::MAX as u64) as u32
                         }
                     };
-                    t[ru + kv] = T::put(value).ok_or(TableError::Overflow)?;
+                    t[ru + kv] = T::put(value)
+                        .filter(|_| value <= max)
+                        .ok_or(Stop::Overflow(lu, a))?;
                 }
             }
         }
     }
-    Ok(t)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -261,6 +261,7 @@ fn fast_table_matches_plain_table() {
         let b = random_board(n, m, seed);
         let fast = Darkraft::from_board(&b);
         let plain = Darkraft::from_board(&b).with_plain_table();
+        let widened = Darkraft::from_board(&b).with_narrow_max(7);
         let s = (n + m - 1) as isize;
         for p in 0..2 {
             for u1 in 0..s {
@@ -269,6 +270,8 @@ fn fast_table_matches_plain_table() {
                         let f = fast.grundy_rotated(p, u1, u2, v1, v2).unwrap();
                         let q = plain.grundy_rotated(p, u1, u2, v1, v2).unwrap();
                         assert_eq!(f, q, "{n}x{m} {:?}", (p, u1, u2, v1, v2));
+                        let w = widened.grundy_rotated(p, u1, u2, v1, v2).unwrap();
+                        assert_eq!(w, q, "{n}x{m} {:?}", (p, u1, u2, v1, v2));
                         max_seen = max_seen.max(f.0);
                     }
                 }
