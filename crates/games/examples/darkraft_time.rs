@@ -1,5 +1,5 @@
 //! Times the Darkraft engine on a seeded random board, for benchmarks and peak-memory
-//! measurements: `darkraft_time ROWS COLS [SEED] [fast|baseline] [REPEAT]` (with REPEAT, the
+//! measurements: `darkraft_time ROWS COLS [SEED] [fast|baseline|max] [REPEAT]` (with REPEAT, the
 //! last of REPEAT runs is timed, so thread start-up is not counted)..
 
 use grundy_games::darkraft::{baseline, Board, Cell, Darkraft};
@@ -31,16 +31,13 @@ fn main() {
         let _ = Darkraft::from_board(&board).grundy(&board);
     }
     let t = Instant::now();
+    let game = Darkraft::from_board(&board);
     let g = match mode {
         "baseline" => baseline::board_grundy(&board).map(|g| g.0.to_string()),
-        _ => Darkraft::from_board(&board)
-            .grundy(&board)
-            .map(|g| g.0.to_string())
-            .ok(),
+        _ => game.grundy(&board).map(|g| g.0.to_string()).ok(),
     };
     if mode == "max" {
-        let g = Darkraft::from_board(&board);
-        println!("largest rectangle value {:?}", g.largest_rect_grundy());
+        println!("largest rectangle value {:?}", game.largest_rect_grundy());
     }
     println!(
         "{rows}x{cols} seed {seed} {mode}: grundy {} in {:.3} s",

@@ -170,8 +170,8 @@ impl Table {
     }
 }
 
-/// The set of option values below 128 as two bit masks, plus whether any value is larger:
-/// updated without branches, so it stays in registers in the hot loop.
+/// The set of option values below 128 as two bit masks, plus whether any value is larger;
+/// small enough to stay in registers in the hot loop.
 #[derive(Clone, Copy, Debug, Default)]
 struct Mask128 {
     lo: u64,
@@ -180,13 +180,17 @@ struct Mask128 {
 }
 
 impl Mask128 {
-    /// Adds `v` when `has`.
+    /// Adds `v` when `has` (without a branch on `has`; values of 64 and more are rare, so
+    /// the branch on `v` is well predicted).
     #[inline(always)]
     fn add(&mut self, v: u32, has: bool) {
-        let (h, v) = (has as u64, v as u64);
-        self.lo |= (h & (v < 64) as u64) << (v & 63);
-        self.hi |= (h & (v >> 6 == 1) as u64) << (v & 63);
-        self.big |= h & (v >= 128) as u64;
+        if v < 64 {
+            self.lo |= (has as u64) << v;
+        } else if v < 128 {
+            self.hi |= (has as u64) << (v - 64);
+        } else {
+            self.big |= has as u64;
+        }
     }
 
     /// The mex, unless it depends on values of 128 or more.
@@ -466,9 +470,10 @@ fn compute<T: Val>(
                 *f = rpre[v * w2 + b] != rpre[v * w2 + a];
             }
             let split = &split[..lu * pv];
-            for lv in 1..=nv {
-                for c in 0..=nv - lv {
-                    let d = c + lv;
+            // V ranges by start descending, then end ascending: every V sub-range of
+            // [c, d) is done before it, and the reads of consecutive steps are adjacent.
+            for c in (0..nv).rev() {
+                for d in c + 1..=nv {
                     let kv = bv[c] + d;
                     let tight = hits(vext[a], c, d)
                         && hits(vext[b - 1], c, d)
