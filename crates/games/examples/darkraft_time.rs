@@ -1,7 +1,8 @@
 //! Times the Darkraft engine on a seeded random board, for benchmarks and peak-memory
-//! measurements: `darkraft_time ROWS COLS [SEED] [fast|baseline|max] [REPEAT]` (with REPEAT, the
+//! measurements: `darkraft_time ROWS COLS [SEED] [fast|baseline|max|hole] [REPEAT]` (with REPEAT, the
 //! last of REPEAT runs is timed, so thread start-up is not counted)..
 
+use grundy_core::Game;
 use grundy_games::darkraft::{baseline, Board, Cell, Darkraft};
 use std::time::Instant;
 
@@ -34,6 +35,17 @@ fn main() {
     let game = Darkraft::from_board(&board);
     let g = match mode {
         "baseline" => baseline::board_grundy(&board).map(|g| g.0.to_string()),
+        "hole" => {
+            // The board with its centre cell destroyed, by the memo engine over regions.
+            let text = board.to_string();
+            let centre = (rows / 2) * (cols + 1) + cols / 2;
+            let holed = format!("{}.{}", &text[..centre], &text[centre + 1..]);
+            let p = Board::parse(&holed).expect("valid board");
+            let mut memo = grundy_solve::GrundyMemo::new(&game);
+            let g = memo.grundy_sum(&game.components(&p));
+            println!("regions searched: {}", memo.len());
+            g.map(|g| g.0.to_string()).ok()
+        }
         _ => game.grundy(&board).map(|g| g.0.to_string()).ok(),
     };
     if mode == "max" {

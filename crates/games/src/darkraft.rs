@@ -742,17 +742,8 @@ impl Darkraft {
 
     /// Options of an arbitrary region: fire from each cell, then split what is left.
     fn cells_options<F: FnMut(&[Region])>(&self, cells: &[Spot], mut emit: F) {
-        let index: HashMap<(u32, u32), usize, foldhash::fast::RandomState> = cells
-            .iter()
-            .enumerate()
-            .map(|(k, s)| ((s.row, s.col), k))
-            .collect();
-        let find = |r: i64, c: i64| -> Option<usize> {
-            if r < 0 || c < 0 || r > u32::MAX as i64 || c > u32::MAX as i64 {
-                return None;
-            }
-            index.get(&(r as u32, c as u32)).copied()
-        };
+        let index = CellIndex::new(cells);
+        let find = |r: i64, c: i64| index.get(r, c);
         let mut alive = vec![true; cells.len()];
         let mut seen = vec![false; cells.len()];
         let mut queue: Vec<usize> = Vec::new();
@@ -793,6 +784,83 @@ impl Darkraft {
                 parts.push(self.region_of(group));
             }
             emit(&parts);
+        }
+    }
+}
+
+/// Where each cell of a region is in its list: a grid over the bounding box when that is
+/// not much larger than the region (always so for connected regions of real boards), else a
+/// hash map.
+enum CellIndex {
+    Dense {
+        row0: i64,
+        col0: i64,
+        rows: i64,
+        cols: i64,
+        slots: Vec<u32>,
+    },
+    Sparse(HashMap<(u32, u32), usize, foldhash::fast::RandomState>),
+}
+
+impl CellIndex {
+    const NONE: u32 = u32::MAX;
+
+    fn new(cells: &[Spot]) -> CellIndex {
+        let (mut r0, mut r1, mut c0, mut c1) = (u32::MAX, 0, u32::MAX, 0);
+        for s in cells {
+            (r0, r1, c0, c1) = (r0.min(s.row), r1.max(s.row), c0.min(s.col), c1.max(s.col));
+        }
+        let (rows, cols) = (
+            (r1 as u64 + 1).saturating_sub(r0 as u64),
+            (c1 as u64 + 1).saturating_sub(c0 as u64),
+        );
+        let area = rows.saturating_mul(cols);
+        if cells.len() < u32::MAX as usize && area <= 16 * cells.len() as u64 + 4096 {
+            let mut slots = vec![Self::NONE; area as usize];
+            for (k, s) in cells.iter().enumerate() {
+                slots[((s.row - r0) as u64 * cols + (s.col - c0) as u64) as usize] = k as u32;
+            }
+            CellIndex::Dense {
+                row0: r0 as i64,
+                col0: c0 as i64,
+                rows: rows as i64,
+                cols: cols as i64,
+                slots,
+            }
+        } else {
+            CellIndex::Sparse(
+                cells
+                    .iter()
+                    .enumerate()
+                    .map(|(k, s)| ((s.row, s.col), k))
+                    .collect(),
+            )
+        }
+    }
+
+    #[inline]
+    fn get(&self, r: i64, c: i64) -> Option<usize> {
+        match self {
+            CellIndex::Dense {
+                row0,
+                col0,
+                rows,
+                cols,
+                slots,
+            } => {
+                let (i, j) = (r - row0, c - col0);
+                if i < 0 || j < 0 || i >= *rows || j >= *cols {
+                    return None;
+                }
+                let k = slots[(i * cols + j) as usize];
+                (k != Self::NONE).then_some(k as usize)
+            }
+            CellIndex::Sparse(map) => {
+                if r < 0 || c < 0 || r > u32::MAX as i64 || c > u32::MAX as i64 {
+                    return None;
+                }
+                map.get(&(r as u32, c as u32)).copied()
+            }
         }
     }
 }

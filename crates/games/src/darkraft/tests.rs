@@ -280,3 +280,59 @@ fn fast_table_matches_plain_table() {
     }
     assert!(max_seen >= 64, "largest value seen {max_seen}");
 }
+
+#[test]
+fn cell_index_dense_and_sparse() {
+    let spot = |row, col| Spot {
+        row,
+        col,
+        cell: Cell::X,
+    };
+    let near: Vec<Spot> = vec![spot(3, 4), spot(4, 5), spot(5, 4)];
+    let far: Vec<Spot> = (0..200).map(|k| spot(k * 1000, k * 1000)).collect();
+    for (cells, dense) in [(&near, true), (&far, false)] {
+        let index = CellIndex::new(cells);
+        assert_eq!(matches!(index, CellIndex::Dense { .. }), dense);
+        for (k, s) in cells.iter().enumerate() {
+            assert_eq!(index.get(s.row as i64, s.col as i64), Some(k));
+            assert_eq!(index.get(s.row as i64 + 1, s.col as i64), None);
+        }
+        assert_eq!(index.get(-1, 0), None);
+        assert_eq!(index.get(0, i64::MAX), None);
+    }
+}
+
+/// A long diagonal chain of X cells (a sparse region) is searched correctly.
+#[test]
+fn long_diagonal_region() {
+    let n = 90;
+    let mut cells = vec![Cell::Destroyed; n * n];
+    for i in 0..n {
+        cells[i * n + i] = if i % 3 == 0 { Cell::L } else { Cell::R };
+    }
+    let p = Board::new(n, n, cells.clone()).unwrap();
+    // A reference that differs at the corner, so regions holding it are searched as cells.
+    cells[0] = Cell::X;
+    let g = Darkraft::from_board(&Board::new(n, n, cells).unwrap());
+    let comps = g.components(&p);
+    assert!(matches!(&comps[..], [Region::Cells(c)] if c.len() == n));
+    // L cells on the main diagonal destroy only themselves; R cells destroy the whole chain
+    // that is still connected to them.
+    let mut memo = grundy_solve::GrundyMemo::new(&g);
+    let v = memo.grundy_sum(&comps).unwrap();
+    let mut small = vec![Cell::Destroyed; 36];
+    for i in 0..6 {
+        small[i * 6 + i] = if i % 3 == 0 { Cell::L } else { Cell::R };
+    }
+    let q = Board::new(6, 6, small).unwrap();
+    let h = Darkraft::from_board(&q);
+    assert_eq!(
+        grundy_solve::GrundyMemo::new(&h)
+            .grundy_sum(&h.components(&q))
+            .unwrap(),
+        brute::grundy(&h, &q)
+    );
+    // Same game, valued through the table (the reference is the position itself).
+    let whole = Darkraft::from_board(&p);
+    assert_eq!(whole.grundy(&p).unwrap(), v);
+}
