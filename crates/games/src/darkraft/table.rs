@@ -1,13 +1,23 @@
 //! The dense table of Grundy values of every rotated rectangle of a Darkraft board, computed
 //! bottom-up in bulk, one parity class per thread.
 //!
-//! A rectangle `[u1,u2)×[v1,v2)` (compressed coordinates, relative to the bounding box of the
-//! class) is stored at `(BU[u1] + u2) · PV + BV[v1] + v2`: ranges with the same start are
-//! contiguous and empty ranges have indices of their own whose entries stay 0, so the inner
-//! loops need no branches. An `L` option depends only on its cut line `U`, so each line with an `L` in range
-//! (prefix counts per line) costs two lookups; likewise `R` by `V` line; only `X` cells cost
-//! per-cell work (four lookups). Rectangles that are not tight (a border line holds no board
-//! cell) copy the value of their tight sub-rectangle.
+//! Layout: a rectangle `[u1,u2)×[v1,v2)` (compressed coordinates, relative to the bounding
+//! box of the class) is stored at `(BU[u1] + u2) · PV + BV[v1] + v2`. Ranges with the same
+//! start are contiguous and empty ranges have indices of their own whose entries stay 0, so
+//! lookups need no branches. Entries are bytes; when a value exceeds 255 the table is widened
+//! to 16 bits in place and the computation goes on from where it stopped.
+//!
+//! Order: U ranges by length; for each U range `[a,b)`, first the *split rows* — for every
+//! line `u` in it, the XOR of the rectangles above and below `u` (already known, being
+//! shorter in U) for every V range — then the V ranges by start descending and end
+//! ascending (all V sub-ranges come first, and consecutive steps read adjacent entries).
+//!
+//! Options of a tight rectangle: an `L` move depends only on its line `u`, so each line with
+//! an `L` in range (prefix counts per line) costs one lookup in its split row; an `R` move
+//! likewise by line `v`, two lookups in the current row; an `X` cell costs two lookups in its
+//! split row. The mex is kept in registers (values below 128) with a general fallback.
+//! Rectangles that are not tight (a border line holds no board cell) copy the value of their
+//! tight sub-rectangle.
 
 use super::{Board, Cell, Geometry, Rect};
 
