@@ -1,5 +1,5 @@
 //! Times the Darkraft engine on a seeded random board, for benchmarks and peak-memory
-//! measurements: `darkraft_time ROWS COLS [SEED] [fast|baseline|max|hole] [REPEAT]` (with REPEAT, the
+//! measurements: `darkraft_time ROWS COLS [SEED] [fast|baseline|max|hole|analyze] [REPEAT]` (with REPEAT, the
 //! last of REPEAT runs is timed, so thread start-up is not counted)..
 
 use grundy_core::Game;
@@ -45,6 +45,18 @@ fn main() {
             let g = memo.grundy_sum(&game.components(&p));
             println!("regions searched: {}", memo.len());
             g.map(|g| g.0.to_string()).ok()
+        }
+        "analyze" => {
+            // Everything a front end prints: value, outcome, every move with its result.
+            let a = grundy_solve::analyze(&game, &board, grundy_solve::Convention::Normal);
+            a.ok().map(|a| {
+                format!(
+                    "{} ({} moves, {} winning)",
+                    a.grundy.map_or(0, |g| g.0),
+                    a.moves.len(),
+                    a.winning_moves.len()
+                )
+            })
         }
         _ => game.grundy(&board).map(|g| g.0.to_string()).ok(),
     };

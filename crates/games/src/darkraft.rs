@@ -670,10 +670,12 @@ impl Darkraft {
     /// The component of a connected group of intact cells: a rectangle when it is exactly a
     /// rectangle of the reference board, otherwise the sorted cells.
     fn region_of(&self, mut cells: Vec<Spot>) -> Region {
-        cells.sort_unstable();
         match self.as_rect(&cells) {
             Some(r) => Region::Rect(r),
-            None => Region::Cells(cells.into_boxed_slice()),
+            None => {
+                cells.sort_unstable();
+                Region::Cells(cells.into_boxed_slice())
+            }
         }
     }
 
