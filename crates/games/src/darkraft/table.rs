@@ -20,6 +20,7 @@
 //! tight sub-rectangle.
 
 use super::{Board, Cell, Geometry, Rect};
+use rayon::prelude::*;
 
 /// Tables with fewer entries are computed on the calling thread only.
 const PARALLEL_ENTRIES: u128 = 1 << 18;
@@ -150,17 +151,20 @@ impl Table {
         if entries > limit as u128 {
             return Err(TableError::TooLarge { entries, limit });
         }
+        let parallel = entries >= PARALLEL_ENTRIES;
         let one = |p: usize| -> Result<Option<ClassTable>, TableError> {
             match boxes[p] {
                 None => Ok(None),
-                Some(b) => ClassTable::build(geo, board, p, b, plain, narrow_max).map(Some),
+                Some(b) => {
+                    ClassTable::build(geo, board, p, b, plain, narrow_max, parallel).map(Some)
+                }
             }
         };
         // Small tables take less time than waking a second thread.
-        let (a, b) = if entries < PARALLEL_ENTRIES {
-            (one(0), one(1))
-        } else {
+        let (a, b) = if parallel {
             rayon::join(|| one(0), || one(1))
+        } else {
+            (one(0), one(1))
         };
         Ok(Table { classes: [a?, b?] })
     }
@@ -268,6 +272,7 @@ impl ClassTable {
         (u0, u1, v0, v1): (usize, usize, usize, usize),
         plain: bool,
         narrow_max: u32,
+        parallel: bool,
     ) -> Result<ClassTable, TableError> {
         let (nu, nv) = (u1 - u0, v1 - v0);
         let offu = bases(nu);
@@ -275,10 +280,7 @@ impl ClassTable {
         let (pu, pv) = (offu[nu + 1], offv[nv + 1]);
         let dims = (u0, v0, nu, nv);
         let entries = pu * pv;
-        let fail = |stop| match stop {
-            Stop::Overflow(..) => TableError::Overflow,
-            Stop::Error(e) => e,
-        };
+        let fail = |_: Overflow| TableError::Overflow;
         let data = if plain {
             let mut t = alloc::<u16>(entries)?;
             compute(
@@ -292,6 +294,7 @@ impl ClassTable {
                 (1, 0),
                 true,
                 u32::MAX,
+                parallel,
             )
             .map_err(fail)?;
             Data::U16(t)
@@ -308,9 +311,10 @@ impl ClassTable {
                 (1, 0),
                 false,
                 narrow_max,
+                parallel,
             ) {
                 Ok(()) => Data::U8(t),
-                Err(Stop::Overflow(lu, a)) => {
+                Err(Overflow(lu, a)) => {
                     // Widen what is done so far and go on from the step that overflowed.
                     let mut wide = alloc::<u16>(entries)?;
                     for (w, &x) in wide.iter_mut().zip(&t) {
@@ -328,11 +332,11 @@ impl ClassTable {
                         (lu, a),
                         false,
                         u32::MAX,
+                        parallel,
                     )
                     .map_err(fail)?;
                     Data::U16(wide)
                 }
-                Err(Stop::Error(e)) => return Err(e),
             }
         };
         debug_assert_eq!(
@@ -381,13 +385,9 @@ fn alloc<T: Val>(n: usize) -> Result<Vec<T>, TableError> {
     Ok(t)
 }
 
-/// Why [`compute`] stopped early.
-enum Stop {
-    /// A value did not fit in `T` while computing U ranges of length `.0` from start `.1`.
-    Overflow(usize, usize),
-    /// Anything else.
-    Error(TableError),
-}
+/// [`compute`] stopped: a value did not fit while computing the U ranges of length `.0`
+/// from start `.1` on.
+struct Overflow(usize, usize);
 
 /// Bottom-up computation into `t` of all rectangles of one class's bounding box, from the U
 /// ranges of length `start.0` and first line `start.1` on (`plain`: no fast mex path); stops
@@ -404,7 +404,8 @@ fn compute<T: Val>(
     start: (usize, usize),
     plain: bool,
     max: u32,
-) -> Result<(), Stop> {
+    parallel: bool,
+) -> Result<(), Overflow> {
     let pv = offv[nv + 1];
 
     // Letters of the bounding box, and board extent of each line (local, half-open).
@@ -446,89 +447,169 @@ fn compute<T: Val>(
             rpre[v * w2 + u + 1] = rpre[v * w2 + u] + (letter(u, v) == Cell::R) as u32;
         }
     }
-    let hits = |(lo, hi): (usize, usize), a: usize, b: usize| lo.max(a) < hi.min(b);
-
-    let (bu, bv) = (offu, offv);
-    let w2 = nu + 1;
-    let lines = Lines {
-        w,
-        lpre: &lpre,
-        xpos: &xpos,
-        xs: &xs,
-        bv,
+    let ctx = Ctx {
+        lines: Lines {
+            w,
+            lpre: &lpre,
+            xpos: &xpos,
+            xs: &xs,
+            bv: offv,
+        },
+        rpre: &rpre,
+        vext: &vext,
+        uext: &uext,
+        bu: offu,
+        nu,
+        nv,
+        pv,
+        plain,
+        max,
     };
-    let mut rflag = vec![false; nv];
-    let mut slow = grundy_core::MexSet::new();
-    // For the U range [a, b) being computed: row u−a holds, for every V range, the XOR of
-    // the rectangles above and below line u (both shorter in U, so already known).
-    let mut split = alloc::<T>(nu * pv).map_err(Stop::Error)?;
     for lu in 1..=nu {
-        for a in 0..=nu - lu {
-            if (lu, a) < start {
-                continue;
-            }
-            let b = a + lu;
-            let ru = (bu[a] + b) * pv;
-            for u in a..b {
-                let (rl, rr) = ((bu[a] + u) * pv, (bu[u + 1] + b) * pv);
-                let dst = &mut split[(u - a) * pv..(u - a + 1) * pv];
-                for ((x, &p), &q) in dst.iter_mut().zip(&t[rl..rl + pv]).zip(&t[rr..rr + pv]) {
-                    *x = p ^ q;
-                }
-            }
-            for (v, f) in rflag.iter_mut().enumerate() {
-                *f = rpre[v * w2 + b] != rpre[v * w2 + a];
-            }
-            let split = &split[..lu * pv];
-            // V ranges by start descending, then end ascending: every V sub-range of
-            // [c, d) is done before it, and the reads of consecutive steps are adjacent.
-            for c in (0..nv).rev() {
-                for d in c + 1..=nv {
-                    let kv = bv[c] + d;
-                    let tight = hits(vext[a], c, d)
-                        && hits(vext[b - 1], c, d)
-                        && hits(uext[c], a, b)
-                        && hits(uext[d - 1], a, b);
-                    if !tight {
-                        // Copy from the tight sub-rectangle (computed earlier: it is smaller).
-                        t[ru + kv] = match (a..b).find(|&u| hits(vext[u], c, d)) {
-                            None => T::default(),
-                            Some(ta) => {
-                                let tb =
-                                    (a..b).rev().find(|&u| hits(vext[u], c, d)).unwrap_or(ta) + 1;
-                                let tc = (c..d).find(|&v| hits(uext[v], ta, tb)).unwrap_or(c);
-                                let td =
-                                    (c..d).rev().find(|&v| hits(uext[v], ta, tb)).unwrap_or(tc) + 1;
-                                t[(bu[ta] + tb) * pv + bv[tc] + td]
-                            }
-                        };
-                        continue;
-                    }
-                    // Mex of values below 128 in registers; larger ones take the slow path.
-                    let mut mask = Mask128::default();
-                    let rect = (a, b, c, d);
-                    let row = &t[ru..ru + pv];
-                    options(&lines, split, row, &rflag, rect, |v, has| mask.add(v, has));
-                    let value = match mask.mex().filter(|_| !plain) {
-                        Some(m) => m,
-                        None => {
-                            slow.clear();
-                            options(&lines, split, row, &rflag, rect, |v, has| {
-                                if has {
-                                    slow.insert(v as u64);
-                                }
-                            });
-                            slow.mex().0.min(u32::MAX as u64) as u32
-                        }
-                    };
-                    t[ru + kv] = T::put(value)
-                        .filter(|_| value <= max)
-                        .ok_or(Stop::Overflow(lu, a))?;
-                }
-            }
+        let first = match lu.cmp(&start.0) {
+            std::cmp::Ordering::Less => continue,
+            std::cmp::Ordering::Equal => start.1,
+            std::cmp::Ordering::Greater => 0,
+        };
+        // The U ranges of one length are independent: each reads only shorter ones.
+        let done: &[T] = t;
+        let one = |scratch: &mut Scratch<T>, a: usize| {
+            let mut row = vec![T::default(); pv];
+            fill_row(&ctx, done, a, lu, &mut row, scratch).map(|()| row)
+        };
+        let rows: Vec<Option<Vec<T>>> = if parallel && nu - lu > first {
+            (first..=nu - lu)
+                .into_par_iter()
+                .map_init(Scratch::default, one)
+                .collect()
+        } else {
+            let mut scratch = Scratch::default();
+            (first..=nu - lu).map(|a| one(&mut scratch, a)).collect()
+        };
+        for (a, row) in (first..).zip(rows) {
+            let row = row.ok_or(Overflow(lu, a))?;
+            let at = (offu[a] + a + lu) * pv;
+            t[at..at + pv].copy_from_slice(&row);
         }
     }
     Ok(())
+}
+
+/// What [`fill_row`] reads besides the table.
+struct Ctx<'a> {
+    lines: Lines<'a>,
+    /// `rpre[v·(nu+1) + u]`: `R` cells on line `v` before `u`.
+    rpre: &'a [u32],
+    /// Board extent (half-open, local) of each U line and of each V line.
+    vext: &'a [(usize, usize)],
+    uext: &'a [(usize, usize)],
+    /// Bases of the U ranges.
+    bu: &'a [usize],
+    nu: usize,
+    nv: usize,
+    pv: usize,
+    plain: bool,
+    max: u32,
+}
+
+/// Buffers of one worker, reused across rows.
+struct Scratch<T> {
+    /// Row `u−a`: for every V range, the XOR of the rectangles above and below line `u`.
+    split: Vec<T>,
+    /// Whether each V line has an `R` in the U range.
+    rflag: Vec<bool>,
+    slow: grundy_core::MexSet,
+}
+
+impl<T> Default for Scratch<T> {
+    fn default() -> Self {
+        Scratch {
+            split: Vec::new(),
+            rflag: Vec::new(),
+            slow: grundy_core::MexSet::new(),
+        }
+    }
+}
+
+/// Computes the table row of U range `[a, a+lu)` into `out` (all V ranges), reading the
+/// rows of shorter U ranges from `t`; `None` when a value exceeds `ctx.max` or `T`.
+fn fill_row<T: Val>(
+    ctx: &Ctx<'_>,
+    t: &[T],
+    a: usize,
+    lu: usize,
+    out: &mut [T],
+    scratch: &mut Scratch<T>,
+) -> Option<()> {
+    let (bu, bv, pv) = (ctx.bu, ctx.lines.bv, ctx.pv);
+    let (vext, uext) = (ctx.vext, ctx.uext);
+    let hits = |(lo, hi): (usize, usize), a: usize, b: usize| lo.max(a) < hi.min(b);
+    let b = a + lu;
+    let w2 = ctx.nu + 1;
+    scratch.split.resize(lu * pv, T::default());
+    for u in a..b {
+        let (rl, rr) = ((bu[a] + u) * pv, (bu[u + 1] + b) * pv);
+        let dst = &mut scratch.split[(u - a) * pv..(u - a + 1) * pv];
+        for ((x, &p), &q) in dst.iter_mut().zip(&t[rl..rl + pv]).zip(&t[rr..rr + pv]) {
+            *x = p ^ q;
+        }
+    }
+    scratch.rflag.clear();
+    scratch
+        .rflag
+        .extend((0..ctx.nv).map(|v| ctx.rpre[v * w2 + b] != ctx.rpre[v * w2 + a]));
+    let split = &scratch.split[..];
+    // V ranges by start descending, then end ascending: every V sub-range of [c, d) is done
+    // before it, and the reads of consecutive steps are adjacent.
+    for c in (0..ctx.nv).rev() {
+        for d in c + 1..=ctx.nv {
+            let kv = bv[c] + d;
+            let tight = hits(vext[a], c, d)
+                && hits(vext[b - 1], c, d)
+                && hits(uext[c], a, b)
+                && hits(uext[d - 1], a, b);
+            if !tight {
+                // Copy from the tight sub-rectangle (computed earlier: it is smaller).
+                out[kv] = match (a..b).find(|&u| hits(vext[u], c, d)) {
+                    None => T::default(),
+                    Some(ta) => {
+                        let tb = (a..b).rev().find(|&u| hits(vext[u], c, d)).unwrap_or(ta) + 1;
+                        let tc = (c..d).find(|&v| hits(uext[v], ta, tb)).unwrap_or(c);
+                        let td = (c..d).rev().find(|&v| hits(uext[v], ta, tb)).unwrap_or(tc) + 1;
+                        if (ta, tb) == (a, b) {
+                            out[bv[tc] + td]
+                        } else {
+                            t[(bu[ta] + tb) * pv + bv[tc] + td]
+                        }
+                    }
+                };
+                continue;
+            }
+            // Mex of values below 128 in registers; larger ones take the slow path.
+            let mut mask = Mask128::default();
+            let rect = (a, b, c, d);
+            let row: &[T] = out;
+            let rflag = &scratch.rflag;
+            options(&ctx.lines, split, row, rflag, rect, |v, has| {
+                mask.add(v, has)
+            });
+            let value = match mask.mex().filter(|_| !ctx.plain) {
+                Some(m) => m,
+                None => {
+                    let slow = &mut scratch.slow;
+                    slow.clear();
+                    options(&ctx.lines, split, row, rflag, rect, |v, has| {
+                        if has {
+                            slow.insert(v as u64);
+                        }
+                    });
+                    slow.mex().0.min(u32::MAX as u64) as u32
+                }
+            };
+            out[kv] = T::put(value).filter(|_| value <= ctx.max)?;
+        }
+    }
+    Some(())
 }
 
 #[cfg(test)]

@@ -336,3 +336,25 @@ fn long_diagonal_region() {
     let whole = Darkraft::from_board(&p);
     assert_eq!(whole.grundy(&p).unwrap(), v);
 }
+
+/// A board whose table is computed in parallel (classes and rows), with classes of
+/// different shapes, against the textbook memo.
+#[test]
+fn parallel_table_matches_baseline() {
+    let b = random_board(31, 22, 11);
+    let g = Darkraft::from_board(&b);
+    let mut base = baseline::Baseline::new(&b).unwrap();
+    assert_eq!(g.grundy(&b).unwrap(), base.board_grundy());
+    let s = 31 + 22 - 1;
+    for k in 0..40isize {
+        let (u1, u2) = ((k * 7) % s, (k * 7) % s + (k * 5) % 23);
+        let (v1, v2) = ((k * 11) % s, (k * 11) % s + (k * 3) % 29);
+        let p = (k % 2) as usize;
+        assert_eq!(
+            g.grundy_rotated(p, u1, u2, v1, v2).unwrap(),
+            base.rotated(p, u1, u2, v1, v2),
+            "{:?}",
+            (p, u1, u2, v1, v2)
+        );
+    }
+}
