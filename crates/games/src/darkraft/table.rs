@@ -1,5 +1,6 @@
 //! The dense table of Grundy values of every rotated rectangle of a Darkraft board, computed
-//! bottom-up in bulk, one parity class per thread.
+//! bottom-up in bulk: the two parity classes in parallel, and within a class the rows of all
+//! U ranges of one length in parallel (they read only shorter ones).
 //!
 //! Layout: a rectangle `[u1,u2)×[v1,v2)` (compressed coordinates, relative to the bounding
 //! box of the class) is stored at `(BU[u1] + u2) · PV + BV[v1] + v2`. Ranges with the same
