@@ -223,12 +223,11 @@ impl Mask128 {
 
 /// Per-line letter counts of one class's bounding box, to enumerate a rectangle's options.
 struct Lines<'a> {
-    /// Row length of `lpre` and `xpos` (`nv + 1`).
+    /// Row length of `lx` (`nv + 1`).
     w: usize,
-    /// `lpre[u·w + v]`: `L` cells on line `u` before `v`.
-    lpre: &'a [u32],
-    /// `xpos[u·w + v]`: index in `xs` of the first `X` on line `u` at or after `v`.
-    xpos: &'a [u32],
+    /// `lx[u·w + v]`: the number of `L` cells on line `u` before `v`, and the index in `xs`
+    /// of the first `X` on line `u` at or after `v`.
+    lx: &'a [(u32, u32)],
     /// `X` cells line by line: `(v, base of the V ranges starting at v+1)`.
     xs: &'a [(u32, u32)],
     /// Bases of the V ranges.
@@ -237,15 +236,15 @@ struct Lines<'a> {
 
 /// Calls `f(value, present)` for every option of the tight rectangle `[a,b)×[c,d)`: `L`
 /// lines and `X` cells from the split rows `split` (row `u−a` for line `u`), `R` lines from
-/// `row` (the table row of `[a,b)`) where `rflag[v]` says whether line `v` has an `R` in
-/// `[a,b)`. Lines without their letter are reported with `present = false`, so the fast
-/// caller needs no branches.
+/// `row` (the table row of `[a,b)`) where `rline[v]` is the base of the V ranges starting
+/// at `v+1` and whether line `v` has an `R` in `[a,b)`. Lines without their letter are
+/// reported with `present = false`, so the fast caller needs no branches.
 #[inline(always)]
 fn options<T: Val, F: FnMut(u32, bool)>(
     l: &Lines<'_>,
     split: &[T],
     row: &[T],
-    rflag: &[bool],
+    rline: &[(usize, bool)],
     (a, b, c, d): (usize, usize, usize, usize),
     mut f: F,
 ) {
@@ -254,14 +253,14 @@ fn options<T: Val, F: FnMut(u32, bool)>(
     let kv = bc + d;
     for (u, srow) in (a..b).zip(split.chunks_exact(pv)) {
         let at = u * l.w;
-        f(srow[kv].get(), l.lpre[at + d] != l.lpre[at + c]);
-        let (x0, x1) = (l.xpos[at + c] as usize, l.xpos[at + d] as usize);
-        for &(v, e) in &l.xs[x0..x1] {
+        let ((l0, x0), (l1, x1)) = (l.lx[at + c], l.lx[at + d]);
+        f(srow[kv].get(), l0 != l1);
+        for &(v, e) in &l.xs[x0 as usize..x1 as usize] {
             f((srow[bc + v as usize] ^ srow[e as usize + d]).get(), true);
         }
     }
-    for (v, &has) in rflag.iter().enumerate().take(d).skip(c) {
-        f((row[bc + v] ^ row[l.bv[v + 1] + d]).get(), has);
+    for (v, &(e, has)) in (c..d).zip(&rline[c..d]) {
+        f((row[bc + v] ^ row[e + d]).get(), has);
     }
 }
 
@@ -411,9 +410,8 @@ fn compute<T: Val>(
 
     // Letters of the bounding box, and board extent of each line (local, half-open).
     let w = nv + 1;
-    let mut lpre = vec![0u32; nu * w]; // L cells on line U with V' < V
+    let mut lx = vec![(0u32, 0u32); nu * w]; // see `Lines::lx`
     let mut rpre = vec![0u32; nv * (nu + 1)]; // R cells on line V with U' < U
-    let mut xpos = vec![0u32; nu * w]; // index in xs of the first X on line U with V' ≥ V
     let mut xs: Vec<(u32, u32)> = Vec::new(); // (V, base of the ranges starting at V+1)
     let mut vext = vec![(0usize, 0usize); nu];
     let mut uext = vec![(0usize, 0usize); nv];
@@ -434,13 +432,13 @@ fn compute<T: Val>(
     for u in 0..nu {
         for v in 0..nv {
             let c = letter(u, v);
-            lpre[u * w + v + 1] = lpre[u * w + v] + (c == Cell::L) as u32;
-            xpos[u * w + v] = xs.len() as u32;
+            lx[u * w + v + 1].0 = lx[u * w + v].0 + (c == Cell::L) as u32;
+            lx[u * w + v].1 = xs.len() as u32;
             if c == Cell::X {
                 xs.push((v as u32, offv[v + 1] as u32));
             }
         }
-        xpos[u * w + nv] = xs.len() as u32;
+        lx[u * w + nv].1 = xs.len() as u32;
     }
     for v in 0..nv {
         let w2 = nu + 1;
@@ -451,8 +449,7 @@ fn compute<T: Val>(
     let ctx = Ctx {
         lines: Lines {
             w,
-            lpre: &lpre,
-            xpos: &xpos,
+            lx: &lx,
             xs: &xs,
             bv: offv,
         },
@@ -518,7 +515,7 @@ struct Scratch<T> {
     /// Row `u−a`: for every V range, the XOR of the rectangles above and below line `u`.
     split: Vec<T>,
     /// Whether each V line has an `R` in the U range.
-    rflag: Vec<bool>,
+    rline: Vec<(usize, bool)>,
     slow: grundy_core::MexSet,
 }
 
@@ -526,7 +523,7 @@ impl<T> Default for Scratch<T> {
     fn default() -> Self {
         Scratch {
             split: Vec::new(),
-            rflag: Vec::new(),
+            rline: Vec::new(),
             slow: grundy_core::MexSet::new(),
         }
     }
@@ -555,10 +552,10 @@ fn fill_row<T: Val>(
             *x = p ^ q;
         }
     }
-    scratch.rflag.clear();
+    scratch.rline.clear();
     scratch
-        .rflag
-        .extend((0..ctx.nv).map(|v| ctx.rpre[v * w2 + b] != ctx.rpre[v * w2 + a]));
+        .rline
+        .extend((0..ctx.nv).map(|v| (bv[v + 1], ctx.rpre[v * w2 + b] != ctx.rpre[v * w2 + a])));
     let split = &scratch.split[..];
     // V ranges by start descending, then end ascending: every V sub-range of [c, d) is done
     // before it, and the reads of consecutive steps are adjacent.
@@ -590,8 +587,8 @@ fn fill_row<T: Val>(
             let mut mask = Mask128::default();
             let rect = (a, b, c, d);
             let row: &[T] = out;
-            let rflag = &scratch.rflag;
-            options(&ctx.lines, split, row, rflag, rect, |v, has| {
+            let rline = &scratch.rline;
+            options(&ctx.lines, split, row, rline, rect, |v, has| {
                 mask.add(v, has)
             });
             let value = match mask.mex().filter(|_| !ctx.plain) {
@@ -599,7 +596,7 @@ fn fill_row<T: Val>(
                 None => {
                     let slow = &mut scratch.slow;
                     slow.clear();
-                    options(&ctx.lines, split, row, rflag, rect, |v, has| {
+                    options(&ctx.lines, split, row, rline, rect, |v, has| {
                         if has {
                             slow.insert(v as u64);
                         }
