@@ -8,6 +8,7 @@ use grundy_games::{
     bombs::{self, BombTable},
     crosses::{self, Crosses},
     cutting::{self, CuttingTable},
+    darkraft,
     graph::Graph,
     graph_game::{GraphGame, Rule},
 };
@@ -18,6 +19,8 @@ use std::io::{Read, Write};
 /// The problems `judge` answers.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Problem {
+    /// Codeforces 138D World of Darkraft: `n m` + n rows of `L`/`R`/`X` → WIN / LOSE.
+    Darkraft,
     /// HDU 2873 Bomb Game: cases `n m` + n rows of `.`/`#`, ended by `0 0` → John / Jack.
     Bomb,
     /// NEFU 1356 12-point board (misère): T, then T strings of 12 `0`/`1` → one line of 0/1.
@@ -208,6 +211,14 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
     let mut lines = Lines::new(text);
     let mut out = String::new();
     match problem {
+        Problem::Darkraft => {
+            let (_, nm) = lines.numbers(&["n", "m"], 1, 2048, "the board size 'n m'")?;
+            let rows = lines.rows(nm[0] as usize, nm[1] as usize, "LRX")?;
+            lines.finish("the board")?;
+            let wins =
+                darkraft::first_player_wins(&rows.join("/")).map_err(|e| CliError::Failure(e.into()))?;
+            out.push_str(if wins { "WIN\n" } else { "LOSE\n" });
+        }
         Problem::Bomb => {
             let mut cases: Vec<Vec<(usize, usize)>> = Vec::new();
             let (mut rows, mut cols) = (1, 1);

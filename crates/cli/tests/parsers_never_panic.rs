@@ -23,7 +23,9 @@ const PROBLEMS: [Problem; 4] = [
     Problem::Cutting,
     Problem::Crosses,
 ];
-const FAMILIES: [&str; 6] = ["nim", "bombs", "cutting", "crosses", "points", "graph"];
+const FAMILIES: [&str; 7] = [
+    "darkraft", "nim", "bombs", "cutting", "crosses", "points", "graph",
+];
 
 fn near_valid() -> impl Strategy<Value = String> {
     proptest::collection::vec(

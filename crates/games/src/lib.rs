@@ -5,6 +5,7 @@ pub mod bombs;
 pub mod canon;
 pub mod crosses;
 pub mod cutting;
+pub mod darkraft;
 pub mod graph;
 pub mod graph_game;
 pub mod grid;

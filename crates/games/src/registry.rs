@@ -10,6 +10,7 @@ use crate::{
     bombs::{self, Bombs},
     crosses::Crosses,
     cutting::Cutting,
+    darkraft::Darkraft,
     graph::Graph,
     graph_game::{GraphGame, Rule},
     grid::parse_grid,
@@ -29,6 +30,10 @@ fn usage(msg: impl Into<String>) -> RegistryError {
 /// The families `solve` knows, with a line on each (shown by `--help` and in errors).
 pub const FAMILIES: &[(&str, &str)] = &[
     ("nim", "heaps of tokens: '3 5 7'"),
+    (
+        "darkraft",
+        "World of Darkraft (CF 138D): rows of 'L', 'R', 'X', '.', e.g. 'RL/LR'",
+    ),
     ("bombs", "Bomb Game (HDU 2873): rows of '.' and '#', e.g. '.#/..'"),
     ("cutting", "Cutting Game (POJ 2311): sheets 'WxH', e.g. '4x2 3x3'"),
     (
@@ -84,6 +89,7 @@ pub struct FamilyInfo {
 fn canonical_name(name: &str) -> Option<&'static str> {
     Some(match name {
         "nim" => "nim",
+        "darkraft" => "darkraft",
         "bombs" | "bomb" => "bombs",
         "cutting" => "cutting",
         "crosses" | "treblecross" => "crosses",
@@ -144,6 +150,10 @@ pub fn with_game<A: WithGame>(
         "nim" => {
             let p = parse(&Nim, family, text)?;
             action.run(&Nim, p, &info(true))
+        }
+        "darkraft" => {
+            let (game, board) = Darkraft::parse(text).map_err(|e| position_error(family, e))?;
+            action.run(&game, board, &info(true))
         }
         "bombs" => {
             let grid = parse_grid(text, ".#", "bomb").map_err(|e| position_error(family, e))?;
