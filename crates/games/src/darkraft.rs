@@ -481,7 +481,7 @@ pub enum Region {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DarkraftError {
     /// The input could not be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Parse(#[from] ParseError),
     /// Some component is not a rectangle (the board has destroyed cells): analyse the
     /// position with the memo engine instead.
