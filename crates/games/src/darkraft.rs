@@ -653,8 +653,8 @@ impl Darkraft {
     ) -> Result<Nimber, DarkraftError> {
         let p = parity & 1;
         let q = self.geo.q(p) as isize;
-        let lo = |a: isize, off: isize| (a - off + 1).div_euclid(2);
-        let hi = |b: isize, off: isize| (b - off).div_euclid(2);
+        let lo = |a: isize, off: isize| a.saturating_sub(off).saturating_add(1).div_euclid(2);
+        let hi = |b: isize, off: isize| b.saturating_sub(off).div_euclid(2);
         match self.geo.tighten(
             p,
             lo(u1, p as isize),
