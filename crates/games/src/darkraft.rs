@@ -469,7 +469,7 @@ pub enum Region {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DarkraftError {
     /// The input could not be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Parse(#[from] ParseError),
     /// Some component is not a rectangle (the board has destroyed cells): analyse the
     /// position with the memo engine instead.
@@ -639,8 +639,8 @@ impl Darkraft {
     ) -> Result<Nimber, DarkraftError> {
         let p = parity & 1;
         let q = self.geo.q(p) as isize;
-        let lo = |a: isize, off: isize| (a - off + 1).div_euclid(2);
-        let hi = |b: isize, off: isize| (b - off).div_euclid(2);
+        let lo = |a: isize, off: isize| a.saturating_sub(off).saturating_add(1).div_euclid(2);
+        let hi = |b: isize, off: isize| b.saturating_sub(off).div_euclid(2);
         match self
             .geo
             .tighten(p, lo(u1, p as isize), hi(u2, p as isize), lo(v1, q), hi(v2, q))
