@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod brute;
 pub mod memo;
 pub mod misere;
+pub mod seq;
 
 pub use analysis::{analyze, Analysis, Convention};
 pub use memo::GrundyMemo;
