@@ -72,8 +72,11 @@ pub struct Sparse {
     classified: Bits,
     common_list: Vec<usize>,
     counts: Vec<u64>,
-    rare_pos: Vec<u32>,
-    mex: Vec<u64>,
+    /// Heaps with a rare value, in order, with their value.
+    rare: Vec<(u32, u32)>,
+    /// The option values of the heap being computed: `seen[v] != 0` when v is an option.
+    /// Bytes rather than bits: marking is a plain store, with no read to wait for.
+    seen: Vec<u8>,
     max_value: usize,
     next_rebuild: usize,
     rare_at_rebuild: usize,
@@ -90,8 +93,8 @@ impl Sparse {
             classified: Bits::default(),
             common_list: Vec::new(),
             counts: Vec::new(),
-            rare_pos: Vec::new(),
-            mex: vec![0; 2],
+            rare: Vec::new(),
+            seen: vec![0; 2],
             max_value: 0,
             next_rebuild: 64,
             rare_at_rebuild: 0,
@@ -112,10 +115,11 @@ impl Sparse {
         if v > self.max_value {
             self.max_value = v;
         }
+        // Options are XORs of values, so below 2^bits(max); the mex is at most 2^bits.
         let bits = usize::BITS - self.max_value.leading_zeros();
-        let words = (1usize << bits) / 64 + 1;
-        if self.mex.len() < words {
-            self.mex.resize(words, 0);
+        let size = ((1usize << bits) + 1).max(1 << 16);
+        if self.seen.len() < size {
+            self.seen.resize(size, 0);
         }
     }
 
@@ -152,13 +156,13 @@ impl Sparse {
         for v in order {
             self.classify(v);
         }
-        self.rare_pos.clear();
+        self.rare.clear();
         for (i, v) in values.iter().enumerate().skip(1) {
             if !self.common.has(v.get()) {
-                self.rare_pos.push(i as u32);
+                self.rare.push((i as u32, v.get() as u32));
             }
         }
-        self.rare_at_rebuild = self.rare_pos.len();
+        self.rare_at_rebuild = self.rare.len();
         self.next_rebuild = (values.len() * 2).max(64);
     }
 
@@ -166,17 +170,7 @@ impl Sparse {
     pub fn split(&self) -> (Vec<usize>, usize) {
         let mut c = self.common_list.clone();
         c.sort_unstable();
-        (c, self.rare_pos.len())
-    }
-
-    #[inline(always)]
-    fn mex_value(&self) -> usize {
-        for (i, &w) in self.mex.iter().enumerate() {
-            if w != u64::MAX {
-                return i * 64 + (!w).trailing_zeros() as usize;
-            }
-        }
-        self.mex.len() * 64
+        (c, self.rare.len())
     }
 
     /// Computes `cells[from..to]` from `cells[..from]`. Stops early and returns the index
@@ -195,11 +189,11 @@ impl Sparse {
             cells[n] = T::put(g);
             self.count(g);
             if !self.classify(g) && n > 0 {
-                self.rare_pos.push(n as u32);
+                self.rare.push((n as u32, g as u32));
             }
             let len = n + 1;
             if len >= self.next_rebuild
-                || (self.rare_pos.len() > 2 * self.rare_at_rebuild + 256
+                || (self.rare.len() > 2 * self.rare_at_rebuild + 256
                     && len >= self.next_rebuild / 2 + self.next_rebuild / 4)
             {
                 self.rebuild(&cells[..len]);
@@ -209,27 +203,34 @@ impl Sparse {
     }
 
     fn value_of<T: Cell>(&mut self, cells: &[T], n: usize) -> usize {
-        let Sparse {
-            rules,
-            mex,
-            rare_pos,
-            ..
-        } = self;
-        mex.iter_mut().for_each(|w| *w = 0);
-        let mark = |mex: &mut Vec<u64>, v: usize| {
-            // Option values are below 2^bits(max), inside the bitset by construction.
-            if let Some(w) = mex.get_mut(v >> 6) {
-                *w |= 1 << (v & 63);
+        let bits = usize::BITS - self.max_value.leading_zeros();
+        // Options are XORs of values, so below 2^bits; the mex is at most 2^bits.
+        let limit = (1usize << bits) + 1;
+        let mut seen = std::mem::take(&mut self.seen);
+        let g = if T::MAX <= 0xFFFF && seen.len() >= 1 << 16 {
+            match <&mut [u8; 1 << 16]>::try_from(&mut seen[..1 << 16]) {
+                Ok(array) => self.value_with(cells, n, &mut Small(array, limit.min(1 << 16))),
+                Err(_) => unreachable!("the slice has 2^16 bytes"),
             }
+        } else {
+            self.value_with(cells, n, &mut Wide(&mut seen[..limit], limit - 2))
         };
+        self.seen = seen;
+        g
+    }
+
+    #[inline(always)]
+    fn value_with<T: Cell, S: Seen>(&mut self, cells: &[T], n: usize, seen: &mut S) -> usize {
+        seen.clear();
+        let rules = &self.rules;
         if rules.take_all.binary_search(&n).is_ok() {
-            mark(mex, 0);
+            seen.mark(0);
         }
         for &k in &rules.leave_one {
             if k >= n {
                 break;
             }
-            mark(mex, cells[n - k].get());
+            seen.mark(cells[n - k].get());
         }
         let unequal = rules.unequal;
         for &k in &rules.leave_two {
@@ -237,48 +238,111 @@ impl Sparse {
                 break;
             }
             let m = n - k;
-            for &a in rare_pos.iter() {
+            let end = self.rare.partition_point(|&(a, _)| (a as usize) < m);
+            let below = &cells[..m];
+            for &(a, ga) in &self.rare[..end] {
                 let a = a as usize;
-                if a >= m {
-                    break;
-                }
                 if unequal && 2 * a == m {
                     continue;
                 }
-                mark(mex, cells[a].get() ^ cells[m - a].get());
+                seen.mark(ga as usize ^ below[m - a].get());
             }
         }
-        let mut result = self.mex_value();
+        let mut result = seen.mex();
         if self.classify(result) {
             return result;
         }
         self.full_scans += 1;
+        const BLOCK: usize = 256;
+        let mut buf = [0u32; BLOCK];
         for ki in 0..self.rules.leave_two.len() {
             let k = self.rules.leave_two[ki];
             if k + 2 > n {
                 break;
             }
             let m = n - k;
-            let half = m / 2;
-            // Pairs (a, m - a) for a = 1..=half: the heaps 1..=half against m-1 down to m-half.
+            // Pairs (a, m - a) for a = 1..=half (without a = m/2 when splits are unequal).
+            let half = if unequal && m & 1 == 0 {
+                m / 2 - 1
+            } else {
+                m / 2
+            };
             let low = &cells[1..=half];
             let high = &cells[m - half..m];
-            for (i, (x, y)) in low.iter().zip(high.iter().rev()).enumerate() {
-                if unequal && 2 * (i + 1) == m {
-                    continue;
+            let mut i = 0;
+            while i < half {
+                let len = BLOCK.min(half - i);
+                let xs = &low[i..i + len];
+                let ys = &high[half - i - len..half - i];
+                for ((b, x), y) in buf.iter_mut().zip(xs).zip(ys.iter().rev()) {
+                    *b = (x.get() ^ y.get()) as u32;
                 }
-                let v = x.get() ^ y.get();
-                if let Some(w) = self.mex.get_mut(v >> 6) {
-                    *w |= 1 << (v & 63);
+                for &v in &buf[..len] {
+                    seen.mark(v as usize);
                 }
-                if v == result {
-                    result = self.mex_value();
+                if seen.has(result) {
+                    result = seen.mex();
                     if self.classify(result) {
                         return result;
                     }
                 }
+                i += len;
             }
         }
         result
+    }
+}
+
+/// The option values of one heap: `mark` is a plain byte store (no read to wait for).
+trait Seen {
+    fn clear(&mut self);
+    fn mark(&mut self, v: usize);
+    fn has(&self, v: usize) -> bool;
+    fn mex(&self) -> usize;
+}
+
+/// Values below 2^16: a fixed array, indexed without bounds checks; `.1` bytes are in use.
+struct Small<'a>(&'a mut [u8; 1 << 16], usize);
+
+impl Seen for Small<'_> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        let n = self.1;
+        self.0[..n].fill(0);
+    }
+    #[inline(always)]
+    fn mark(&mut self, v: usize) {
+        self.0[v & 0xFFFF] = 1;
+    }
+    #[inline(always)]
+    fn has(&self, v: usize) -> bool {
+        v < 1 << 16 && self.0[v & 0xFFFF] != 0
+    }
+    #[inline(always)]
+    fn mex(&self) -> usize {
+        let n = self.1;
+        self.0[..n].iter().position(|&b| b == 0).unwrap_or(n)
+    }
+}
+
+/// Wider values: a slice of 2^bits + 1 bytes, and the mask 2^bits − 1.
+struct Wide<'a>(&'a mut [u8], usize);
+
+impl Seen for Wide<'_> {
+    fn clear(&mut self) {
+        self.0.fill(0);
+    }
+    #[inline(always)]
+    fn mark(&mut self, v: usize) {
+        if let Some(b) = self.0.get_mut(v & self.1) {
+            *b = 1;
+        }
+    }
+    #[inline(always)]
+    fn has(&self, v: usize) -> bool {
+        self.0.get(v).is_some_and(|&b| b != 0)
+    }
+    fn mex(&self) -> usize {
+        self.0.iter().position(|&b| b == 0).unwrap_or(self.0.len())
     }
 }
