@@ -216,6 +216,7 @@ where
         }
         chart
             .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
             .label_font((FAMILY, 15))
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
