@@ -83,6 +83,7 @@ pub fn run(args: PlotArgs) -> anyhow::Result<i32> {
         None,
         None,
         StoreOptions::default(),
+        crate::seq::default_threads(),
         args.quiet,
     )? {
         Ok(c) => c,

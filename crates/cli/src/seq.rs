@@ -42,9 +42,20 @@ pub struct SeqArgs {
     /// Folder for the scratch file of values that do not fit in memory.
     #[arg(long, value_name = "DIR")]
     pub scratch_dir: Option<PathBuf>,
+    /// Threads to use (the rare/common method uses at most 2; default: the cores, up to 2).
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// The default thread count: the machine's cores, at most 2.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(2)
 }
 
 /// A bad input: printed as one line, exit code 2.
@@ -126,6 +137,7 @@ pub fn compute(
     checkpoint_path: Option<PathBuf>,
     resume_path: Option<PathBuf>,
     store: StoreOptions,
+    threads: usize,
     quiet: bool,
 ) -> anyhow::Result<Result<Computed, String>> {
     let game = match HeapGame::parse(game_text) {
@@ -152,6 +164,7 @@ pub fn compute(
         },
         None => SeqEngine::new(&rules, count, store)?,
     };
+    engine.set_threads(threads);
     let save_to = checkpoint_path.or(resume_path.clone());
     let mut writer = match &save_to {
         Some(p) if resume_path.as_ref() == Some(p) => {
@@ -267,6 +280,7 @@ pub fn run(args: SeqArgs) -> anyhow::Result<i32> {
         args.checkpoint.clone(),
         args.resume.clone(),
         store,
+        args.threads.unwrap_or_else(default_threads),
         args.quiet,
     )? {
         Ok(c) => c,

@@ -6,6 +6,7 @@
 
 pub mod checkpoint;
 pub mod naive;
+mod parallel;
 pub mod period;
 pub mod sparse;
 pub mod store;
@@ -83,6 +84,7 @@ pub struct SeqEngine {
     values: Values,
     len: usize,
     store: StoreOptions,
+    threads: usize,
 }
 
 impl SeqEngine {
@@ -132,7 +134,14 @@ impl SeqEngine {
             values,
             len,
             store,
+            threads: 1,
         })
+    }
+
+    /// Use up to `threads` threads (the rare/common method uses two at most; values are the
+    /// same whatever the count).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// The rules.
@@ -183,7 +192,12 @@ impl SeqEngine {
         let to = (to as usize).min(self.values.capacity());
         while self.len < to {
             let r = match &mut self.values {
-                Values::U16(b) => run(&mut self.method, &self.rules, b.cells_mut(), self.len, to),
+                Values::U16(b) => match &mut self.method {
+                    Method::Sparse(s) if self.threads >= 2 => {
+                        s.compute_parallel(b.cells_mut(), self.len, to)
+                    }
+                    m => run(m, &self.rules, b.cells_mut(), self.len, to),
+                },
                 Values::U32(b) => run(&mut self.method, &self.rules, b.cells_mut(), self.len, to),
             };
             match r {
@@ -231,10 +245,11 @@ impl SeqEngine {
         summarize(&self.rules, self.len, |i| self.values.get(i))
     }
 
-    /// Heaps whose value needed a scan of all pairs (rare/common method only).
-    pub fn full_scans(&self) -> Option<u64> {
+    /// Statistics of the rare/common method: (heaps that needed a scan of the pairs, pairs
+    /// scanned, pairs with a rare heap). `None` for other methods.
+    pub fn sparse_stats(&self) -> Option<(u64, u64, u64)> {
         match &self.method {
-            Method::Sparse(s) => Some(s.full_scans),
+            Method::Sparse(s) => Some((s.full_scans, s.scanned_pairs, s.rare_pairs)),
             _ => None,
         }
     }

@@ -46,11 +46,11 @@ impl SplitRules {
 
 /// A growable bitset over values.
 #[derive(Clone, Debug, Default)]
-struct Bits(Vec<u64>);
+pub(super) struct Bits(Vec<u64>);
 
 impl Bits {
     #[inline(always)]
-    fn has(&self, v: usize) -> bool {
+    pub(super) fn has(&self, v: usize) -> bool {
         self.0.get(v >> 6).is_some_and(|w| w & (1 << (v & 63)) != 0)
     }
     #[inline(always)]
@@ -80,8 +80,38 @@ pub struct Sparse {
     max_value: usize,
     next_rebuild: usize,
     rare_at_rebuild: usize,
-    /// Heaps whose value needed a scan of every pair (statistics).
+    /// Heaps whose value needed a scan of the pairs (statistics).
     pub full_scans: u64,
+    /// Pairs looked at by those scans (statistics).
+    pub scanned_pairs: u64,
+    /// Pairs with a rare heap looked at (statistics).
+    pub rare_pairs: u64,
+    tuner: Tuner,
+}
+
+/// Chooses between one and two threads by measured speed (heaps per second).
+#[derive(Clone, Debug, Default)]
+struct Tuner {
+    /// Last measured speeds, one thread and two.
+    rate: [Option<f64>; 2],
+    chunks: u64,
+}
+
+impl Tuner {
+    fn parallel_next(&mut self) -> bool {
+        self.chunks += 1;
+        match self.rate {
+            [None, _] => false,
+            [_, None] => true,
+            // Try the slower way again every 8th chunk: the machine's load changes.
+            [Some(one), Some(two)] => (two >= one) != (self.chunks % 8 == 0),
+        }
+    }
+
+    fn record(&mut self, parallel: bool, heaps: usize, took: std::time::Duration) {
+        let rate = heaps as f64 / took.as_secs_f64().max(1e-9);
+        self.rate[parallel as usize] = Some(rate);
+    }
 }
 
 impl Sparse {
@@ -99,6 +129,9 @@ impl Sparse {
             next_rebuild: 64,
             rare_at_rebuild: 0,
             full_scans: 0,
+            scanned_pairs: 0,
+            rare_pairs: 0,
+            tuner: Tuner::default(),
         };
         for v in values {
             s.count(v.get());
@@ -173,6 +206,69 @@ impl Sparse {
         (c, self.rare.len())
     }
 
+    /// Like [`Sparse::compute`], on two threads (see [`super::parallel`]) once heaps are
+    /// past the first few thousand.
+    pub fn compute_parallel(
+        &mut self,
+        cells: &mut [u16],
+        from: usize,
+        to: usize,
+    ) -> Result<(), usize> {
+        const SERIAL_BELOW: usize = 1 << 12;
+        let mut n = from;
+        while n < to {
+            if n < SERIAL_BELOW {
+                let end = to.min(SERIAL_BELOW);
+                self.compute(cells, n, end)?;
+                n = end;
+                continue;
+            }
+            // Chunks end at rebuilds, so the split adapts as on one thread.
+            let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
+            // Two threads hand over every heap, which only pays when both really run: on a
+            // busy machine one thread is faster. Time both ways now and then, keep the faster.
+            let started = std::time::Instant::now();
+            let parallel = self.tuner.parallel_next();
+            if !parallel {
+                self.compute(cells, n, end)?;
+                self.tuner.record(false, end - n, started.elapsed());
+                n = end;
+                continue;
+            }
+            let (r, stats) = super::parallel::chunk(
+                &self.rules,
+                &self.common,
+                &mut self.rare,
+                self.max_value,
+                cells,
+                n,
+                end,
+            );
+            self.full_scans += stats.full_scans;
+            self.scanned_pairs += stats.scanned_pairs;
+            self.rare_pairs += stats.rare_pairs;
+            let done = match r {
+                Ok(_) => end,
+                Err(at) => at,
+            };
+            self.tuner.record(true, done - n, started.elapsed());
+            for &v in &cells[n..done] {
+                let v = v as usize;
+                self.count(v);
+                // Values first seen in the chunk were treated as rare: keep them so.
+                self.classified.set(v);
+            }
+            if done < end {
+                return Err(done);
+            }
+            n = end;
+            if n >= self.next_rebuild || self.rare.len() > 2 * self.rare_at_rebuild + 256 {
+                self.rebuild(&cells[..n]);
+            }
+        }
+        Ok(())
+    }
+
     /// Computes `cells[from..to]` from `cells[..from]`. Stops early and returns the index
     /// of a heap whose value does not fit in `T` (that cell is not written).
     pub fn compute<T: Cell>(
@@ -239,6 +335,7 @@ impl Sparse {
             }
             let m = n - k;
             let end = self.rare.partition_point(|&(a, _)| (a as usize) < m);
+            self.rare_pairs += end as u64;
             let below = &cells[..m];
             for &(a, ga) in &self.rare[..end] {
                 let a = a as usize;
@@ -253,7 +350,7 @@ impl Sparse {
             return result;
         }
         self.full_scans += 1;
-        const BLOCK: usize = 256;
+        const BLOCK: usize = 1024;
         let mut buf = [0u32; BLOCK];
         for ki in 0..self.rules.leave_two.len() {
             let k = self.rules.leave_two[ki];
@@ -272,6 +369,7 @@ impl Sparse {
             let mut i = 0;
             while i < half {
                 let len = BLOCK.min(half - i);
+                self.scanned_pairs += len as u64;
                 let xs = &low[i..i + len];
                 let ys = &high[half - i - len..half - i];
                 for ((b, x), y) in buf.iter_mut().zip(xs).zip(ys.iter().rev()) {

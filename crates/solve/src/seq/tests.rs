@@ -289,3 +289,45 @@ mod checkpoints {
         assert!(refused(&path, "0.77").contains("not a grundy"));
     }
 }
+
+#[test]
+fn two_threads_give_the_same_values() {
+    for name in [
+        "0.6",
+        "0.16",
+        "grundys-game",
+        "4.07",
+        "0.77",
+        "0.137",
+        "0.44",
+        "4.4",
+    ] {
+        let r = rules_of(name);
+        let n = 12_000;
+        let one = compute(&r, n);
+        let mut two = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+        two.set_threads(2);
+        // In pieces, as the CLI does.
+        for to in [5000, 5001, 9000, n] {
+            two.compute_to(to).unwrap();
+        }
+        assert!((0..n).all(|i| one.get(i) == two.get(i)), "{name}");
+    }
+}
+
+#[test]
+#[ignore]
+fn print_sparse_stats() {
+    for (name, n) in [
+        ("0.6", 1u64 << 20),
+        ("0.16", 1_000_000),
+        ("grundys-game", 1 << 20),
+    ] {
+        let e = compute(&rules_of(name), n);
+        eprintln!(
+            "{name} {n}: {:?} rare-list {}",
+            e.sparse_stats(),
+            e.summary().rare_count.unwrap_or(0)
+        );
+    }
+}
