@@ -61,7 +61,7 @@ impl Default for StoreOptions {
 }
 
 enum Method {
-    Sparse(sparse::Sparse),
+    Sparse(Box<sparse::Sparse>),
     Finite(subtraction::Finite),
     AllBut(subtraction::AllBut),
     Naive(MexSet),
@@ -257,9 +257,12 @@ impl SeqEngine {
 
 fn make_method<T: Cell>(rules: &HeapRules, known: &[T]) -> Method {
     match rules {
-        HeapRules::TakeBreak { digits, unequal } if rules.max_parts() <= 2 => Method::Sparse(
-            sparse::Sparse::new(sparse::SplitRules::new(digits, *unequal), known),
-        ),
+        HeapRules::TakeBreak { digits, unequal } if rules.max_parts() <= 2 => {
+            Method::Sparse(Box::new(sparse::Sparse::new(
+                sparse::SplitRules::new(digits, *unequal),
+                known,
+            )))
+        }
         HeapRules::TakeBreak { .. } => Method::Naive(MexSet::new()),
         HeapRules::Subtraction(s) => Method::Finite(subtraction::Finite::new(s)),
         HeapRules::AllBut(e) => Method::AllBut(subtraction::AllBut::new(e, known)),

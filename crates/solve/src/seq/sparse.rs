@@ -104,7 +104,7 @@ impl Tuner {
             [None, _] => false,
             [_, None] => true,
             // Try the slower way again every 8th chunk: the machine's load changes.
-            [Some(one), Some(two)] => (two >= one) != (self.chunks % 8 == 0),
+            [Some(one), Some(two)] => (two >= one) != (self.chunks & 7 == 0),
         }
     }
 
