@@ -8,9 +8,10 @@
 use crate::nim::{format_heap_move, format_heaps, parse_heaps, replace_heap, HeapMove, MAX_HEAP};
 use grundy_core::heap::{LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
 use grundy_core::parse::shorten;
-use grundy_core::{Game, HeapRules, ParseError, Ruleset};
+use grundy_core::{Game, HeapRules, Nimber, ParseError, Ruleset};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// Most digits accepted after the point of a take-and-break code.
 pub const MAX_CODE_DIGITS: usize = 4096;
@@ -19,11 +20,28 @@ pub const MAX_SUBTRACTION: u64 = 1 << 32;
 /// Most counts accepted in a subtraction set.
 pub const MAX_SET_LEN: usize = 4096;
 
-/// A heap game: its rules and the name it was given in (canonical form).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A heap game: its rules and the name it was given in (canonical form), and optionally a
+/// table of known Grundy values G(0), G(1), ... (see [`HeapGame::with_values`]).
+#[derive(Clone, Debug)]
 pub struct HeapGame {
     rules: HeapRules,
     name: String,
+    values: Option<Arc<[u64]>>,
+}
+
+impl PartialEq for HeapGame {
+    /// Games are equal when their rules are (the table of values is only a cache).
+    fn eq(&self, other: &HeapGame) -> bool {
+        self.rules == other.rules
+    }
+}
+
+impl Eq for HeapGame {}
+
+impl std::hash::Hash for HeapGame {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.rules.hash(state)
+    }
 }
 
 impl HeapGame {
@@ -82,6 +100,7 @@ impl HeapGame {
                 unequal: true,
             },
             name: "grundys-game".into(),
+            values: None,
         }
     }
 
@@ -93,6 +112,7 @@ impl HeapGame {
         HeapGame {
             rules: HeapRules::Subtraction(set),
             name,
+            values: None,
         }
     }
 
@@ -104,6 +124,7 @@ impl HeapGame {
         HeapGame {
             rules: HeapRules::AllBut(set),
             name,
+            values: None,
         }
     }
 
@@ -137,7 +158,21 @@ impl HeapGame {
                 unequal: false,
             },
             name,
+            values: None,
         })
+    }
+
+    /// The same game, with G(i) = `values[i]` known for every heap below `values.len()`
+    /// (computed in bulk by `grundy_solve::seq`), so engines look values up instead of
+    /// searching: this is how `grundy solve 0.77 5 9 12` stays fast for large heaps.
+    pub fn with_values(mut self, values: Arc<[u64]>) -> HeapGame {
+        self.values = Some(values);
+        self
+    }
+
+    /// The table given to [`HeapGame::with_values`], if any.
+    pub fn values(&self) -> Option<&[u64]> {
+        self.values.as_deref()
     }
 
     /// The rules, for engines.
@@ -318,6 +353,11 @@ impl Ruleset for HeapGame {
         self.rules.heap_options(*c, emit)
     }
 
+    fn known_grundy(&self, c: &u64) -> Option<Nimber> {
+        let table = self.values.as_deref()?;
+        table.get(usize::try_from(*c).ok()?).map(|&v| Nimber(v))
+    }
+
     fn size_hint(&self, c: &u64) -> usize {
         *c as usize
     }
@@ -366,7 +406,6 @@ impl Game for HeapGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grundy_core::Nimber;
     use grundy_solve::{analysis::Analyzer, brute, Convention};
     use proptest::prelude::*;
 
@@ -435,6 +474,19 @@ mod tests {
         assert_eq!(got, vec![0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
         let a = grundy_solve::analyze(&g, &vec![5, 9, 12], Convention::Normal).unwrap();
         assert_eq!(a.grundy, Some(Nimber(4))); // G(5) ^ G(9) ^ G(12) = 4 ^ 4 ^ 4
+    }
+
+    #[test]
+    fn values_table_is_used_and_agrees() {
+        let g = HeapGame::parse("0.77").unwrap();
+        let table: Vec<u64> = grundy_solve::seq::naive::values(g.rules(), 200);
+        let fast = g.clone().with_values(table.into());
+        let mut a = Analyzer::new(&g);
+        let mut b = Analyzer::new(&fast);
+        for heaps in [vec![5, 9, 12], vec![70, 71], vec![199, 3, 3]] {
+            assert_eq!(a.grundy(&heaps).unwrap(), b.grundy(&heaps).unwrap());
+        }
+        assert_eq!(fast, g);
     }
 
     #[test]

@@ -293,6 +293,15 @@ fn run<T: Cell>(
     }
 }
 
+/// G(0), ..., G(count − 1) of `rules` with the fastest engine, in memory (for front ends
+/// that need a table of heap values, e.g. to solve sums of large heaps: see
+/// `grundy_games::heap::HeapGame::with_values`).
+pub fn values(rules: &HeapRules, count: u64) -> Result<Vec<u64>, SeqError> {
+    let mut e = SeqEngine::new(rules, count, StoreOptions::default())?;
+    e.compute_to(count)?;
+    Ok((0..e.len()).map(|i| e.get(i)).collect())
+}
+
 /// What `grundy seq` reports about G(0), ..., G(count − 1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
