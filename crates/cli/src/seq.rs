@@ -351,18 +351,29 @@ fn write_summary(out: &mut impl Write, c: &Computed, s: &Summary) -> std::io::Re
         )?,
     }
     match &s.period {
+        Some(p) if p.saltus > 0 => writeln!(
+            out,
+            "arithmetic period {} with saltus {} from n0 = {}, proven: G(n+{}) = G(n) + {} for {} <= n < {} and the values below n0 + p are 0..{} and those below n0 shifted by {}",
+            p.period, p.saltus, p.n0, p.period, p.saltus, p.n0, p.checked_to, p.saltus - 1, p.saltus
+        ),
         Some(p) => writeln!(
             out,
-            "period {} from n0 = {} (last exception at heap {}), proven: G(n+{}) = G(n) for {} <= n < {}",
+            "period {} from n0 = {} ({}), proven: G(n+{}) = G(n) for {} <= n < {}",
             p.period,
             p.n0,
-            p.n0 as i64 - 1,
+            match p.n0 {
+                0 => "purely periodic".to_string(),
+                n => format!("last exception at heap {}", n - 1),
+            },
             p.period,
             p.n0,
             p.checked_to
         ),
         None => match seq::period::theorem(c.engine.rules()) {
             Some(_) => writeln!(out, "no period proven up to {}", s.count),
+            None if matches!(c.engine.rules(), grundy_core::HeapRules::AllBut(_)) => {
+                writeln!(out, "no period proven up to {}", s.count)
+            }
             None => writeln!(
                 out,
                 "no period proven up to {} (no periodicity theorem applies to this game)",
@@ -381,6 +392,7 @@ fn summary_json(c: &Computed, s: &Summary) -> serde_json::Value {
         "period": s.period.map(|p| p.period),
         "n0": s.period.map(|p| p.n0),
         "checked_to": s.period.map(|p| p.checked_to),
+        "saltus": s.period.map(|p| p.saltus),
         "common": s.common,
         "rare": s.rare,
         "rare_count": s.rare_count,
