@@ -350,8 +350,7 @@ impl Sparse {
             return result;
         }
         self.full_scans += 1;
-        const BLOCK: usize = 1024;
-        let mut buf = [0u32; BLOCK];
+        const BLOCK: usize = 256;
         for ki in 0..self.rules.leave_two.len() {
             let k = self.rules.leave_two[ki];
             if k + 2 > n {
@@ -372,12 +371,7 @@ impl Sparse {
                 self.scanned_pairs += len as u64;
                 let xs = &low[i..i + len];
                 let ys = &high[half - i - len..half - i];
-                for ((b, x), y) in buf.iter_mut().zip(xs).zip(ys.iter().rev()) {
-                    *b = (x.get() ^ y.get()) as u32;
-                }
-                for &v in &buf[..len] {
-                    seen.mark(v as usize);
-                }
+                seen.mark_pairs(xs, ys);
                 if seen.has(result) {
                     result = seen.mex();
                     if self.classify(result) {
@@ -395,6 +389,16 @@ impl Sparse {
 trait Seen {
     fn clear(&mut self);
     fn mark(&mut self, v: usize);
+    /// Marks `xs[i] ^ ys[len − 1 − i]` for every i (at most 256 pairs).
+    fn mark_pairs<T: Cell>(&mut self, xs: &[T], ys: &[T]) {
+        let mut buf = [0u32; 256];
+        for ((b, x), y) in buf.iter_mut().zip(xs).zip(ys.iter().rev()) {
+            *b = (x.get() ^ y.get()) as u32;
+        }
+        for &v in &buf[..xs.len().min(256)] {
+            self.mark(v as usize);
+        }
+    }
     fn has(&self, v: usize) -> bool;
     fn mex(&self) -> usize;
 }
@@ -403,6 +407,18 @@ trait Seen {
 struct Small<'a>(&'a mut [u8; 1 << 16], usize);
 
 impl Seen for Small<'_> {
+    #[inline(always)]
+    fn mark_pairs<T: Cell>(&mut self, xs: &[T], ys: &[T]) {
+        // 16-bit values: XOR in 16-bit lanes, then one byte store per pair, no bounds check.
+        let mut buf = [0u16; 256];
+        for ((b, x), y) in buf.iter_mut().zip(xs).zip(ys.iter().rev()) {
+            *b = (x.get() ^ y.get()) as u16;
+        }
+        for &v in &buf[..xs.len().min(256)] {
+            self.0[v as usize] = 1;
+        }
+    }
+
     #[inline(always)]
     fn clear(&mut self) {
         let n = self.1;
