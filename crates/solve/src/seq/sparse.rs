@@ -87,6 +87,26 @@ pub struct Sparse {
     /// Pairs with a rare heap looked at (statistics).
     pub rare_pairs: u64,
     tuner: Tuner,
+    /// Option sets of the 8 heaps of a batch (allocated on first use).
+    batch: Option<Box<[Box<[u8; 1 << 16]>; BATCH]>>,
+}
+
+/// Heaps computed together by one pass over the rare list.
+const BATCH: usize = 8;
+
+/// 64 KiB of zeros on the heap.
+fn zeroed_64k() -> Box<[u8; 1 << 16]> {
+    vec![0u8; 1 << 16]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| Box::new([0u8; 1 << 16]))
+}
+
+/// Bytes of an option set in use when the largest value is `max` (2^bits(max) + 1, at
+/// most 2^16).
+fn limit_of(max: usize) -> usize {
+    let bits = usize::BITS - max.leading_zeros();
+    ((1usize << bits) + 1).min(1 << 16)
 }
 
 /// Chooses between one and two threads by measured speed (heaps per second).
@@ -102,6 +122,9 @@ impl Tuner {
         self.chunks += 1;
         match self.rate {
             [None, _] => false,
+            // Handing over every heap costs a fraction of a microsecond: not worth it when
+            // one thread settles a heap in less than a microsecond.
+            [Some(one), _] if one > 1e6 => false,
             [_, None] => true,
             // Try the slower way again every 8th chunk: the machine's load changes.
             [Some(one), Some(two)] => (two >= one) != (self.chunks & 7 == 0),
@@ -132,6 +155,7 @@ impl Sparse {
             scanned_pairs: 0,
             rare_pairs: 0,
             tuner: Tuner::default(),
+            batch: None,
         };
         for v in values {
             s.count(v.get());
@@ -277,17 +301,25 @@ impl Sparse {
         from: usize,
         to: usize,
     ) -> Result<(), usize> {
-        for n in from..to {
-            let g = self.value_of(cells, n);
-            if g > T::MAX {
-                return Err(n);
+        let batch_from = 256 + self.rules.leave_two.last().copied().unwrap_or(0);
+        let mut n = from;
+        while n < to {
+            if T::MAX <= 0xFFFF
+                && n >= batch_from
+                && n + BATCH <= to
+                && !self.rules.leave_two.is_empty()
+            {
+                self.compute_batch(cells, n)?;
+                n += BATCH;
+            } else {
+                let g = self.value_of(cells, n);
+                if g > T::MAX {
+                    return Err(n);
+                }
+                self.settle(cells, n, g);
+                n += 1;
             }
-            cells[n] = T::put(g);
-            self.count(g);
-            if !self.classify(g) && n > 0 {
-                self.rare.push((n as u32, g as u32));
-            }
-            let len = n + 1;
+            let len = n;
             if len >= self.next_rebuild
                 || (self.rare.len() > 2 * self.rare_at_rebuild + 256
                     && len >= self.next_rebuild / 2 + self.next_rebuild / 4)
@@ -298,6 +330,84 @@ impl Sparse {
         Ok(())
     }
 
+    /// Records G(n) = g.
+    fn settle<T: Cell>(&mut self, cells: &mut [T], n: usize, g: usize) {
+        cells[n] = T::put(g);
+        self.count(g);
+        if !self.classify(g) && n > 0 {
+            self.rare.push((n as u32, g as u32));
+        }
+    }
+
+    /// Computes the 8 heaps from n0 on (16-bit values): one pass over the rare list marks
+    /// the rare pairs of all 8 (their other heaps are 8 consecutive cells), then each heap
+    /// is finished on its own.
+    fn compute_batch<T: Cell>(&mut self, cells: &mut [T], n0: usize) -> Result<(), usize> {
+        let mut seens = match self.batch.take() {
+            Some(b) => b,
+            None => Box::new(std::array::from_fn(|_| zeroed_64k())),
+        };
+        // Heap j clears what grew past `cleared` itself, before it is finished.
+        let cleared = limit_of(self.max_value);
+        for s in seens.iter_mut() {
+            s[..cleared].fill(0);
+        }
+        self.batch_rare(cells, n0, &mut seens);
+        let mut result = Ok(());
+        for (j, seen) in seens.iter_mut().enumerate() {
+            let n = n0 + j;
+            let limit = limit_of(self.max_value);
+            if limit > cleared {
+                seen[cleared..limit].fill(0);
+            }
+            let g = self.value_with(cells, n, &mut Small(seen, limit), Some(n0));
+            if g > T::MAX {
+                result = Err(n);
+                break;
+            }
+            self.settle(cells, n, g);
+        }
+        self.batch = Some(seens);
+        result
+    }
+
+    /// Marks, for each of the 8 heaps n0 + j, the pairs (a, n0 + j − k − a) of rare heaps
+    /// a with 8 ≤ a < n0 − k (outside the window where unequal splits would pair a with
+    /// itself). Their other heaps n0 − k − a + j are below n0, so all are known.
+    fn batch_rare<T: Cell>(
+        &mut self,
+        cells: &[T],
+        n0: usize,
+        seens: &mut [Box<[u8; 1 << 16]>; BATCH],
+    ) {
+        let unequal = self.rules.unequal;
+        for ki in 0..self.rules.leave_two.len() {
+            let k = self.rules.leave_two[ki];
+            let m0 = n0 - k;
+            let idx = |x: usize| self.rare.partition_point(|&(a, _)| (a as usize) < x);
+            let (lo, hi) = (idx(BATCH), idx(m0));
+            let ranges = if unequal {
+                let (w0, w1) = (idx(m0.div_ceil(2)), idx((m0 + BATCH - 1) / 2 + 1));
+                [(lo, w0.clamp(lo, hi)), (w1.clamp(lo, hi), hi)]
+            } else {
+                [(lo, hi), (hi, hi)]
+            };
+            for (from, to) in ranges {
+                self.rare_pairs += (BATCH * (to - from)) as u64;
+                for &(a, ga) in &self.rare[from..to] {
+                    let base = m0 - a as usize;
+                    let Some(w) = cells.get(base..base + BATCH) else {
+                        continue;
+                    };
+                    let ga = ga as usize;
+                    for (seen, x) in seens.iter_mut().zip(w) {
+                        seen[(ga ^ x.get()) & 0xFFFF] = 1;
+                    }
+                }
+            }
+        }
+    }
+
     fn value_of<T: Cell>(&mut self, cells: &[T], n: usize) -> usize {
         let bits = usize::BITS - self.max_value.leading_zeros();
         // Options are XORs of values, so below 2^bits; the mex is at most 2^bits.
@@ -305,19 +415,29 @@ impl Sparse {
         let mut seen = std::mem::take(&mut self.seen);
         let g = if T::MAX <= 0xFFFF && seen.len() >= 1 << 16 {
             match <&mut [u8; 1 << 16]>::try_from(&mut seen[..1 << 16]) {
-                Ok(array) => self.value_with(cells, n, &mut Small(array, limit.min(1 << 16))),
+                Ok(array) => self.value_with(cells, n, &mut Small(array, limit.min(1 << 16)), None),
                 Err(_) => unreachable!("the slice has 2^16 bytes"),
             }
         } else {
-            self.value_with(cells, n, &mut Wide(&mut seen[..limit], limit - 2))
+            self.value_with(cells, n, &mut Wide(&mut seen[..limit], limit - 2), None)
         };
         self.seen = seen;
         g
     }
 
+    /// G(n). With `batch = Some(n0)`, `seen` already holds the pairs of rare heaps that
+    /// [`Sparse::batch_rare`] marked for the 8 heaps from n0 on; only the others are added.
     #[inline(always)]
-    fn value_with<T: Cell, S: Seen>(&mut self, cells: &[T], n: usize, seen: &mut S) -> usize {
-        seen.clear();
+    fn value_with<T: Cell, S: Seen>(
+        &mut self,
+        cells: &[T],
+        n: usize,
+        seen: &mut S,
+        batch: Option<usize>,
+    ) -> usize {
+        if batch.is_none() {
+            seen.clear();
+        }
         let rules = &self.rules;
         if rules.take_all.binary_search(&n).is_ok() {
             seen.mark(0);
@@ -334,15 +454,35 @@ impl Sparse {
                 break;
             }
             let m = n - k;
-            let end = self.rare.partition_point(|&(a, _)| (a as usize) < m);
-            self.rare_pairs += end as u64;
+            let idx = |x: usize| self.rare.partition_point(|&(a, _)| (a as usize) < x);
+            let end = idx(m);
             let below = &cells[..m];
-            for &(a, ga) in &self.rare[..end] {
-                let a = a as usize;
-                if unequal && 2 * a == m {
-                    continue;
+            let mut mark_range = |from: usize, to: usize| {
+                for &(a, ga) in &self.rare[from..to.max(from)] {
+                    let a = a as usize;
+                    if unequal && 2 * a == m {
+                        continue;
+                    }
+                    seen.mark(ga as usize ^ below[m - a].get());
                 }
-                seen.mark(ga as usize ^ below[m - a].get());
+            };
+            match batch {
+                None => {
+                    self.rare_pairs += end as u64;
+                    mark_range(0, end);
+                }
+                Some(n0) => {
+                    // What batch_rare left out: a < 8, a ≥ n0 − k, and the unequal window.
+                    let m0 = n0 - k;
+                    mark_range(0, idx(BATCH).min(end));
+                    mark_range(idx(m0).min(end), end);
+                    if unequal {
+                        mark_range(
+                            idx(m0.div_ceil(2)).min(end),
+                            idx((m0 + BATCH - 1) / 2 + 1).min(end),
+                        );
+                    }
+                }
             }
         }
         let mut result = seen.mex();

@@ -303,6 +303,25 @@ mod checkpoints {
 }
 
 #[test]
+fn batches_match_naive() {
+    for name in [
+        "0.6",
+        "grundys-game",
+        "4.07",
+        "4.4",
+        "0.137",
+        "0.04",
+        "4.7",
+        "0.007",
+    ] {
+        let r = rules_of(name);
+        let e = compute(&r, 2500);
+        let want = naive::values(&r, 2500);
+        assert!((0..2500).all(|i| e.get(i) == want[i as usize]), "{name}");
+    }
+}
+
+#[test]
 fn two_threads_give_the_same_values() {
     for name in [
         "0.6",
