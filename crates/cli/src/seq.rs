@@ -156,21 +156,22 @@ pub fn compute(
         Err(e) => return Ok(Err(e)),
     };
     let rules = game.rules().clone();
-    let mut engine = match &resume_path {
-        Some(path) => match checkpoint::resume(path, game.name(), &rules, count, store) {
-            Ok(e) => e,
+    let (mut engine, saved) = match &resume_path {
+        Some(path) => match checkpoint::resume_saved(path, game.name(), &rules, count, store) {
+            Ok((e, saved)) => (e, Some(saved)),
             Err(e @ SeqError::Checkpoint { .. }) => return Ok(Err(e.to_string())),
             Err(e) => return Err(e.into()),
         },
-        None => SeqEngine::new(&rules, count, store)?,
+        None => (SeqEngine::new(&rules, count, store)?, None),
     };
     engine.set_threads(threads);
     let save_to = checkpoint_path.or(resume_path.clone());
     let mut writer = match &save_to {
-        Some(p) if resume_path.as_ref() == Some(p) => {
-            // Continue the same file: rewrite it once (drops any unsaved tail), then append.
-            Some(CheckpointWriter::create(p, game.name(), &engine)?)
-        }
+        Some(p) if resume_path.as_ref() == Some(p) => match &saved {
+            // Continue the same file, appending.
+            Some(saved) => Some(CheckpointWriter::reopen(p, saved)?),
+            None => Some(CheckpointWriter::create(p, game.name(), &engine)?),
+        },
         Some(p) => Some(
             CheckpointWriter::create(p, game.name(), &engine)
                 .with_context(|| format!("cannot write checkpoint {}", p.display()))?,

@@ -106,6 +106,23 @@ impl CheckpointWriter {
         })
     }
 
+    /// Continues the checkpoint `resume` just read (appending after its saved values; any
+    /// bytes past them, left by a run killed mid-save, are dropped).
+    pub fn reopen(path: &Path, saved: &Saved) -> Result<Self, SeqError> {
+        let io = |e: std::io::Error| err(path, e.to_string());
+        let file = OpenOptions::new().write(true).open(path).map_err(io)?;
+        file.set_len(saved.data_at + saved.count * saved.width as u64)
+            .map_err(io)?;
+        Ok(CheckpointWriter {
+            path: path.to_path_buf(),
+            file,
+            data_at: saved.data_at,
+            width: saved.width,
+            count: saved.count,
+            sum: saved.sum,
+        })
+    }
+
     /// Number of values saved.
     pub fn count(&self) -> u64 {
         self.count
@@ -144,8 +161,17 @@ impl CheckpointWriter {
     }
 }
 
-/// Reads the checkpoint at `path` for the game named `game` into an engine of `capacity`
-/// values (keeping at most `capacity` of the saved ones).
+/// Where a checkpoint that was read stands (for [`CheckpointWriter::reopen`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Saved {
+    data_at: u64,
+    width: usize,
+    count: u64,
+    sum: Checksum,
+}
+
+/// Reads the checkpoint at `path` for the game named `game` into an engine of at least
+/// `capacity` values (all saved values are kept).
 pub fn resume(
     path: &Path,
     game: &str,
@@ -153,6 +179,17 @@ pub fn resume(
     capacity: u64,
     store: StoreOptions,
 ) -> Result<SeqEngine, SeqError> {
+    resume_saved(path, game, rules, capacity, store).map(|(e, _)| e)
+}
+
+/// Like [`resume`], also telling where the file stands, to continue it.
+pub fn resume_saved(
+    path: &Path,
+    game: &str,
+    rules: &HeapRules,
+    capacity: u64,
+    store: StoreOptions,
+) -> Result<(SeqEngine, Saved), SeqError> {
     let io = |e: std::io::Error| err(path, e.to_string());
     let f = File::open(path).map_err(io)?;
     let file_len = f.metadata().map_err(io)?.len();
@@ -244,5 +281,13 @@ pub fn resume(
     if sum != want {
         return Err(err(path, "corrupt: the values do not match the checksum"));
     }
-    Ok(engine)
+    Ok((
+        engine,
+        Saved {
+            data_at,
+            width,
+            count,
+            sum,
+        },
+    ))
 }

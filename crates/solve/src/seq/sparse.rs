@@ -490,7 +490,8 @@ impl Sparse {
             return result;
         }
         self.full_scans += 1;
-        const BLOCK: usize = 256;
+        // Blocks grow from 32 to 256 pairs: short scans stop early, long ones run in bulk.
+        let mut block = 32;
         for ki in 0..self.rules.leave_two.len() {
             let k = self.rules.leave_two[ki];
             if k + 2 > n {
@@ -507,7 +508,8 @@ impl Sparse {
             let high = &cells[m - half..m];
             let mut i = 0;
             while i < half {
-                let len = BLOCK.min(half - i);
+                let len = block.min(half - i);
+                block = (block * 2).min(256);
                 self.scanned_pairs += len as u64;
                 let xs = &low[i..i + len];
                 let ys = &high[half - i - len..half - i];

@@ -62,8 +62,9 @@ fn mex_of(words: &[u64]) -> usize {
 #[derive(Clone, Debug)]
 pub struct AllBut {
     excluded: Vec<usize>,
-    /// How often each value occurs among the heaps computed so far.
-    counts: Vec<u64>,
+    /// How often each value occurs among the heaps computed so far (4 bytes per value, and
+    /// values grow about half as fast as heaps: 2 bytes per heap).
+    counts: Vec<u32>,
     /// The least value that does not occur at all so far.
     global_mex: usize,
     scratch: Vec<usize>,
