@@ -140,7 +140,7 @@ fn killed_run_resumes_exactly() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("k.ckpt");
     let ck = ck.to_str().unwrap();
-    let n = "400000";
+    let n = "1000000";
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(["seq", "0.6", "-n", n, "--values", "--checkpoint", ck, "-q"])
         .stdout(Stdio::null())
