@@ -4,6 +4,9 @@
 //! hands them to the engines and prints what comes back. Exit codes: 0 ok, 1 failure, 2 usage
 //! or input error.
 
+mod plot;
+mod seq;
+
 use clap::{Parser, Subcommand};
 use grundy_cli::{judge, solve};
 
@@ -21,19 +24,41 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Answer a classic contest problem: read the judge's input on stdin, print its output.
     Judge(judge::JudgeArgs),
+    /// Grundy values G(0), ..., G(N-1) of a heap game, with a proven period when there is one.
+    Seq(seq::SeqArgs),
+    /// A scatter plot of G(n) against n (PNG or SVG).
+    Plot(plot::PlotArgs),
 }
 
 fn main() {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Solve(args) => solve::run(args),
-        Command::Judge(args) => judge::run(args),
+    let code = match cli.command {
+        Command::Solve(args) => report(solve::run(args)),
+        Command::Judge(args) => report(judge::run(args)),
+        Command::Seq(args) => report_any(seq::run(args)),
+        Command::Plot(args) => report_any(plot::run(args)),
     };
+    std::process::exit(code);
+}
+
+/// Exit code of a command of the library, printing its error.
+fn report(result: Result<(), grundy_cli::error::CliError>) -> i32 {
     match result {
-        Ok(()) => {}
+        Ok(()) => 0,
         Err(e) => {
             eprintln!("grundy: {e}");
-            std::process::exit(e.exit_code());
+            e.exit_code()
+        }
+    }
+}
+
+/// Exit code of a command that chooses its own code, printing its error.
+fn report_any(result: anyhow::Result<i32>) -> i32 {
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("grundy: {e:#}");
+            1
         }
     }
 }

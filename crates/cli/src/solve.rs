@@ -12,6 +12,10 @@ use std::path::PathBuf;
 #[command(after_help = "Families and notation: see docs/games.md. Examples:\n  \
     grundy solve nim 3 5 7\n  \
     grundy solve nim 1 1 4 --misere\n  \
+    grundy solve 0.77 5 9 12\n  \
+    grundy solve 0.77 3 9 --misere --remoteness\n  \
+    grundy solve subtraction --set 1,3,4 10 11\n  \
+    grundy solve darkraft RL/LR\n  \
     grundy solve crosses ....X......\n  \
     grundy solve cutting 4x2 3x3 --json\n  \
     grundy solve bombs '.#/..'\n  \
@@ -20,7 +24,8 @@ use std::path::PathBuf;
     grundy solve graph --board grid:3x4 --rule arc-kayles --remoteness\n  \
     grundy solve bombs --file board.txt")]
 pub struct SolveArgs {
-    /// Game family: nim, bombs, cutting, crosses, points, graph.
+    /// Game family: nim, darkraft, bombs, cutting, crosses, points, graph, subtraction (with
+    /// --set), or a heap game code: 0.77, 4.07, 0.F, grundys-game, sub:1,3,4, sub-all-but:2,5.
     pub family: String,
     /// The position in the family's notation; `-` reads it from stdin, `@FILE` from a file.
     pub position: Vec<String>,
@@ -49,6 +54,9 @@ pub struct SolveArgs {
     /// Edge-list file for `points`: one edge `P Q` per line, points numbered from 1.
     #[arg(long, value_name = "FILE")]
     pub graph: Option<PathBuf>,
+    /// Subtraction set for the `subtraction` family (`--set 1,3,4` is the game `sub:1,3,4`).
+    #[arg(long, value_name = "LIST")]
+    pub set: Option<String>,
     /// Rule of the graph games: one-or-two (default), take-vertex, node-kayles, arc-kayles.
     #[arg(long, value_name = "RULE")]
     pub rule: Option<String>,
@@ -76,6 +84,11 @@ pub fn position_text(words: &[String], file: Option<&PathBuf>) -> Result<String,
     }
 }
 
+/// G(0), ..., G(count − 1) of a heap game by the sequence engine (rare/common method).
+fn heap_values(rules: &grundy_core::HeapRules, count: u64) -> Option<Vec<u64>> {
+    grundy_solve::seq::values(rules, count).ok()
+}
+
 /// Runs `grundy solve`.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
     let text = match (args.family.as_str(), args.position.as_slice()) {
@@ -96,8 +109,18 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
             }
         },
         rule: args.rule.clone(),
+        heap_values: Some(heap_values),
     };
-    let family = args.family.clone();
+    let family = match (args.family.as_str(), &args.set) {
+        ("subtraction" | "sub", Some(set)) => format!("sub:{set}"),
+        ("subtraction" | "sub", None) => {
+            return Err(usage(
+                "the subtraction family needs its set: --set 1,3,4 (or write sub:1,3,4)",
+            ))
+        }
+        (_, Some(_)) => return Err(usage("--set applies to the subtraction family")),
+        (f, None) => f.to_string(),
+    };
     with_game(&family, &opts, &text, Report { args: &args })
 }
 

@@ -185,3 +185,38 @@ fn graph_family_rules() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn heap_games_and_subtraction() {
+    // Kayles 0.77: G(5) ^ G(9) ^ G(12) = 4 ^ 4 ^ 4 = 4.
+    let v = json(&["0.77", "5", "9", "12"]);
+    assert_eq!(v["grundy"], 4);
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!(["1:5->2+2", "2:9->4+4", "3:12->5+5"])
+    );
+    let v = json(&["0.77", "3", "9", "--misere"]);
+    assert_eq!(v["grundy"], serde_json::Value::Null);
+    assert_eq!(v["outcome"], "first");
+    let v = json(&["subtraction", "--set", "1,3,4", "10", "11"]);
+    assert_eq!(v["family"], "sub:1,3,4");
+    assert_eq!(v["grundy"], 3);
+    assert_eq!(json(&["sub:1,3,4", "10", "11"])["grundy"], 3);
+    // Far beyond the memo's comfort: the sequence engine gives the table.
+    assert_eq!(json(&["0.6", "1000000"])["outcome"], "first");
+    assert_usage_error(&grundy(&["solve", "0.8", "3"], ""), "column 3");
+    assert_usage_error(&grundy(&["solve", "subtraction", "5"], ""), "--set");
+    assert_usage_error(&grundy(&["solve", "nim", "5", "--set", "1,2"], ""), "--set");
+}
+
+#[test]
+fn darkraft_family() {
+    let v = json(&["darkraft", "RL/LR"]);
+    assert_eq!(v["outcome"], "second");
+    let v = json(&["darkraft", "RR/RR"]);
+    assert_eq!(v["outcome"], "first");
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 4);
+    let v = json(&["darkraft", "RX./L.R", "--misere", "--remoteness"]);
+    assert!(v["remoteness"].is_u64());
+    assert_usage_error(&grundy(&["solve", "darkraft", "RL/LQ"], ""), "column 5");
+}

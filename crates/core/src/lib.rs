@@ -3,11 +3,13 @@
 //! A position of an impartial game is a sum of independent components; a move replaces one
 //! component by a (possibly empty) sum of components. This crate has no I/O and no engines.
 
+pub mod heap;
 pub mod mex;
 pub mod nimber;
 pub mod parse;
 pub mod ruleset;
 
+pub use heap::HeapRules;
 pub use mex::MexSet;
 pub use nimber::Nimber;
 pub use parse::{tokens, ParseError, Span, Token};

@@ -9,5 +9,6 @@ pub mod darkraft;
 pub mod graph;
 pub mod graph_game;
 pub mod grid;
+pub mod heap;
 pub mod nim;
 pub mod registry;

@@ -14,8 +14,10 @@ use crate::{
     graph::Graph,
     graph_game::{GraphGame, Rule},
     grid::parse_grid,
+    heap::HeapGame,
     nim::Nim,
 };
+use grundy_core::HeapRules;
 use grundy_core::{Game, ParseError};
 
 /// A family name, option or position that cannot be used; the message says why and where.
@@ -59,7 +61,16 @@ pub struct FamilyOptions {
     pub graph: Option<(String, String)>,
     /// Rule of the graph games (`points`, `graph`).
     pub rule: Option<String>,
+    /// Bulk Grundy values G(0), ..., G(count − 1) of a heap game, from a sequence engine the
+    /// front end provides (games know no solvers); `None` leaves heaps to the memo engine.
+    pub heap_values: Option<HeapValues>,
 }
+
+/// A bulk computation of heap values: `(rules, count) → G(0..count)`, or `None` to decline.
+pub type HeapValues = fn(&HeapRules, u64) -> Option<Vec<u64>>;
+
+/// Heaps up to this size get a bulk table from [`FamilyOptions::heap_values`].
+pub const HEAP_TABLE_MAX: u64 = 1 << 24;
 
 /// Something to do with a game and a position of it, whatever the family.
 pub trait WithGame {
@@ -99,6 +110,50 @@ fn canonical_name(name: &str) -> Option<&'static str> {
     })
 }
 
+/// A heap game named by its code (`0.77`, `grundys-game`, `sub:1,3,4`, ...).
+fn with_heap_game<A: WithGame>(
+    name: &str,
+    opts: &FamilyOptions,
+    text: &str,
+    action: A,
+) -> Result<A::Output, A::Error> {
+    let looks_like_code = name.starts_with(|c: char| c.is_ascii_digit())
+        || ["sub", "hex:", "grundy"].iter().any(|p| name.starts_with(p));
+    let game = match HeapGame::parse(name) {
+        Ok(g) => g,
+        Err(e) if looks_like_code => {
+            let msg = format!("bad game code '{name}', column {}: {}", e.span.column, e.message);
+            return Err(usage(msg).into());
+        }
+        Err(_) => {
+            let known: Vec<&str> = FAMILIES.iter().map(|f| f.0).collect();
+            return Err(usage(format!(
+                "unknown family '{name}' (known: {}, or a heap game code such as 0.77, grundys-game, sub:1,3,4)",
+                known.join(", ")
+            ))
+            .into());
+        }
+    };
+    if opts.board.is_some() || opts.graph.is_some() || opts.rule.is_some() {
+        return Err(usage("--board, --graph and --rule apply to the graph games (points, graph)").into());
+    }
+    let family = game.name().to_string();
+    let heaps = parse(&game, &family, text)?;
+    let largest = heaps.iter().copied().max().unwrap_or(0);
+    let game = match opts.heap_values {
+        Some(bulk) if largest < HEAP_TABLE_MAX => match bulk(game.rules(), largest + 1) {
+            Some(values) => game.with_values(values.into()),
+            None => game,
+        },
+        _ => game,
+    };
+    let info = FamilyInfo {
+        name: family,
+        misere: true,
+    };
+    action.run(&game, heaps, &info)
+}
+
 /// A built-in board by name, or a usage error listing them.
 fn builtin(name: &str) -> Result<Graph, RegistryError> {
     Graph::builtin(name).ok_or_else(|| {
@@ -125,8 +180,7 @@ pub fn with_game<A: WithGame>(
     action: A,
 ) -> Result<A::Output, A::Error> {
     let Some(family) = canonical_name(name) else {
-        let known: Vec<&str> = FAMILIES.iter().map(|f| f.0).collect();
-        return Err(usage(format!("unknown family '{name}' (known: {})", known.join(", "))).into());
+        return with_heap_game(name, opts, text, action);
     };
     let graph_family = family == "points" || family == "graph";
     if !graph_family && (opts.board.is_some() || opts.graph.is_some() || opts.rule.is_some()) {

@@ -9,6 +9,7 @@ pub mod genus;
 pub mod memo;
 pub mod misere;
 pub mod remoteness;
+pub mod seq;
 
 pub use analysis::{analyze, Analysis, Convention};
 pub use memo::GrundyMemo;

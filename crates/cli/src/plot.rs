@@ -1,0 +1,233 @@
+//! `grundy plot GAME --count N -o FILE.png|FILE.svg`: a scatter plot of G(n) against n, with
+//! the proven period marked. Text is drawn with the DejaVu Sans font bundled in the binary
+//! (assets/, Bitstream Vera licence), never a system font.
+
+use crate::seq::compute;
+use grundy_solve::seq::{self, StoreOptions};
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use std::path::{Path, PathBuf};
+
+/// The font of every plot: DejaVu Sans, from Debian's fonts-dejavu-core.
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+const FAMILY: &str = "grundy-sans";
+
+/// Arguments of `grundy plot`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlotArgs {
+    /// The game: an octal or hexadecimal code (0.77, 4.07, 0.F), grundys-game, sub:1,3,4 or
+    /// sub-all-but:2,5.
+    pub game: String,
+    /// How many values: G(0) to G(N-1). Accepts 1000000, 1e6, 10^6, 2^21.
+    #[arg(long, short = 'n', default_value = "1000")]
+    pub count: String,
+    /// The picture to write: .png or .svg.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+    /// Keep computing until a period is proven (or --count values are computed).
+    #[arg(long)]
+    pub until_period: bool,
+    /// Width and height in pixels.
+    #[arg(long, default_value = "1200x700", value_name = "WxH")]
+    pub size: String,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+enum Format {
+    Png,
+    Svg,
+}
+
+fn usage(msg: impl std::fmt::Display) -> anyhow::Result<i32> {
+    eprintln!("error: {msg}");
+    Ok(2)
+}
+
+/// Runs `grundy plot`; returns the exit code (2 for bad input).
+pub fn run(args: PlotArgs) -> anyhow::Result<i32> {
+    let format = match args
+        .output
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase())
+        .as_deref()
+    {
+        Some("png") => Format::Png,
+        Some("svg") => Format::Svg,
+        _ => {
+            return usage(format!(
+                "cannot tell the picture format of '{}' (name it .png or .svg)",
+                args.output.display()
+            ))
+        }
+    };
+    let size = match args
+        .size
+        .split_once(['x', 'X'])
+        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
+    {
+        Some((w, h)) if (200..=10_000).contains(&w) && (150..=10_000).contains(&h) => (w, h),
+        _ => {
+            return usage(format!(
+                "invalid --size '{}' (expected WxH, each 200 to 10000, like 1200x700)",
+                args.size
+            ))
+        }
+    };
+    let c = match compute(
+        &args.game,
+        &args.count,
+        args.until_period,
+        None,
+        None,
+        StoreOptions::default(),
+        crate::seq::default_threads(),
+        args.quiet,
+    )? {
+        Ok(c) => c,
+        Err(msg) => return usage(msg),
+    };
+    let summary = seq::summarize(c.engine.rules(), c.count as usize, |i| c.engine.get(i as u64));
+    let period = c.period.or(summary.period);
+    let points = thin(c.count, size.0, |i| c.engine.get(i));
+    let title = match period {
+        Some(p) => format!(
+            "{}: G(n) for n < {} — period {} from n0 = {}",
+            c.game.name(),
+            c.count,
+            p.period,
+            p.n0
+        ),
+        None => format!("{}: G(n) for n < {} — no period proven", c.game.name(), c.count),
+    };
+    let spec = Spec {
+        title,
+        count: c.count,
+        max: summary.max,
+        points,
+        period: period.map(|p| (p.n0, p.period)),
+    };
+    let drawn = match format {
+        Format::Png => draw(BitMapBackend::new(&args.output, size).into_drawing_area(), &spec),
+        Format::Svg => draw(SVGBackend::new(&args.output, size).into_drawing_area(), &spec),
+    };
+    drawn.map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", display(&args.output)))?;
+    Ok(0)
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// At most a few points per pixel column: every distinct value seen in each column.
+fn thin(count: u64, width: u32, get: impl Fn(u64) -> u64) -> Vec<(u64, u64)> {
+    let columns = (width as u64 * 2).max(1);
+    if count <= columns * 4 {
+        return (0..count).map(|i| (i, get(i))).collect();
+    }
+    let mut out = Vec::new();
+    let mut seen: Vec<u64> = Vec::new();
+    let mut col_start = 0;
+    for col in 0..columns {
+        let end = ((col + 1) * count / columns).max(col_start);
+        seen.clear();
+        for i in col_start..end {
+            let v = get(i);
+            if !seen.contains(&v) {
+                if seen.len() < 512 {
+                    seen.push(v);
+                }
+                out.push((i, v));
+            }
+        }
+        col_start = end;
+    }
+    out
+}
+
+struct Spec {
+    title: String,
+    count: u64,
+    max: u64,
+    points: Vec<(u64, u64)>,
+    period: Option<(u64, u64)>,
+}
+
+type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, s: &Spec) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    // Registering twice is harmless; the font is valid (checked by a test).
+    plotters::style::register_font(FAMILY, FontStyle::Normal, FONT)
+        .map_err(|_| "the bundled font is invalid")?;
+    root.fill(&WHITE)?;
+    let x_max = s.count.max(2) as f64;
+    let y_max = (s.max as f64 + 1.0).max(2.0);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(&s.title, (FAMILY, 22))
+        .margin(16)
+        .x_label_area_size(50)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0f64..x_max, -0.5f64..y_max)?;
+    chart
+        .configure_mesh()
+        .x_desc("heap size n")
+        .y_desc("G(n)")
+        .label_style((FAMILY, 15))
+        .axis_desc_style((FAMILY, 17))
+        .x_label_formatter(&|v| format!("{}", *v as u64))
+        .y_label_formatter(&|v| format!("{}", *v as i64))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    let dot = BLUE.mix(0.6).filled();
+    let radius = if s.points.len() > 20_000 { 1 } else { 2 };
+    chart.draw_series(
+        s.points
+            .iter()
+            .map(|&(n, v)| Circle::new((n as f64, v as f64), radius, dot)),
+    )?;
+    if let Some((n0, p)) = s.period {
+        let red = RED.stroke_width(2);
+        for (x, label) in [
+            (n0, format!("n0 = {n0}")),
+            (n0 + p, format!("n0 + p = {}", n0 + p)),
+        ] {
+            if (x as f64) <= x_max {
+                chart
+                    .draw_series(LineSeries::new([(x as f64, -0.5), (x as f64, y_max)], red))?
+                    .label(label)
+                    .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(2)));
+            }
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font((FAMILY, 15))
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn font_is_valid() {
+        assert!(plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
+    }
+
+    #[test]
+    fn thinning_keeps_every_value_of_every_column() {
+        let pts = thin(1_000_000, 100, |i| i % 7);
+        assert!(pts.len() <= 200 * 7);
+        assert!(pts.len() >= 200 * 7 - 7);
+    }
+}

@@ -1,0 +1,164 @@
+//! `grundy seq` and `grundy plot` end to end: outputs, exit codes, checkpoints.
+
+use std::process::{Command, Output, Stdio};
+
+fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("grundy runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn reference(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/reference/heap")
+        .join(name);
+    std::fs::read_to_string(path).expect("reference table")
+}
+
+#[test]
+fn values_match_reference() {
+    for (game, file) in [
+        ("0.77", "0.77.txt"),
+        ("grundys-game", "grundys-game.txt"),
+        ("sub:1,2,3", "subtraction-1-2-3.txt"),
+        ("0.6", "0.6.txt"),
+    ] {
+        let o = grundy(&["seq", game, "--count", "1000", "--values", "-q"]);
+        assert_eq!(o.status.code(), Some(0), "{game}");
+        let text = reference(file);
+        let want: Vec<&str> = text.lines().map(str::trim).collect();
+        let out = stdout(&o);
+        let got: Vec<&str> = out.lines().collect();
+        assert_eq!(got, want, "{game}");
+    }
+}
+
+#[test]
+fn json_summary() {
+    let o = grundy(&["seq", "0.77", "--count", "1000", "--json", "-q"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["count"], 1000);
+    assert_eq!(v["max"], 8);
+    assert_eq!(v["period"], 12);
+    assert_eq!(v["n0"], 71);
+    assert_eq!(v["checked_to"], 2 * 71 + 12 + 2);
+    let o = grundy(&["seq", "0.6", "--count", "1000", "--json", "-q"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["period"].is_null() && v["n0"].is_null());
+}
+
+#[test]
+fn summary_says_no_period() {
+    let o = grundy(&["seq", "0.6", "--count", "1000", "-q"]);
+    assert!(stdout(&o).contains("no period proven up to 1000"));
+}
+
+#[test]
+fn until_period_stops_at_a_proof() {
+    let o = grundy(&[
+        "seq",
+        "0.07",
+        "--count",
+        "100000",
+        "--until-period",
+        "--json",
+        "-q",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!((v["period"].as_u64(), v["n0"].as_u64()), (Some(34), Some(53)));
+    assert!(v["count"].as_u64().unwrap() < 1000);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    for args in [
+        vec!["seq", "0.8"],
+        vec!["seq", "0."],
+        vec!["seq", "1.2.3"],
+        vec!["seq", ""],
+        vec!["seq", "sub:"],
+        vec!["seq", "0.77", "--count", "2^40"],
+        vec!["seq", "0.77", "--count", "-3"],
+        vec!["seq", "0.77", "--count", "lots"],
+        vec!["seq", "0.77", "--resume", "/nonexistent/k.ckpt"],
+        vec!["plot", "0.77", "-o", "x.gif"],
+    ] {
+        let o = grundy(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        if args[0] == "seq" && !args.contains(&"-3") {
+            assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        }
+    }
+}
+
+#[test]
+fn checkpoints_resume_and_refuse_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("k.ckpt");
+    let ck = ck.to_str().unwrap();
+    let full = grundy(&["seq", "0.6", "-n", "50000", "--values", "-q"]);
+    // A first run to 20000, then a resumed one to 50000.
+    let o = grundy(&["seq", "0.6", "-n", "20000", "--checkpoint", ck, "-q"]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = grundy(&["seq", "0.6", "-n", "50000", "--values", "--resume", ck, "-q"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), stdout(&full));
+    // Another game.
+    let o = grundy(&["seq", "0.77", "-n", "100", "--resume", ck, "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    // Truncated.
+    let bytes = std::fs::read(ck).unwrap();
+    std::fs::write(ck, &bytes[..bytes.len() / 2]).unwrap();
+    let o = grundy(&["seq", "0.6", "-n", "100", "--resume", ck, "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("truncated"));
+    // Corrupt.
+    let mut bad = bytes.clone();
+    let i = bad.len() - 7;
+    bad[i] ^= 0x10;
+    std::fs::write(ck, &bad).unwrap();
+    let o = grundy(&["seq", "0.6", "-n", "100", "--resume", ck, "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("corrupt"));
+}
+
+#[test]
+fn killed_run_resumes_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("k.ckpt");
+    let ck = ck.to_str().unwrap();
+    let n = "1000000";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["seq", "0.6", "-n", n, "--values", "--checkpoint", ck, "-q"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    child.kill().unwrap(); // SIGKILL
+    let _ = child.wait();
+    let resumed = grundy(&["seq", "0.6", "-n", n, "--values", "--resume", ck, "-q"]);
+    assert_eq!(resumed.status.code(), Some(0));
+    let full = grundy(&["seq", "0.6", "-n", n, "--values", "-q"]);
+    assert!(stdout(&full) == stdout(&resumed));
+}
+
+#[test]
+fn plots_png_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["k.png", "k.svg"] {
+        let path = dir.path().join(name);
+        let o = grundy(&["plot", "0.77", "-n", "500", "-o", path.to_str().unwrap(), "-q"]);
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(std::fs::metadata(&path).unwrap().len() > 1000);
+    }
+    let svg = std::fs::read_to_string(dir.path().join("k.svg")).unwrap();
+    assert!(svg.contains("period 12"));
+}

@@ -1,0 +1,527 @@
+//! Heap games named by a code: octal and hexadecimal take-and-break codes (`0.77`, `4.07`,
+//! `0.F`), Grundy's game (`grundys-game`) and subtraction games (`sub:1,3,4`,
+//! `sub-all-but:2,5`).
+//!
+//! A position is a list of heap sizes (`5 9 12`), as in Nim; a move `I:N->A+B` turns heap
+//! number I (from 1) of N tokens into the heaps A and B (`I:N->0` when it disappears).
+
+use crate::nim::{format_heap_move, format_heaps, parse_heaps, replace_heap, HeapMove, MAX_HEAP};
+use grundy_core::heap::{LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
+use grundy_core::parse::shorten;
+use grundy_core::{Game, HeapRules, Nimber, ParseError, Ruleset};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+/// Most digits accepted after the point of a take-and-break code.
+pub const MAX_CODE_DIGITS: usize = 4096;
+/// Largest count accepted in a subtraction set.
+pub const MAX_SUBTRACTION: u64 = 1 << 32;
+/// Most counts accepted in a subtraction set.
+pub const MAX_SET_LEN: usize = 4096;
+
+/// A heap game: its rules and the name it was given in (canonical form), and optionally a
+/// table of known Grundy values G(0), G(1), ... (see [`HeapGame::with_values`]).
+#[derive(Clone, Debug)]
+pub struct HeapGame {
+    rules: HeapRules,
+    name: String,
+    values: Option<Arc<[u64]>>,
+}
+
+impl PartialEq for HeapGame {
+    /// Games are equal when their rules are (the table of values is only a cache).
+    fn eq(&self, other: &HeapGame) -> bool {
+        self.rules == other.rules
+    }
+}
+
+impl Eq for HeapGame {}
+
+impl std::hash::Hash for HeapGame {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.rules.hash(state)
+    }
+}
+
+impl HeapGame {
+    /// Reads a game code: `0.77`, `4.07`, `0.F`, `grundys-game`, `sub:1,3,4` (also
+    /// `subtraction:1,3,4`) or `sub-all-but:2,5`. Errors name the column (line 1).
+    ///
+    /// A take-and-break code is hexadecimal when it has a letter digit A–F (`0.F`, `0.A8`);
+    /// otherwise it is octal and the digits 8 and 9 are refused, so `0.8` is an error. A
+    /// hexadecimal code with no letter digit is written with the prefix `hex:` (`hex:0.8`).
+    pub fn parse(text: &str) -> Result<HeapGame, ParseError> {
+        let t = text.trim_end();
+        let lead = t.len() - t.trim_start().len();
+        let t = t.trim_start();
+        let col0 = text[..lead].chars().count() + 1;
+        if t.is_empty() {
+            return Err(ParseError::new(1, col0, "empty game code (try 0.77 or sub:1,2)"));
+        }
+        if t.eq_ignore_ascii_case("grundys-game") || t.eq_ignore_ascii_case("grundy") {
+            return Ok(HeapGame::grundys_game());
+        }
+        for (prefix, all_but) in [
+            ("sub-all-but:", true),
+            ("subtraction-all-but:", true),
+            ("sub:", false),
+            ("subtraction:", false),
+        ] {
+            if t.len() >= prefix.len() && t[..prefix.len()].eq_ignore_ascii_case(prefix) {
+                let rest = &t[prefix.len()..];
+                let set = if all_but && rest.trim().is_empty() {
+                    Vec::new() // all-but nothing: Nim
+                } else {
+                    parse_set(rest, col0 + prefix.chars().count())?
+                };
+                return Ok(if all_but {
+                    HeapGame::all_but(set)
+                } else {
+                    HeapGame::subtraction(set)
+                });
+            }
+        }
+        if t.len() >= 4 && t[..4].eq_ignore_ascii_case("hex:") {
+            return parse_code(&t[4..], col0 + 4, true);
+        }
+        parse_code(t, col0, false)
+    }
+
+    /// Grundy's game: split a heap into two heaps of different sizes.
+    pub fn grundys_game() -> HeapGame {
+        HeapGame {
+            rules: HeapRules::TakeBreak {
+                digits: vec![LEAVE_TWO],
+                unequal: true,
+            },
+            name: "grundys-game".into(),
+            values: None,
+        }
+    }
+
+    /// The subtraction game with the counts of `set` (any order; duplicates ignored).
+    pub fn subtraction(mut set: Vec<u64>) -> HeapGame {
+        set.sort_unstable();
+        set.dedup();
+        let name = format!("sub:{}", join(&set));
+        HeapGame {
+            rules: HeapRules::Subtraction(set),
+            name,
+            values: None,
+        }
+    }
+
+    /// The game where a move removes any positive count except those of `set`.
+    pub fn all_but(mut set: Vec<u64>) -> HeapGame {
+        set.sort_unstable();
+        set.dedup();
+        let name = format!("sub-all-but:{}", join(&set));
+        HeapGame {
+            rules: HeapRules::AllBut(set),
+            name,
+            values: None,
+        }
+    }
+
+    /// The take-and-break game of `digits` (digit k for k = 0, 1, ...; values up to 15).
+    /// `None` when `digits[0]` has bits other than the splitting ones (which would let a
+    /// move remove nothing and leave the heap as it was).
+    pub fn take_break(mut digits: Vec<u8>) -> Option<HeapGame> {
+        if digits.is_empty() || digits[0] & (TAKE_ALL | LEAVE_ONE) != 0 {
+            return None;
+        }
+        if digits.iter().any(|&d| d > 15) {
+            return None;
+        }
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        let needs_prefix = digits.iter().any(|&d| d >= 8) && !digits.iter().any(|&d| d >= 10);
+        let mut name = String::from(if needs_prefix { "hex:" } else { "" });
+        for (i, &d) in digits.iter().enumerate() {
+            name.push(char::from_digit(d as u32, 16)?.to_ascii_uppercase());
+            if i == 0 {
+                name.push('.');
+            }
+        }
+        if digits.len() == 1 {
+            name.push('0');
+        }
+        Some(HeapGame {
+            rules: HeapRules::TakeBreak {
+                digits,
+                unequal: false,
+            },
+            name,
+            values: None,
+        })
+    }
+
+    /// The same game, with G(i) = `values[i]` known for every heap below `values.len()`
+    /// (computed in bulk by `grundy_solve::seq`), so engines look values up instead of
+    /// searching: this is how `grundy solve 0.77 5 9 12` stays fast for large heaps.
+    pub fn with_values(mut self, values: Arc<[u64]>) -> HeapGame {
+        self.values = Some(values);
+        self
+    }
+
+    /// The table given to [`HeapGame::with_values`], if any.
+    pub fn values(&self) -> Option<&[u64]> {
+        self.values.as_deref()
+    }
+
+    /// The rules, for engines.
+    pub fn rules(&self) -> &HeapRules {
+        &self.rules
+    }
+
+    /// The canonical name (`0.77`, `grundys-game`, `sub:1,3,4`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+fn join(set: &[u64]) -> String {
+    set.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(",")
+}
+
+/// Reads `1,3,4` starting at column `col`.
+fn parse_set(text: &str, col: usize) -> Result<Vec<u64>, ParseError> {
+    if text.trim().is_empty() {
+        return Err(ParseError::new(
+            1,
+            col,
+            "empty subtraction set (write counts like 1,3,4)",
+        ));
+    }
+    let mut out = Vec::new();
+    let mut c = col;
+    for part in text.split(',') {
+        let n = part.chars().count();
+        let p = part.trim();
+        let pc = c + (part.len() - part.trim_start().len());
+        if p.is_empty() {
+            return Err(ParseError::new(1, pc, "missing count in the subtraction set"));
+        }
+        if !p.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ParseError::new(
+                1,
+                pc,
+                format!("subtraction count must be a whole number, found '{}'", shorten(p)),
+            ));
+        }
+        match p.parse::<u64>() {
+            Ok(0) => {
+                return Err(ParseError::new(
+                    1,
+                    pc,
+                    "subtraction count must be positive, found '0'",
+                ))
+            }
+            Ok(v) if v <= MAX_SUBTRACTION => out.push(v),
+            _ => {
+                return Err(ParseError::new(
+                    1,
+                    pc,
+                    format!(
+                        "subtraction count is too large (at most {MAX_SUBTRACTION}), found '{}'",
+                        shorten(p)
+                    ),
+                ))
+            }
+        }
+        if out.len() > MAX_SET_LEN {
+            return Err(ParseError::new(
+                1,
+                pc,
+                format!("too many subtraction counts (at most {MAX_SET_LEN})"),
+            ));
+        }
+        c += n + 1;
+    }
+    Ok(out)
+}
+
+/// Reads a take-and-break code `d0.d1d2...` starting at column `col0`.
+fn parse_code(t: &str, col0: usize, hex: bool) -> Result<HeapGame, ParseError> {
+    let hex = hex || t.chars().any(|c| matches!(c.to_ascii_uppercase(), 'A'..='F'));
+    let base = if hex { 16 } else { 8 };
+    let mut digits: Vec<u8> = Vec::new();
+    let mut seen_point = false;
+    let mut point_col = 0;
+    for (i, ch) in t.chars().enumerate() {
+        let col = col0 + i;
+        if ch == '.' {
+            if seen_point {
+                return Err(ParseError::new(1, col, "a game code has only one '.'"));
+            }
+            if digits.is_empty() {
+                digits.push(0); // `.77` is `0.77`
+            }
+            seen_point = true;
+            point_col = col;
+            continue;
+        }
+        let Some(d) = ch.to_digit(base) else {
+            let msg = if ch.is_ascii_digit() {
+                format!("'{ch}' is not an octal digit (hexadecimal codes are written with a letter A-F)")
+            } else {
+                format!(
+                    "unexpected '{ch}' in a game code (expected a code like 0.77, grundys-game or sub:1,2)"
+                )
+            };
+            return Err(ParseError::new(1, col, msg));
+        };
+        if !seen_point && !digits.is_empty() {
+            return Err(ParseError::new(
+                1,
+                col,
+                "a game code has one digit before the '.' (like 0.77 or 4.07)",
+            ));
+        }
+        let d = d as u8;
+        if !seen_point && d & (TAKE_ALL | LEAVE_ONE) != 0 {
+            return Err(ParseError::new(
+                1,
+                col,
+                format!("the digit before the '.' must be 0 or 4 (or 8, C), found '{ch}'"),
+            ));
+        }
+        digits.push(d);
+        if digits.len() > MAX_CODE_DIGITS + 1 {
+            return Err(ParseError::new(
+                1,
+                col,
+                format!("game code too long (at most {MAX_CODE_DIGITS} digits after the '.')"),
+            ));
+        }
+    }
+    if !seen_point {
+        return Err(ParseError::new(
+            1,
+            col0 + t.chars().count(),
+            "a game code needs a '.' and digits after it (like 0.77)",
+        ));
+    }
+    if digits.len() < 2 {
+        return Err(ParseError::new(
+            1,
+            point_col + 1,
+            "missing digits after the '.' (like 0.77)",
+        ));
+    }
+    HeapGame::take_break(digits).ok_or_else(|| ParseError::new(1, col0, "invalid take-and-break code"))
+}
+
+impl FromStr for HeapGame {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<HeapGame, ParseError> {
+        HeapGame::parse(s)
+    }
+}
+
+impl fmt::Display for HeapGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+impl Ruleset for HeapGame {
+    type Component = u64;
+
+    fn options<F: FnMut(&[u64])>(&self, c: &u64, emit: F) {
+        self.rules.heap_options(*c, emit)
+    }
+
+    fn known_grundy(&self, c: &u64) -> Option<Nimber> {
+        let table = self.values.as_deref()?;
+        table.get(usize::try_from(*c).ok()?).map(|&v| Nimber(v))
+    }
+
+    fn size_hint(&self, c: &u64) -> usize {
+        *c as usize
+    }
+}
+
+impl Game for HeapGame {
+    type Position = Vec<u64>;
+    type Move = HeapMove;
+
+    fn parse_position(&self, text: &str) -> Result<Vec<u64>, ParseError> {
+        parse_heaps(text, MAX_HEAP)
+    }
+
+    fn components(&self, p: &Vec<u64>) -> Vec<u64> {
+        p.iter().copied().filter(|&h| h > 0).collect()
+    }
+
+    fn moves<F: FnMut(HeapMove, Vec<u64>)>(&self, p: &Vec<u64>, mut emit: F) {
+        for (i, &h) in p.iter().enumerate() {
+            if h == 0 {
+                continue;
+            }
+            self.rules.heap_options(h, |to| {
+                let next = replace_heap(p, i, to);
+                emit(
+                    HeapMove {
+                        heap: i,
+                        from: h,
+                        to: to.to_vec(),
+                    },
+                    next,
+                );
+            });
+        }
+    }
+
+    fn format_move(&self, m: &HeapMove) -> String {
+        format_heap_move(m)
+    }
+
+    fn format_position(&self, p: &Vec<u64>) -> String {
+        format_heaps(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_solve::{analysis::Analyzer, brute, Convention};
+    use proptest::prelude::*;
+
+    fn err_col(s: &str) -> usize {
+        HeapGame::parse(s).unwrap_err().span.column
+    }
+
+    #[test]
+    fn names() {
+        for (code, name) in [
+            ("0.77", "0.77"),
+            ("4.07", "4.07"),
+            ("0.f", "0.F"),
+            ("0.770", "0.77"),
+            (".6", "0.6"),
+            ("grundys-game", "grundys-game"),
+            ("sub:4,1,3,3", "sub:1,3,4"),
+            ("subtraction:1,3,4", "sub:1,3,4"),
+            ("sub-all-but:5,2", "sub-all-but:2,5"),
+            ("0.0", "0.0"),
+            ("hex:0.8", "hex:0.8"),
+            ("0.a8", "0.A8"),
+        ] {
+            assert_eq!(HeapGame::parse(code).unwrap().name(), name, "{code}");
+        }
+    }
+
+    #[test]
+    fn digits_of_codes() {
+        let g = HeapGame::parse("4.07").unwrap();
+        assert_eq!(
+            g.rules(),
+            &HeapRules::TakeBreak {
+                digits: vec![4, 0, 7],
+                unequal: false
+            }
+        );
+        let g = HeapGame::parse("0.F").unwrap();
+        assert_eq!(g.rules().max_parts(), 3);
+    }
+
+    #[test]
+    fn bad_codes_name_columns() {
+        assert_eq!(err_col("0.8"), 3);
+        assert_eq!(err_col("0."), 3);
+        assert_eq!(err_col("1.2.3"), 1);
+        assert_eq!(err_col("0.2.3"), 4);
+        assert_eq!(err_col(""), 1);
+        assert_eq!(err_col("07"), 2);
+        assert_eq!(err_col("sub:1,x"), 7);
+        assert_eq!(err_col("sub:"), 5);
+        assert_eq!(err_col("sub:1,0"), 7);
+        assert_eq!(err_col("sub-all-but:1,,2"), 15);
+        assert_eq!(err_col("kayles"), 1);
+        assert!(HeapGame::parse("sub:99999999999999999999").is_err());
+        assert!(HeapGame::parse(&format!("0.{}", "7".repeat(5000))).is_err());
+    }
+
+    #[test]
+    fn kayles_values() {
+        let g = HeapGame::parse("0.77").unwrap();
+        let mut an = Analyzer::new(&g);
+        let got: Vec<u64> = (0..12).map(|n| an.grundy(&vec![n]).unwrap().unwrap().0).collect();
+        assert_eq!(got, vec![0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+        let a = grundy_solve::analyze(&g, &vec![5, 9, 12], Convention::Normal).unwrap();
+        assert_eq!(a.grundy, Some(Nimber(4))); // G(5) ^ G(9) ^ G(12) = 4 ^ 4 ^ 4
+    }
+
+    #[test]
+    fn values_table_is_used_and_agrees() {
+        let g = HeapGame::parse("0.77").unwrap();
+        let table: Vec<u64> = grundy_solve::seq::naive::values(g.rules(), 200);
+        let fast = g.clone().with_values(table.into());
+        let mut a = Analyzer::new(&g);
+        let mut b = Analyzer::new(&fast);
+        for heaps in [vec![5, 9, 12], vec![70, 71], vec![199, 3, 3]] {
+            assert_eq!(a.grundy(&heaps).unwrap(), b.grundy(&heaps).unwrap());
+        }
+        assert_eq!(fast, g);
+    }
+
+    #[test]
+    fn split_move_notation() {
+        let g = HeapGame::grundys_game();
+        let mut moves = Vec::new();
+        g.moves(&vec![2, 6], |m, _| moves.push(g.format_move(&m)));
+        assert_eq!(moves, vec!["2:6->1+5", "2:6->2+4"]);
+    }
+
+    fn small_game() -> impl Strategy<Value = HeapGame> {
+        prop_oneof![
+            (
+                prop_oneof![Just(0u8), Just(4u8)],
+                proptest::collection::vec(0u8..8, 1..4)
+            )
+                .prop_map(|(d0, rest)| {
+                    let mut d = vec![d0];
+                    d.extend(rest);
+                    HeapGame::take_break(d).unwrap()
+                }),
+            proptest::collection::vec(0u8..16, 1..3).prop_map(|rest| {
+                let mut d = vec![0];
+                d.extend(rest);
+                HeapGame::take_break(d).unwrap()
+            }),
+            Just(HeapGame::grundys_game()),
+            proptest::collection::vec(1u64..6, 1..4).prop_map(HeapGame::subtraction),
+            proptest::collection::vec(1u64..6, 0..3).prop_map(HeapGame::all_but),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn matches_brute_force(
+            game in small_game(),
+            heaps in proptest::collection::vec(0u64..7, 0..3),
+        ) {
+            for conv in [Convention::Normal, Convention::Misere] {
+                let mut an = Analyzer::new(&game);
+                let a = an.analyze(&heaps, conv).unwrap();
+                prop_assert_eq!(a.outcome, brute::outcome(&game, &heaps, conv));
+                let mut w: Vec<String> = a.winning_moves.iter().map(format_heap_move).collect();
+                w.sort();
+                prop_assert_eq!(w, brute::winning_moves(&game, &heaps, conv));
+                if conv == Convention::Normal {
+                    prop_assert_eq!(a.grundy, Some(brute::grundy(&game, &heaps)));
+                }
+            }
+        }
+
+        #[test]
+        fn names_parse_back(game in small_game()) {
+            let again = HeapGame::parse(game.name()).unwrap();
+            prop_assert_eq!(again, game);
+        }
+    }
+}

@@ -1,0 +1,381 @@
+//! Grundy sequences of heap games: G(0), G(1), ... computed in bulk with the fastest method
+//! that fits the rules (rare/common for take-and-break games, counting for subtraction
+//! games), proven periods, summaries, and checkpoints to stop and resume long runs.
+//!
+//! [`naive::values`] is the reference every engine is tested against.
+
+pub mod checkpoint;
+pub mod naive;
+mod parallel;
+pub mod period;
+pub mod sparse;
+pub mod store;
+pub mod subtraction;
+
+use grundy_core::{HeapRules, MexSet};
+pub use period::Period;
+use std::path::PathBuf;
+use store::{Backing, Cell, Values};
+
+/// The most values one run computes (heaps 0 to 2^32 − 1).
+pub const MAX_COUNT: u64 = 1 << 32;
+
+/// Why a sequence could not be computed, stored or resumed.
+#[derive(Debug, thiserror::Error)]
+pub enum SeqError {
+    /// Values could not be stored (memory or scratch file).
+    #[error("storage: {0}")]
+    Storage(String),
+    /// More values were asked for than the engine computes.
+    #[error("count {0} is too large (at most {MAX_COUNT})")]
+    TooMany(u64),
+    /// A value does not fit in 32 bits.
+    #[error("G({0}) does not fit in 32 bits")]
+    Overflow(u64),
+    /// A checkpoint file is unusable.
+    #[error("checkpoint {path}: {reason}")]
+    Checkpoint {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// Where values are kept.
+#[derive(Clone, Debug)]
+pub struct StoreOptions {
+    /// Values taking more bytes than this go to a memory-mapped scratch file.
+    pub memory_limit: u64,
+    /// Folder for the scratch file (the system's temporary folder when `None`).
+    pub scratch_dir: Option<PathBuf>,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            memory_limit: 8 << 30,
+            scratch_dir: None,
+        }
+    }
+}
+
+enum Method {
+    Sparse(Box<sparse::Sparse>),
+    Finite(subtraction::Finite),
+    AllBut(subtraction::AllBut),
+    Naive(MexSet),
+}
+
+/// The method `rules` are computed with, by name (for summaries and benchmarks).
+pub fn method_name(rules: &HeapRules) -> &'static str {
+    match rules {
+        HeapRules::TakeBreak { .. } if rules.max_parts() == 3 => "naive mex (three-heap moves)",
+        HeapRules::TakeBreak { .. } => "rare/common (sparse space)",
+        HeapRules::Subtraction(_) => "subtraction set",
+        HeapRules::AllBut(_) => "all-but counting",
+    }
+}
+
+/// A Grundy sequence being computed: the values so far and the method's state.
+pub struct SeqEngine {
+    rules: HeapRules,
+    method: Method,
+    values: Values,
+    len: usize,
+    store: StoreOptions,
+    threads: usize,
+}
+
+impl SeqEngine {
+    /// An engine that will compute up to `capacity` values of `rules`.
+    pub fn new(rules: &HeapRules, capacity: u64, store: StoreOptions) -> Result<Self, SeqError> {
+        Self::resume(rules, capacity, store, std::iter::empty(), 2)
+    }
+
+    /// An engine that continues from known values (G(0), G(1), ...) given with `width`
+    /// bytes per value (2 or 4).
+    pub fn resume(
+        rules: &HeapRules,
+        capacity: u64,
+        store: StoreOptions,
+        known: impl Iterator<Item = u64>,
+        width: usize,
+    ) -> Result<Self, SeqError> {
+        if capacity > MAX_COUNT {
+            return Err(SeqError::TooMany(capacity));
+        }
+        let cap = capacity as usize;
+        let mut len = 0;
+        let values = if width == 2 {
+            let mut b = Backing::<u16>::new(cap, store.memory_limit, &store.scratch_dir)?;
+            let cells = b.cells_mut();
+            for v in known.take(cap) {
+                cells[len] = v.min(u16::MAX as u64) as u16;
+                len += 1;
+            }
+            Values::U16(b)
+        } else {
+            let mut b = Backing::<u32>::new(cap, store.memory_limit, &store.scratch_dir)?;
+            let cells = b.cells_mut();
+            for v in known.take(cap) {
+                cells[len] = v.min(u32::MAX as u64) as u32;
+                len += 1;
+            }
+            Values::U32(b)
+        };
+        let method = match &values {
+            Values::U16(b) => make_method(rules, &b.cells()[..len]),
+            Values::U32(b) => make_method(rules, &b.cells()[..len]),
+        };
+        Ok(SeqEngine {
+            rules: rules.clone(),
+            method,
+            values,
+            len,
+            store,
+            threads: 1,
+        })
+    }
+
+    /// Use up to `threads` threads (the rare/common method uses two at most; values are the
+    /// same whatever the count).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &HeapRules {
+        &self.rules
+    }
+
+    /// Number of values computed.
+    pub fn len(&self) -> u64 {
+        self.len as u64
+    }
+
+    /// True before G(0) is computed.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Most values this engine can hold.
+    pub fn capacity(&self) -> u64 {
+        self.values.capacity() as u64
+    }
+
+    /// Bytes per stored value (2 while values fit in 16 bits, then 4).
+    pub fn width(&self) -> usize {
+        self.values.width()
+    }
+
+    /// True when the values live in a memory-mapped scratch file.
+    pub fn file_backed(&self) -> bool {
+        match &self.values {
+            Values::U16(b) => b.is_file(),
+            Values::U32(b) => b.is_file(),
+        }
+    }
+
+    /// G(i), for i < len.
+    pub fn get(&self, i: u64) -> u64 {
+        self.values.get(i as usize)
+    }
+
+    /// Values `from..to` as little-endian bytes of [`SeqEngine::width`] each.
+    pub fn bytes(&self, from: u64, to: u64) -> Vec<u8> {
+        self.values.bytes(from as usize, to as usize)
+    }
+
+    /// Computes values up to (not including) heap `to` (at most the capacity).
+    pub fn compute_to(&mut self, to: u64) -> Result<(), SeqError> {
+        let to = (to as usize).min(self.values.capacity());
+        while self.len < to {
+            let r = match &mut self.values {
+                Values::U16(b) => match &mut self.method {
+                    Method::Sparse(s) if self.threads >= 2 => s.compute_parallel(b.cells_mut(), self.len, to),
+                    m => run(m, &self.rules, b.cells_mut(), self.len, to),
+                },
+                Values::U32(b) => run(&mut self.method, &self.rules, b.cells_mut(), self.len, to),
+            };
+            match r {
+                Ok(()) => self.len = to,
+                Err(n) => {
+                    self.len = n;
+                    self.widen(n)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets the values from heap `n` on (keeps the first `n`).
+    pub fn truncate(&mut self, n: u64) {
+        let n = (n as usize).min(self.len);
+        self.len = n;
+        self.method = match &self.values {
+            Values::U16(b) => make_method(&self.rules, &b.cells()[..n]),
+            Values::U32(b) => make_method(&self.rules, &b.cells()[..n]),
+        };
+    }
+
+    /// Moves to 32-bit cells after G(n) did not fit in 16.
+    fn widen(&mut self, n: usize) -> Result<(), SeqError> {
+        let Values::U16(old) = &self.values else {
+            return Err(SeqError::Overflow(n as u64));
+        };
+        let cap = old.cells().len();
+        let mut b = Backing::<u32>::new(cap, self.store.memory_limit, &self.store.scratch_dir)?;
+        for (dst, src) in b.cells_mut().iter_mut().zip(&old.cells()[..n]) {
+            *dst = *src as u32;
+        }
+        self.values = Values::U32(b);
+        Ok(())
+    }
+
+    /// The least period proven by the values so far.
+    pub fn period(&self) -> Option<Period> {
+        period::find(&self.rules, self.len, |i| self.values.get(i))
+    }
+
+    /// Largest value, where it first occurs, the rare/common split and the proven period.
+    pub fn summary(&self) -> Summary {
+        summarize(&self.rules, self.len, |i| self.values.get(i))
+    }
+
+    /// Statistics of the rare/common method: (heaps that needed a scan of the pairs, pairs
+    /// scanned, pairs with a rare heap). `None` for other methods.
+    pub fn sparse_stats(&self) -> Option<(u64, u64, u64)> {
+        match &self.method {
+            Method::Sparse(s) => Some((s.full_scans, s.scanned_pairs, s.rare_pairs)),
+            _ => None,
+        }
+    }
+}
+
+fn make_method<T: Cell>(rules: &HeapRules, known: &[T]) -> Method {
+    match rules {
+        HeapRules::TakeBreak { digits, unequal } if rules.max_parts() <= 2 => Method::Sparse(Box::new(
+            sparse::Sparse::new(sparse::SplitRules::new(digits, *unequal), known),
+        )),
+        HeapRules::TakeBreak { .. } => Method::Naive(MexSet::new()),
+        HeapRules::Subtraction(s) => Method::Finite(subtraction::Finite::new(s)),
+        HeapRules::AllBut(e) => Method::AllBut(subtraction::AllBut::new(e, known)),
+    }
+}
+
+fn run<T: Cell>(
+    method: &mut Method,
+    rules: &HeapRules,
+    cells: &mut [T],
+    from: usize,
+    to: usize,
+) -> Result<(), usize> {
+    match method {
+        Method::Sparse(s) => s.compute(cells, from, to),
+        Method::Finite(f) => f.compute(cells, from, to),
+        Method::AllBut(a) => a.compute(cells, from, to),
+        Method::Naive(set) => {
+            for n in from..to {
+                let g = naive::next_value(rules, |i| cells[i].get() as u64, n, set) as usize;
+                if g > T::MAX {
+                    return Err(n);
+                }
+                cells[n] = T::put(g);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// G(0), ..., G(count − 1) of `rules` with the fastest engine, in memory (for front ends
+/// that need a table of heap values, e.g. to solve sums of large heaps: see
+/// `grundy_games::heap::HeapGame::with_values`).
+pub fn values(rules: &HeapRules, count: u64) -> Result<Vec<u64>, SeqError> {
+    let mut e = SeqEngine::new(rules, count, StoreOptions::default())?;
+    e.compute_to(count)?;
+    Ok((0..e.len()).map(|i| e.get(i)).collect())
+}
+
+/// What `grundy seq` reports about G(0), ..., G(count − 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Number of values.
+    pub count: u64,
+    /// The largest value (0 when there are none).
+    pub max: u64,
+    /// The first heap with the largest value.
+    pub first_max_at: u64,
+    /// The common values (an XOR-free set chosen from the most frequent values), when there
+    /// are at most [`SPLIT_MAX_VALUES`] distinct values.
+    pub common: Option<Vec<u64>>,
+    /// The rare values (the other values that occur).
+    pub rare: Option<Vec<u64>>,
+    /// How many heaps have a rare value.
+    pub rare_count: Option<u64>,
+    /// The proven period, if any.
+    pub period: Option<Period>,
+}
+
+/// Most distinct values for which a summary computes the rare/common split.
+pub const SPLIT_MAX_VALUES: usize = 4096;
+
+/// The summary of `len` values read through `get`.
+pub fn summarize(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> Summary {
+    let mut max = 0;
+    let mut first_max_at = 0;
+    let mut counts: Vec<u64> = Vec::new();
+    let mut too_many = false;
+    for i in 0..len {
+        let v = get(i);
+        if v > max {
+            max = v;
+            first_max_at = i as u64;
+        }
+        if !too_many {
+            if v as usize >= 4 * SPLIT_MAX_VALUES {
+                too_many = true;
+            } else {
+                if v as usize >= counts.len() {
+                    counts.resize(v as usize + 1, 0);
+                }
+                counts[v as usize] += 1;
+            }
+        }
+    }
+    let distinct = counts.iter().filter(|&&c| c > 0).count();
+    let (common, rare, rare_count) = if too_many || distinct > SPLIT_MAX_VALUES {
+        (None, None, None)
+    } else {
+        let mut order: Vec<usize> = (0..counts.len()).filter(|&v| counts[v] > 0).collect();
+        order.sort_by_key(|&v| (std::cmp::Reverse(counts[v]), v));
+        let mut in_c = vec![false; counts.len().next_power_of_two() * 2];
+        let mut c_list: Vec<usize> = Vec::new();
+        let mut rare = Vec::new();
+        for v in order {
+            if v != 0 && c_list.iter().all(|&c| !in_c[v ^ c]) {
+                in_c[v] = true;
+                c_list.push(v);
+            } else {
+                rare.push(v as u64);
+            }
+        }
+        let rare_count = rare.iter().map(|&v| counts[v as usize]).sum();
+        let mut common: Vec<u64> = c_list.iter().map(|&v| v as u64).collect();
+        common.sort_unstable();
+        rare.sort_unstable();
+        (Some(common), Some(rare), Some(rare_count))
+    };
+    Summary {
+        count: len as u64,
+        max,
+        first_max_at,
+        common,
+        rare,
+        rare_count,
+        period: period::find(rules, len, get),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,579 @@
+//! The rare/common ("sparse space") method for take-and-break games that leave at most two
+//! heaps. Values are split into a common set C, chosen so that no XOR of two members of C is
+//! in C, and the rare rest R; positions whose value is rare are listed.
+//!
+//! For heap n, the options that involve a rare heap are few and are all computed; their mex
+//! (with the taking options) is a candidate. If the candidate is common, no pair of common
+//! heaps can produce it (C is XOR-free), so it is G(n). Otherwise every pair is scanned,
+//! stopping as soon as the mex becomes common. The split is rebuilt from the value counts
+//! (most frequent first) as the sequence grows, so it adapts to the game.
+
+use super::store::Cell;
+use grundy_core::heap::{LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
+
+/// The rules of a take-and-break game that leaves at most two heaps, by removal count.
+#[derive(Clone, Debug)]
+pub struct SplitRules {
+    /// Counts k for which removing k tokens may take the whole heap.
+    pub take_all: Vec<usize>,
+    /// Counts k ≥ 1 for which removing k tokens may leave one heap.
+    pub leave_one: Vec<usize>,
+    /// Counts k for which removing k tokens may leave two heaps.
+    pub leave_two: Vec<usize>,
+    /// The two heaps left must differ in size (Grundy's game).
+    pub unequal: bool,
+}
+
+impl SplitRules {
+    /// The rules of `digits` (bits 1, 2, 4 only).
+    pub fn new(digits: &[u8], unequal: bool) -> SplitRules {
+        let with = |bit: u8| -> Vec<usize> {
+            digits
+                .iter()
+                .enumerate()
+                .filter(|(_, &d)| d & bit != 0)
+                .map(|(k, _)| k)
+                .collect()
+        };
+        SplitRules {
+            take_all: with(TAKE_ALL),
+            leave_one: with(LEAVE_ONE).into_iter().filter(|&k| k >= 1).collect(),
+            leave_two: with(LEAVE_TWO),
+            unequal,
+        }
+    }
+}
+
+/// A growable bitset over values.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Bits(Vec<u64>);
+
+impl Bits {
+    #[inline(always)]
+    pub(super) fn has(&self, v: usize) -> bool {
+        self.0.get(v >> 6).is_some_and(|w| w & (1 << (v & 63)) != 0)
+    }
+    #[inline(always)]
+    fn set(&mut self, v: usize) {
+        let w = v >> 6;
+        if w >= self.0.len() {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << (v & 63);
+    }
+}
+
+/// The state of the rare/common method, rebuilt from the values alone (so a resumed run
+/// continues exactly where it stopped).
+#[derive(Clone, Debug)]
+pub struct Sparse {
+    rules: SplitRules,
+    common: Bits,
+    classified: Bits,
+    common_list: Vec<usize>,
+    counts: Vec<u64>,
+    /// Heaps with a rare value, in order, with their value.
+    rare: Vec<(u32, u32)>,
+    /// The option values of the heap being computed: `seen[v] != 0` when v is an option.
+    /// Bytes rather than bits: marking is a plain store, with no read to wait for.
+    seen: Vec<u8>,
+    max_value: usize,
+    next_rebuild: usize,
+    rare_at_rebuild: usize,
+    /// Heaps whose value needed a scan of the pairs (statistics).
+    pub full_scans: u64,
+    /// Pairs looked at by those scans (statistics).
+    pub scanned_pairs: u64,
+    /// Pairs with a rare heap looked at (statistics).
+    pub rare_pairs: u64,
+    tuner: Tuner,
+    /// Option sets of the 8 heaps of a batch (allocated on first use).
+    batch: Option<Box<[Box<[u8; 1 << 16]>; BATCH]>>,
+}
+
+/// Heaps computed together by one pass over the rare list.
+const BATCH: usize = 8;
+
+/// 64 KiB of zeros on the heap.
+fn zeroed_64k() -> Box<[u8; 1 << 16]> {
+    vec![0u8; 1 << 16]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| Box::new([0u8; 1 << 16]))
+}
+
+/// Bytes of an option set in use when the largest value is `max` (2^bits(max) + 1, at
+/// most 2^16).
+fn limit_of(max: usize) -> usize {
+    let bits = usize::BITS - max.leading_zeros();
+    ((1usize << bits) + 1).min(1 << 16)
+}
+
+/// Chooses between one and two threads by measured speed (heaps per second).
+#[derive(Clone, Debug, Default)]
+struct Tuner {
+    /// Last measured speeds, one thread and two.
+    rate: [Option<f64>; 2],
+    chunks: u64,
+}
+
+impl Tuner {
+    fn parallel_next(&mut self) -> bool {
+        self.chunks += 1;
+        match self.rate {
+            [None, _] => false,
+            // Handing over every heap costs a fraction of a microsecond: not worth it when
+            // one thread settles a heap in less than a microsecond.
+            [Some(one), _] if one > 1e6 => false,
+            [_, None] => true,
+            // Try the slower way again every 8th chunk: the machine's load changes.
+            [Some(one), Some(two)] => (two >= one) != (self.chunks & 7 == 0),
+        }
+    }
+
+    fn record(&mut self, parallel: bool, heaps: usize, took: std::time::Duration) {
+        let rate = heaps as f64 / took.as_secs_f64().max(1e-9);
+        self.rate[parallel as usize] = Some(rate);
+    }
+}
+
+impl Sparse {
+    /// A fresh state for `rules`, then brought up to date with the known `values`.
+    pub fn new<T: Cell>(rules: SplitRules, values: &[T]) -> Sparse {
+        let mut s = Sparse {
+            rules,
+            common: Bits::default(),
+            classified: Bits::default(),
+            common_list: Vec::new(),
+            counts: Vec::new(),
+            rare: Vec::new(),
+            seen: vec![0; 2],
+            max_value: 0,
+            next_rebuild: 64,
+            rare_at_rebuild: 0,
+            full_scans: 0,
+            scanned_pairs: 0,
+            rare_pairs: 0,
+            tuner: Tuner::default(),
+            batch: None,
+        };
+        for v in values {
+            s.count(v.get());
+        }
+        s.rebuild(values);
+        s
+    }
+
+    fn count(&mut self, v: usize) {
+        if v >= self.counts.len() {
+            self.counts.resize(v + 1, 0);
+        }
+        self.counts[v] += 1;
+        if v > self.max_value {
+            self.max_value = v;
+        }
+        // Options are XORs of values, so below 2^bits(max); the mex is at most 2^bits.
+        let bits = usize::BITS - self.max_value.leading_zeros();
+        let size = ((1usize << bits) + 1).max(1 << 16);
+        if self.seen.len() < size {
+            self.seen.resize(size, 0);
+        }
+    }
+
+    /// True when `v` could join C without breaking its XOR-freeness.
+    fn fits_common(&self, v: usize) -> bool {
+        v != 0 && self.common_list.iter().all(|&c| !self.common.has(v ^ c))
+    }
+
+    /// Classifies a value seen for the first time; true when it is common.
+    fn classify(&mut self, v: usize) -> bool {
+        if self.classified.has(v) {
+            return self.common.has(v);
+        }
+        self.classified.set(v);
+        if self.fits_common(v) {
+            self.common.set(v);
+            self.common_list.push(v);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Chooses C again from the counts (most frequent values first) and lists the rare
+    /// positions of `values`.
+    fn rebuild<T: Cell>(&mut self, values: &[T]) {
+        let mut order: Vec<usize> = (0..self.counts.len()).filter(|&v| self.counts[v] > 0).collect();
+        order.sort_by_key(|&v| (std::cmp::Reverse(self.counts[v]), v));
+        self.common = Bits::default();
+        self.classified = Bits::default();
+        self.common_list.clear();
+        for v in order {
+            self.classify(v);
+        }
+        self.rare.clear();
+        for (i, v) in values.iter().enumerate().skip(1) {
+            if !self.common.has(v.get()) {
+                self.rare.push((i as u32, v.get() as u32));
+            }
+        }
+        self.rare_at_rebuild = self.rare.len();
+        self.next_rebuild = (values.len() * 2).max(64);
+    }
+
+    /// The rare/common split now: (common values, rare values, heaps with a rare value).
+    pub fn split(&self) -> (Vec<usize>, usize) {
+        let mut c = self.common_list.clone();
+        c.sort_unstable();
+        (c, self.rare.len())
+    }
+
+    /// Like [`Sparse::compute`], on two threads (see [`super::parallel`]) once heaps are
+    /// past the first few thousand.
+    pub fn compute_parallel(&mut self, cells: &mut [u16], from: usize, to: usize) -> Result<(), usize> {
+        const SERIAL_BELOW: usize = 1 << 12;
+        let mut n = from;
+        while n < to {
+            if n < SERIAL_BELOW {
+                let end = to.min(SERIAL_BELOW);
+                self.compute(cells, n, end)?;
+                n = end;
+                continue;
+            }
+            // Chunks end at rebuilds, so the split adapts as on one thread.
+            let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
+            // Two threads hand over every heap, which only pays when both really run: on a
+            // busy machine one thread is faster. Time both ways now and then, keep the faster.
+            let started = std::time::Instant::now();
+            let parallel = self.tuner.parallel_next();
+            if !parallel {
+                self.compute(cells, n, end)?;
+                self.tuner.record(false, end - n, started.elapsed());
+                n = end;
+                continue;
+            }
+            let (r, stats) = super::parallel::chunk(
+                &self.rules,
+                &self.common,
+                &mut self.rare,
+                self.max_value,
+                cells,
+                n,
+                end,
+            );
+            self.full_scans += stats.full_scans;
+            self.scanned_pairs += stats.scanned_pairs;
+            self.rare_pairs += stats.rare_pairs;
+            let done = match r {
+                Ok(_) => end,
+                Err(at) => at,
+            };
+            self.tuner.record(true, done - n, started.elapsed());
+            for &v in &cells[n..done] {
+                let v = v as usize;
+                self.count(v);
+                // Values first seen in the chunk were treated as rare: keep them so.
+                self.classified.set(v);
+            }
+            if done < end {
+                return Err(done);
+            }
+            n = end;
+            if n >= self.next_rebuild || self.rare.len() > 2 * self.rare_at_rebuild + 256 {
+                self.rebuild(&cells[..n]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Computes `cells[from..to]` from `cells[..from]`. Stops early and returns the index
+    /// of a heap whose value does not fit in `T` (that cell is not written).
+    pub fn compute<T: Cell>(&mut self, cells: &mut [T], from: usize, to: usize) -> Result<(), usize> {
+        let batch_from = 256 + self.rules.leave_two.last().copied().unwrap_or(0);
+        let mut n = from;
+        while n < to {
+            if T::MAX <= 0xFFFF && n >= batch_from && n + BATCH <= to && !self.rules.leave_two.is_empty() {
+                self.compute_batch(cells, n)?;
+                n += BATCH;
+            } else {
+                let g = self.value_of(cells, n);
+                if g > T::MAX {
+                    return Err(n);
+                }
+                self.settle(cells, n, g);
+                n += 1;
+            }
+            let len = n;
+            if len >= self.next_rebuild
+                || (self.rare.len() > 2 * self.rare_at_rebuild + 256
+                    && len >= self.next_rebuild / 2 + self.next_rebuild / 4)
+            {
+                self.rebuild(&cells[..len]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Records G(n) = g.
+    fn settle<T: Cell>(&mut self, cells: &mut [T], n: usize, g: usize) {
+        cells[n] = T::put(g);
+        self.count(g);
+        if !self.classify(g) && n > 0 {
+            self.rare.push((n as u32, g as u32));
+        }
+    }
+
+    /// Computes the 8 heaps from n0 on (16-bit values): one pass over the rare list marks
+    /// the rare pairs of all 8 (their other heaps are 8 consecutive cells), then each heap
+    /// is finished on its own.
+    fn compute_batch<T: Cell>(&mut self, cells: &mut [T], n0: usize) -> Result<(), usize> {
+        let mut seens = match self.batch.take() {
+            Some(b) => b,
+            None => Box::new(std::array::from_fn(|_| zeroed_64k())),
+        };
+        // Heap j clears what grew past `cleared` itself, before it is finished.
+        let cleared = limit_of(self.max_value);
+        for s in seens.iter_mut() {
+            s[..cleared].fill(0);
+        }
+        self.batch_rare(cells, n0, &mut seens);
+        let mut result = Ok(());
+        for (j, seen) in seens.iter_mut().enumerate() {
+            let n = n0 + j;
+            let limit = limit_of(self.max_value);
+            if limit > cleared {
+                seen[cleared..limit].fill(0);
+            }
+            let g = self.value_with(cells, n, &mut Small(seen, limit), Some(n0));
+            if g > T::MAX {
+                result = Err(n);
+                break;
+            }
+            self.settle(cells, n, g);
+        }
+        self.batch = Some(seens);
+        result
+    }
+
+    /// Marks, for each of the 8 heaps n0 + j, the pairs (a, n0 + j − k − a) of rare heaps
+    /// a with 8 ≤ a < n0 − k (outside the window where unequal splits would pair a with
+    /// itself). Their other heaps n0 − k − a + j are below n0, so all are known.
+    fn batch_rare<T: Cell>(&mut self, cells: &[T], n0: usize, seens: &mut [Box<[u8; 1 << 16]>; BATCH]) {
+        let unequal = self.rules.unequal;
+        for ki in 0..self.rules.leave_two.len() {
+            let k = self.rules.leave_two[ki];
+            let m0 = n0 - k;
+            let idx = |x: usize| self.rare.partition_point(|&(a, _)| (a as usize) < x);
+            let (lo, hi) = (idx(BATCH), idx(m0));
+            let ranges = if unequal {
+                let (w0, w1) = (idx(m0.div_ceil(2)), idx((m0 + BATCH - 1) / 2 + 1));
+                [(lo, w0.clamp(lo, hi)), (w1.clamp(lo, hi), hi)]
+            } else {
+                [(lo, hi), (hi, hi)]
+            };
+            for (from, to) in ranges {
+                self.rare_pairs += (BATCH * (to - from)) as u64;
+                for &(a, ga) in &self.rare[from..to] {
+                    let base = m0 - a as usize;
+                    let Some(w) = cells.get(base..base + BATCH) else {
+                        continue;
+                    };
+                    let ga = ga as usize;
+                    for (seen, x) in seens.iter_mut().zip(w) {
+                        seen[(ga ^ x.get()) & 0xFFFF] = 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn value_of<T: Cell>(&mut self, cells: &[T], n: usize) -> usize {
+        let bits = usize::BITS - self.max_value.leading_zeros();
+        // Options are XORs of values, so below 2^bits; the mex is at most 2^bits.
+        let limit = (1usize << bits) + 1;
+        let mut seen = std::mem::take(&mut self.seen);
+        let g = if T::MAX <= 0xFFFF && seen.len() >= 1 << 16 {
+            match <&mut [u8; 1 << 16]>::try_from(&mut seen[..1 << 16]) {
+                Ok(array) => self.value_with(cells, n, &mut Small(array, limit.min(1 << 16)), None),
+                Err(_) => unreachable!("the slice has 2^16 bytes"),
+            }
+        } else {
+            self.value_with(cells, n, &mut Wide(&mut seen[..limit], limit - 2), None)
+        };
+        self.seen = seen;
+        g
+    }
+
+    /// G(n). With `batch = Some(n0)`, `seen` already holds the pairs of rare heaps that
+    /// [`Sparse::batch_rare`] marked for the 8 heaps from n0 on; only the others are added.
+    #[inline(always)]
+    fn value_with<T: Cell, S: Seen>(
+        &mut self,
+        cells: &[T],
+        n: usize,
+        seen: &mut S,
+        batch: Option<usize>,
+    ) -> usize {
+        if batch.is_none() {
+            seen.clear();
+        }
+        let rules = &self.rules;
+        if rules.take_all.binary_search(&n).is_ok() {
+            seen.mark(0);
+        }
+        for &k in &rules.leave_one {
+            if k >= n {
+                break;
+            }
+            seen.mark(cells[n - k].get());
+        }
+        let unequal = rules.unequal;
+        for &k in &rules.leave_two {
+            if k + 2 > n {
+                break;
+            }
+            let m = n - k;
+            let idx = |x: usize| self.rare.partition_point(|&(a, _)| (a as usize) < x);
+            let end = idx(m);
+            let below = &cells[..m];
+            let mut mark_range = |from: usize, to: usize| {
+                for &(a, ga) in &self.rare[from..to.max(from)] {
+                    let a = a as usize;
+                    if unequal && 2 * a == m {
+                        continue;
+                    }
+                    seen.mark(ga as usize ^ below[m - a].get());
+                }
+            };
+            match batch {
+                None => {
+                    self.rare_pairs += end as u64;
+                    mark_range(0, end);
+                }
+                Some(n0) => {
+                    // What batch_rare left out: a < 8, a ≥ n0 − k, and the unequal window.
+                    let m0 = n0 - k;
+                    mark_range(0, idx(BATCH).min(end));
+                    mark_range(idx(m0).min(end), end);
+                    if unequal {
+                        mark_range(
+                            idx(m0.div_ceil(2)).min(end),
+                            idx((m0 + BATCH - 1) / 2 + 1).min(end),
+                        );
+                    }
+                }
+            }
+        }
+        let mut result = seen.mex();
+        if self.classify(result) {
+            return result;
+        }
+        self.full_scans += 1;
+        // Blocks grow from 32 to 256 pairs: short scans stop early, long ones run in bulk.
+        let mut block = 32;
+        for ki in 0..self.rules.leave_two.len() {
+            let k = self.rules.leave_two[ki];
+            if k + 2 > n {
+                break;
+            }
+            let m = n - k;
+            // Pairs (a, m - a) for a = 1..=half (without a = m/2 when splits are unequal).
+            let half = if unequal && m & 1 == 0 { m / 2 - 1 } else { m / 2 };
+            let low = &cells[1..=half];
+            let high = &cells[m - half..m];
+            let mut i = 0;
+            while i < half {
+                let len = block.min(half - i);
+                block = (block * 2).min(256);
+                self.scanned_pairs += len as u64;
+                let xs = &low[i..i + len];
+                let ys = &high[half - i - len..half - i];
+                seen.mark_pairs(xs, ys);
+                if seen.has(result) {
+                    result = seen.mex();
+                    if self.classify(result) {
+                        return result;
+                    }
+                }
+                i += len;
+            }
+        }
+        result
+    }
+}
+
+/// The option values of one heap: `mark` is a plain byte store (no read to wait for).
+trait Seen {
+    fn clear(&mut self);
+    fn mark(&mut self, v: usize);
+    /// Marks `xs[i] ^ ys[len − 1 − i]` for every i (at most 256 pairs).
+    fn mark_pairs<T: Cell>(&mut self, xs: &[T], ys: &[T]) {
+        let mut buf = [0u32; 256];
+        for ((b, x), y) in buf.iter_mut().zip(xs).zip(ys.iter().rev()) {
+            *b = (x.get() ^ y.get()) as u32;
+        }
+        for &v in &buf[..xs.len().min(256)] {
+            self.mark(v as usize);
+        }
+    }
+    fn has(&self, v: usize) -> bool;
+    fn mex(&self) -> usize;
+}
+
+/// Values below 2^16: a fixed array, indexed without bounds checks; `.1` bytes are in use.
+struct Small<'a>(&'a mut [u8; 1 << 16], usize);
+
+impl Seen for Small<'_> {
+    #[inline(always)]
+    fn mark_pairs<T: Cell>(&mut self, xs: &[T], ys: &[T]) {
+        // 16-bit values: XOR in 16-bit lanes, then one byte store per pair, no bounds check.
+        let mut buf = [0u16; 256];
+        for ((b, x), y) in buf.iter_mut().zip(xs).zip(ys.iter().rev()) {
+            *b = (x.get() ^ y.get()) as u16;
+        }
+        for &v in &buf[..xs.len().min(256)] {
+            self.0[v as usize] = 1;
+        }
+    }
+
+    #[inline(always)]
+    fn clear(&mut self) {
+        let n = self.1;
+        self.0[..n].fill(0);
+    }
+    #[inline(always)]
+    fn mark(&mut self, v: usize) {
+        self.0[v & 0xFFFF] = 1;
+    }
+    #[inline(always)]
+    fn has(&self, v: usize) -> bool {
+        v < 1 << 16 && self.0[v & 0xFFFF] != 0
+    }
+    #[inline(always)]
+    fn mex(&self) -> usize {
+        let n = self.1;
+        self.0[..n].iter().position(|&b| b == 0).unwrap_or(n)
+    }
+}
+
+/// Wider values: a slice of 2^bits + 1 bytes, and the mask 2^bits − 1.
+struct Wide<'a>(&'a mut [u8], usize);
+
+impl Seen for Wide<'_> {
+    fn clear(&mut self) {
+        self.0.fill(0);
+    }
+    #[inline(always)]
+    fn mark(&mut self, v: usize) {
+        if let Some(b) = self.0.get_mut(v & self.1) {
+            *b = 1;
+        }
+    }
+    #[inline(always)]
+    fn has(&self, v: usize) -> bool {
+        self.0.get(v).is_some_and(|&b| b != 0)
+    }
+    fn mex(&self) -> usize {
+        self.0.iter().position(|&b| b == 0).unwrap_or(self.0.len())
+    }
+}

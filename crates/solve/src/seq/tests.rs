@@ -1,0 +1,360 @@
+//! The sequence engines against the reference tables of ../shared/reference/heap, against
+//! the naive mex, and checkpoints against damage.
+
+use super::*;
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+fn reference_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/heap")
+}
+
+/// The rules of a reference file's name (a test-only reading of the codes used there).
+fn rules_of(name: &str) -> HeapRules {
+    if name == "grundys-game" {
+        return HeapRules::TakeBreak {
+            digits: vec![4],
+            unequal: true,
+        };
+    }
+    if let Some(set) = name.strip_prefix("subtraction-") {
+        return HeapRules::Subtraction(set.split('-').map(|s| s.parse().unwrap()).collect());
+    }
+    let (d0, rest) = name.split_once('.').unwrap();
+    let mut digits: Vec<u8> = std::iter::once(d0)
+        .chain(rest.split("").filter(|s| !s.is_empty()))
+        .map(|d| u8::from_str_radix(d, 16).unwrap())
+        .collect();
+    while digits.len() > 1 && digits.last() == Some(&0) {
+        digits.pop();
+    }
+    HeapRules::TakeBreak {
+        digits,
+        unequal: false,
+    }
+}
+
+fn compute(rules: &HeapRules, count: u64) -> SeqEngine {
+    let mut e = SeqEngine::new(rules, count, StoreOptions::default()).unwrap();
+    e.compute_to(count).unwrap();
+    e
+}
+
+fn reference_tables() -> Vec<(String, Vec<u64>)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(reference_dir()).expect("shared/reference/heap is beside the repo") {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("txt") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let values = text.lines().map(|l| l.trim().parse().unwrap()).collect();
+        out.push((name, values));
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_reference_table() {
+    let tables = reference_tables();
+    assert!(tables.len() >= 13, "found {} tables", tables.len());
+    for (name, want) in tables {
+        let rules = rules_of(&name);
+        let e = compute(&rules, want.len() as u64);
+        let got: Vec<u64> = (0..e.len()).map(|i| e.get(i)).collect();
+        assert_eq!(got, want, "{name}");
+        assert_eq!(naive::values(&rules, 300), want[..300], "naive {name}");
+    }
+}
+
+#[test]
+fn every_reference_period() {
+    let text = std::fs::read_to_string(reference_dir().join("periods.tsv")).unwrap();
+    let mut checked = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (code, p, n0): (&str, u64, u64) = (f[0], f[1].parse().unwrap(), f[2].parse().unwrap());
+        let rules = rules_of(code);
+        let t = rules.max_removal().unwrap();
+        let needed = 2 * n0 + p + t + p;
+        // Just too few values: no claim.
+        let short = compute(&rules, needed - 1);
+        let claim = short.period();
+        assert!(
+            claim.is_none() || claim.unwrap().period < p,
+            "{code}: claimed {claim:?} from {} values",
+            needed - 1
+        );
+        let e = compute(&rules, needed);
+        let got = e.period().unwrap_or_else(|| panic!("{code}: no period proven"));
+        assert_eq!((got.period, got.n0), (p, n0), "{code}");
+        assert_eq!(got.checked_to, 2 * n0 + p + t, "{code}");
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
+}
+
+#[test]
+fn grundys_game_and_officers_claim_no_period() {
+    for name in ["grundys-game", "0.6"] {
+        let e = compute(&rules_of(name), 20_000);
+        assert_eq!(e.period(), None, "{name}");
+    }
+}
+
+#[test]
+fn subtraction_periods() {
+    let e = compute(&HeapRules::Subtraction(vec![1, 3, 4]), 100);
+    let p = e.period().unwrap();
+    assert_eq!((p.period, p.n0), (7, 0));
+}
+
+#[test]
+fn all_but_arithmetic_periods() {
+    let r = HeapRules::AllBut(vec![2, 5]);
+    let e = compute(&r, 2000);
+    let p = e.period().expect("sub-all-but:2,5 is arithmetic-periodic");
+    assert!(p.saltus > 0);
+    let far = naive::values(&r, 3000);
+    for n in p.n0 as usize..3000 - p.period as usize {
+        assert_eq!(far[n] + p.saltus, far[n + p.period as usize]);
+    }
+}
+
+#[test]
+fn all_but_matches_naive() {
+    for set in [vec![], vec![2, 5], vec![1], vec![1, 2, 3, 7]] {
+        let r = HeapRules::AllBut(set.clone());
+        let e = compute(&r, 500);
+        let got: Vec<u64> = (0..500).map(|i| e.get(i)).collect();
+        assert_eq!(got, naive::values(&r, 500), "{set:?}");
+    }
+}
+
+#[test]
+fn values_grow_past_16_bits() {
+    // Nim as all-but-nothing: G(n) = n.
+    let r = HeapRules::AllBut(vec![]);
+    let e = compute(&r, 70_000);
+    assert_eq!(e.width(), 4);
+    assert_eq!(e.get(69_999), 69_999);
+}
+
+#[test]
+fn file_backed_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = StoreOptions {
+        memory_limit: 1000,
+        scratch_dir: Some(dir.path().to_path_buf()),
+    };
+    let r = rules_of("0.77");
+    let mut e = SeqEngine::new(&r, 5000, store).unwrap();
+    e.compute_to(5000).unwrap();
+    assert!(e.file_backed());
+    let mem = compute(&r, 5000);
+    assert!((0..5000).all(|i| e.get(i) == mem.get(i)));
+}
+
+#[test]
+fn summary_of_kayles() {
+    let e = compute(&rules_of("0.77"), 1000);
+    let s = e.summary();
+    assert_eq!(s.count, 1000);
+    assert_eq!(s.max, 8);
+    assert_eq!(s.period.map(|p| (p.period, p.n0)), Some((12, 71)));
+    let common = s.common.unwrap();
+    assert!(!common.contains(&0));
+    for &a in &common {
+        for &b in &common {
+            assert!(!common.contains(&(a ^ b)));
+        }
+    }
+}
+
+fn small_rules() -> impl Strategy<Value = HeapRules> {
+    prop_oneof![
+        (
+            prop_oneof![Just(0u8), Just(4u8)],
+            proptest::collection::vec(0u8..8, 1..5)
+        )
+            .prop_map(|(d0, rest)| {
+                let mut digits = vec![d0];
+                digits.extend(rest);
+                HeapRules::TakeBreak {
+                    digits,
+                    unequal: false,
+                }
+            }),
+        proptest::collection::vec(0u8..16, 1..3).prop_map(|rest| {
+            let mut digits = vec![0];
+            digits.extend(rest);
+            HeapRules::TakeBreak {
+                digits,
+                unequal: false,
+            }
+        }),
+        (
+            prop_oneof![Just(4u8), Just(0u8)],
+            proptest::collection::vec(0u8..8, 0..3)
+        )
+            .prop_map(|(d0, rest)| {
+                let mut digits = vec![d0];
+                digits.extend(rest);
+                HeapRules::TakeBreak {
+                    digits,
+                    unequal: true,
+                }
+            }),
+        proptest::collection::btree_set(1u64..12, 1..4)
+            .prop_map(|s| HeapRules::Subtraction(s.into_iter().collect())),
+        proptest::collection::btree_set(1u64..12, 0..4)
+            .prop_map(|s| HeapRules::AllBut(s.into_iter().collect())),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn engines_match_naive(rules in small_rules(), count in 0u64..400) {
+        let e = compute(&rules, count);
+        let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+        prop_assert_eq!(got, naive::values(&rules, count as usize));
+    }
+
+    #[test]
+    fn proven_periods_hold(rules in small_rules()) {
+        let e = compute(&rules, 600);
+        if let Some(p) = e.period() {
+            // Check the claim far beyond the values that proved it.
+            let far = naive::values(&rules, 1500);
+            for n in p.n0..(1500 - p.period) {
+                prop_assert_eq!(far[n as usize] + p.saltus, far[(n + p.period) as usize]);
+            }
+        }
+    }
+}
+
+mod checkpoints {
+    use super::*;
+    use crate::seq::checkpoint::{resume, CheckpointWriter};
+
+    fn saved(dir: &std::path::Path, count: u64) -> PathBuf {
+        let path = dir.join("k.ckpt");
+        let r = rules_of("0.77");
+        let mut e = SeqEngine::new(&r, 1000, StoreOptions::default()).unwrap();
+        e.compute_to(count / 2).unwrap();
+        let mut w = CheckpointWriter::create(&path, "0.77", &e).unwrap();
+        e.compute_to(count).unwrap();
+        assert!(w.save(&e).unwrap());
+        path
+    }
+
+    #[test]
+    fn resumes_exactly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = saved(dir.path(), 600);
+        let r = rules_of("0.77");
+        let mut e = resume(&path, "0.77", &r, 1000, StoreOptions::default()).unwrap();
+        assert_eq!(e.len(), 600);
+        e.compute_to(1000).unwrap();
+        let fresh = compute(&r, 1000);
+        assert!((0..1000).all(|i| e.get(i) == fresh.get(i)));
+    }
+
+    fn refused(path: &std::path::Path, game: &str) -> String {
+        match resume(path, game, &rules_of("0.77"), 1000, StoreOptions::default()) {
+            Ok(_) => panic!("a damaged checkpoint was accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn refuses_damage() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = saved(dir.path(), 600);
+        assert!(refused(&path, "0.07").contains("not of 0.07"));
+        let bytes = std::fs::read(&path).unwrap();
+        // Truncated.
+        std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
+        assert!(refused(&path, "0.77").contains("truncated"));
+        // A flipped value.
+        let mut bad = bytes.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        std::fs::write(&path, &bad).unwrap();
+        assert!(refused(&path, "0.77").contains("corrupt"));
+        // Another format version.
+        let mut bad = bytes.clone();
+        bad[8] = 9;
+        std::fs::write(&path, &bad).unwrap();
+        assert!(refused(&path, "0.77").contains("format"));
+        // Not a checkpoint at all.
+        std::fs::write(&path, b"hello").unwrap();
+        assert!(refused(&path, "0.77").contains("truncated"));
+        std::fs::write(&path, vec![b'x'; 100]).unwrap();
+        assert!(refused(&path, "0.77").contains("not a grundy"));
+    }
+}
+
+#[test]
+fn batches_match_naive() {
+    for name in [
+        "0.6",
+        "grundys-game",
+        "4.07",
+        "4.4",
+        "0.137",
+        "0.04",
+        "4.7",
+        "0.007",
+    ] {
+        let r = rules_of(name);
+        let e = compute(&r, 2500);
+        let want = naive::values(&r, 2500);
+        assert!((0..2500).all(|i| e.get(i) == want[i as usize]), "{name}");
+    }
+}
+
+#[test]
+fn two_threads_give_the_same_values() {
+    for name in [
+        "0.6",
+        "0.16",
+        "grundys-game",
+        "4.07",
+        "0.77",
+        "0.137",
+        "0.44",
+        "4.4",
+    ] {
+        let r = rules_of(name);
+        let n = 12_000;
+        let one = compute(&r, n);
+        let mut two = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+        two.set_threads(2);
+        // In pieces, as the CLI does.
+        for to in [5000, 5001, 9000, n] {
+            two.compute_to(to).unwrap();
+        }
+        assert!((0..n).all(|i| one.get(i) == two.get(i)), "{name}");
+    }
+}
+
+#[test]
+#[ignore]
+fn print_sparse_stats() {
+    for (name, n) in [
+        ("0.6", 1u64 << 20),
+        ("0.16", 1_000_000),
+        ("grundys-game", 1 << 20),
+    ] {
+        let e = compute(&rules_of(name), n);
+        eprintln!(
+            "{name} {n}: {:?} rare-list {}",
+            e.sparse_stats(),
+            e.summary().rare_count.unwrap_or(0)
+        );
+    }
+}
