@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod brute;
+pub mod dense;
 pub mod memo;
 pub mod misere;
 
