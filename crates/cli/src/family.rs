@@ -8,6 +8,8 @@ use crate::error::{usage, CliError};
 use grundy_core::{Game, ParseError};
 use grundy_games::{
     bombs::{self, Bombs},
+    chomp::Chomp,
+    cram::Cram,
     crosses::Crosses,
     cutting::Cutting,
     grid::parse_grid,
@@ -33,6 +35,14 @@ pub const FAMILIES: &[(&str, &str)] = &[
     (
         "points",
         "take one or two adjacent pieces on a graph: a 0/1 string (--board, --graph)",
+    ),
+    (
+        "cram",
+        "dominoes on a board: 'RxC' (e.g. 5x7) or rows of '.' and '#', e.g. '..#/...'",
+    ),
+    (
+        "chomp",
+        "a chocolate bar with a poisoned corner: 'RxC' (e.g. 4x7) or column heights '7 7 5 3'",
     ),
 ];
 
@@ -68,13 +78,15 @@ pub struct FamilyInfo {
 }
 
 /// Names accepted for each family (aliases included).
-fn canonical_name(name: &str) -> Option<&'static str> {
+pub fn canonical_name(name: &str) -> Option<&'static str> {
     Some(match name {
         "nim" => "nim",
         "bombs" | "bomb" => "bombs",
         "cutting" => "cutting",
         "crosses" | "treblecross" => "crosses",
         "points" | "maoershan" => "points",
+        "cram" => "cram",
+        "chomp" => "chomp",
         _ => return None,
     })
 }
@@ -161,6 +173,14 @@ pub fn with_game<A: WithGame>(
             let game = PointsGame::new(graph);
             let p = parse(&game, family, text)?;
             action.run(&game, p, &info(true))
+        }
+        "cram" => {
+            let p = parse(&Cram, family, text)?;
+            action.run(&Cram, p, &info(true))
+        }
+        "chomp" => {
+            let p = parse(&Chomp, family, text)?;
+            action.run(&Chomp, p, &info(true))
         }
         _ => unreachable!("every canonical name is handled"),
     }

@@ -4,6 +4,7 @@
 //! hands them to the engines and prints what comes back. Exit codes: 0 ok, 1 failure, 2 usage
 //! or input error.
 
+mod dense;
 mod error;
 mod family;
 mod judge;

@@ -16,9 +16,12 @@ use std::path::PathBuf;
     grundy solve cutting 4x2 3x3 --json\n  \
     grundy solve bombs '.#/..'\n  \
     grundy solve points 110000000011 --misere\n  \
+    grundy solve cram 5x7 --json\n  \
+    grundy solve cram 4x6 --dense --memory-budget 2G\n  \
+    grundy solve chomp 7 7 5 3\n  \
     grundy solve bombs --file board.txt")]
 pub struct SolveArgs {
-    /// Game family: nim, bombs, cutting, crosses, points.
+    /// Game family: nim, bombs, cutting, crosses, points, cram, chomp.
     pub family: String,
     /// The position in the family's notation; `-` reads it from stdin, `@FILE` from a file.
     pub position: Vec<String>,
@@ -43,6 +46,17 @@ pub struct SolveArgs {
     /// Edge-list file for `points`: one edge `P Q` per line, points numbered from 1.
     #[arg(long, value_name = "FILE")]
     pub graph: Option<PathBuf>,
+    /// Solve every position of the whole board by dense retrograde analysis (cram only; up to
+    /// 64 empty cells, in practice about 32). The memory it needs is printed on stderr first.
+    #[arg(long)]
+    pub dense: bool,
+    /// With --dense: store remoteness (moves to the end with best play) instead of Grundy values.
+    #[arg(long, requires = "dense")]
+    pub remoteness: bool,
+    /// With --dense: refuse (exit 1) a solve needing more memory than this (bytes, or with a
+    /// suffix K, M, G); default 80% of the available memory.
+    #[arg(long, value_name = "SIZE", requires = "dense")]
+    pub memory_budget: Option<String>,
 }
 
 /// Reads the position text from the arguments, a file, or stdin.
@@ -75,6 +89,9 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
         graph: args.graph.clone(),
     };
     let family = args.family.clone();
+    if args.dense {
+        return crate::dense::run(&args, &text);
+    }
     with_game(&family, &opts, &text, Report { args: &args })
 }
 

@@ -2,6 +2,8 @@
 //! positions (documented in docs/games.md).
 
 pub mod bombs;
+pub mod chomp;
+pub mod cram;
 pub mod crosses;
 pub mod cutting;
 pub mod grid;

@@ -1,0 +1,794 @@
+//! Cram: players take turns placing dominoes on the empty cells of a board (two cells next to
+//! each other in a row or a column); the player who cannot place one loses.
+//!
+//! Components are the connected regions of empty cells, cropped to their bounding box and
+//! normalised under the symmetries of the square (rotations and reflections), so regions of
+//! equal shape anywhere on the board share one memo entry. A whole board of up to 64 empty
+//! cells can also be ranked for the dense retrograde solver ([`CramDense`]).
+//!
+//! Notation: `5x7` (rows × columns, all empty), or rows of `.` (empty) and `#` (filled or a
+//! hole) separated by newlines or `/`. A move `r1,c1-r2,c2` names the two cells it covers,
+//! rows and columns from 1, the first cell above or left of the second.
+
+use crate::grid::parse_grid;
+use grundy_core::{Game, ParseError, Ruleset};
+use grundy_solve::dense::{DenseGame, Subsets};
+
+/// Most cells a board may have (empty or not): the board is a 128-bit mask.
+pub const MAX_CELLS: usize = 128;
+
+/// Largest number of empty cells [`CramDense`] ranks.
+pub const MAX_DENSE_CELLS: usize = 64;
+
+/// A Cram position: a `rows × cols` board, bit `r * cols + c` set when that cell is empty.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Number of rows.
+    pub rows: u32,
+    /// Number of columns.
+    pub cols: u32,
+    /// The empty cells, row-major.
+    pub empty: u128,
+}
+
+impl Board {
+    /// An empty `rows × cols` board; `None` when it has no cell or more than [`MAX_CELLS`].
+    pub fn empty(rows: u32, cols: u32) -> Option<Board> {
+        let n = rows as usize * cols as usize;
+        (1..=MAX_CELLS).contains(&n).then(|| Board {
+            rows,
+            cols,
+            empty: full_mask(n as u32),
+        })
+    }
+
+    /// True when cell (`r`, `c`) (0-based) is empty.
+    pub fn is_empty_cell(&self, r: u32, c: u32) -> bool {
+        r < self.rows && c < self.cols && self.empty >> (r * self.cols + c) & 1 == 1
+    }
+
+    /// Number of empty cells.
+    pub fn empty_cells(&self) -> u32 {
+        self.empty.count_ones()
+    }
+}
+
+/// A domino: the cells (`r1`, `c1`) and (`r2`, `c2`), 0-based, the first above or left of the
+/// second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Domino {
+    /// Row of the first cell.
+    pub r1: u32,
+    /// Column of the first cell.
+    pub c1: u32,
+    /// Row of the second cell.
+    pub r2: u32,
+    /// Column of the second cell.
+    pub c2: u32,
+}
+
+/// One component: a connected region of at least two empty cells, as a bitmask of its
+/// `h × w` bounding box (row-major), in canonical orientation (`h ≤ w`, least mask among the
+/// symmetric images).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Region {
+    /// Rows of the bounding box.
+    pub h: u8,
+    /// Columns of the bounding box.
+    pub w: u8,
+    /// The cells, as two 64-bit halves (low, high) of the 128-bit mask; kept as `u64`s so a
+    /// memo entry is 8-byte aligned and small.
+    bits: [u64; 2],
+}
+
+impl Region {
+    /// The region's cells as a 128-bit mask of its bounding box.
+    pub fn mask(&self) -> u128 {
+        self.bits[0] as u128 | (self.bits[1] as u128) << 64
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> u32 {
+        self.mask().count_ones()
+    }
+
+    /// The region in the canonical form of `cells` inside an `h × w` box: cropped, then the
+    /// least image under the symmetries of the box with rows ≤ columns.
+    pub fn canonical(h: u32, w: u32, cells: u128) -> Region {
+        canonical(Shape::new(h, w), cells)
+    }
+}
+
+fn full_mask(n: u32) -> u128 {
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    }
+}
+
+/// The geometry of an `h × w` box of bits: masks of its cells and of its edge columns.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    h: u32,
+    w: u32,
+    full: u128,
+    left: u128,
+    right: u128,
+}
+
+impl Shape {
+    fn new(h: u32, w: u32) -> Shape {
+        let mut left = 0u128;
+        for r in 0..h {
+            left |= 1u128 << (r * w);
+        }
+        Shape {
+            h,
+            w,
+            full: full_mask(h * w),
+            left,
+            right: left << (w - 1),
+        }
+    }
+
+    fn shl(m: u128, k: u32) -> u128 {
+        m.checked_shl(k).unwrap_or(0)
+    }
+
+    fn shr(m: u128, k: u32) -> u128 {
+        m.checked_shr(k).unwrap_or(0)
+    }
+
+    /// Cells next to a cell of `m` (in a row or a column).
+    #[inline]
+    fn neighbours(&self, m: u128) -> u128 {
+        let horiz = ((m & !self.right) << 1) | ((m & !self.left) >> 1);
+        let vert = Self::shl(m, self.w) | Self::shr(m, self.w);
+        (horiz | vert) & self.full
+    }
+
+    /// The connected part of `set` that holds the lowest cell of `seed`.
+    #[inline]
+    fn flood(&self, set: u128, seed: u128) -> u128 {
+        let mut comp = seed & seed.wrapping_neg();
+        loop {
+            let next = (comp | self.neighbours(comp)) & set;
+            if next == comp {
+                return comp;
+            }
+            comp = next;
+        }
+    }
+
+    /// Calls `f` with each connected part of `set`.
+    fn split(&self, mut set: u128, mut f: impl FnMut(u128)) {
+        while set != 0 {
+            let comp = self.flood(set, set);
+            set &= !comp;
+            f(comp);
+        }
+    }
+
+    /// Calls `f(a, b)` for every domino on `set` (`b` right of or below `a`).
+    #[inline]
+    fn dominoes(&self, set: u128, mut f: impl FnMut(u128, u128)) {
+        let mut right = set & !self.right & (set >> 1);
+        while right != 0 {
+            let a = right & right.wrapping_neg();
+            right &= right - 1;
+            f(a, a << 1);
+        }
+        let mut down = set & Self::shr(set, self.w);
+        while down != 0 {
+            let a = down & down.wrapping_neg();
+            down &= down - 1;
+            f(a, a << self.w);
+        }
+    }
+}
+
+/// The canonical [`Region`] of the non-empty `cells` of the box `shape`.
+fn canonical(shape: Shape, cells: u128) -> Region {
+    let (h, w) = (shape.h, shape.w);
+    let row_mask = full_mask(w);
+    // Crop to the bounding box.
+    let mut rmin = u32::MAX;
+    let mut rmax = 0;
+    let mut cols = 0u128;
+    for r in 0..h {
+        let row = (cells >> (r * w)) & row_mask;
+        if row != 0 {
+            rmin = rmin.min(r);
+            rmax = r;
+            cols |= row;
+        }
+    }
+    if cols == 0 {
+        return Region {
+            h: 0,
+            w: 0,
+            bits: [0, 0],
+        };
+    }
+    let cmin = cols.trailing_zeros();
+    let cmax = 127 - cols.leading_zeros();
+    let (bh, bw) = (rmax - rmin + 1, cmax - cmin + 1);
+    let bmask = full_mask(bw);
+    let mut rows = [0u128; 128];
+    for r in 0..bh {
+        rows[r as usize] = (cells >> ((r + rmin) * w + cmin)) & bmask;
+    }
+    // Every candidate has rows <= columns, so this start is beaten by the first one.
+    let mut best: (u32, u32, u128) = (u32::MAX, 0, 0);
+    let mut consider = |rows: &[u128], rh: u32, rw: u32| {
+        // The four images of the box under the reflections (and the half turn).
+        let flip = |x: u128| x.reverse_bits() >> (128 - rw);
+        let mut imgs = [0u128; 4];
+        for (r, &x) in rows.iter().enumerate() {
+            let r = r as u32;
+            let rr = rh - 1 - r;
+            imgs[0] |= x << (r * rw);
+            imgs[1] |= flip(x) << (r * rw);
+            imgs[2] |= x << (rr * rw);
+            imgs[3] |= flip(x) << (rr * rw);
+        }
+        for m in imgs {
+            let cand = (rh, rw, m);
+            if cand < best {
+                best = cand;
+            }
+        }
+    };
+    if bh <= bw {
+        consider(&rows[..bh as usize], bh, bw);
+    }
+    if bw <= bh {
+        let mut t = [0u128; 128];
+        for (c, tr) in t.iter_mut().enumerate().take(bw as usize) {
+            let mut x = 0u128;
+            for (r, &row) in rows.iter().enumerate().take(bh as usize) {
+                x |= ((row >> c) & 1) << r;
+            }
+            *tr = x;
+        }
+        consider(&t[..bw as usize], bw, bh);
+    }
+    let (rh, rw, m) = best;
+    Region {
+        h: rh as u8,
+        w: rw as u8,
+        bits: [m as u64, (m >> 64) as u64],
+    }
+}
+
+/// The rules of Cram. Components are [`Region`]s.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cram;
+
+impl Cram {
+    /// The components of the cells `set` of the box `shape`: connected regions of at least two
+    /// cells (a lone cell takes no domino and never matters), canonical, pushed to `out`.
+    fn regions_into(shape: Shape, set: u128, out: &mut Vec<Region>) {
+        shape.split(set, |comp| {
+            if comp & (comp - 1) != 0 {
+                out.push(canonical(shape, comp));
+            }
+        });
+    }
+}
+
+impl Ruleset for Cram {
+    type Component = Region;
+
+    fn options<F: FnMut(&[Region])>(&self, c: &Region, mut emit: F) {
+        let shape = Shape::new(c.h as u32, c.w as u32);
+        let set = c.mask();
+        let mut parts = Vec::with_capacity(4);
+        shape.dominoes(set, |a, b| {
+            parts.clear();
+            Cram::regions_into(shape, set & !a & !b, &mut parts);
+            emit(&parts);
+        });
+    }
+
+    fn size_hint(&self, c: &Region) -> usize {
+        c.cells() as usize
+    }
+}
+
+/// Reads `RxC` (both from 1), or `None` when `text` is not of that form.
+fn parse_dimensions(text: &str) -> Option<Result<Board, ParseError>> {
+    let lead = text.len() - text.trim_start().len();
+    let t = text.trim();
+    let (line, col0) = {
+        let before = &text[..lead];
+        let line = before.matches('\n').count() + 1;
+        let col = before
+            .rsplit('\n')
+            .next()
+            .map(|s| s.chars().count())
+            .unwrap_or(0)
+            + 1;
+        (line, col)
+    };
+    let x = t.find(['x', 'X'])?;
+    let (a, b) = (&t[..x], &t[x + 1..]);
+    if a.is_empty() || !a.bytes().all(|c| c.is_ascii_digit()) {
+        // Something like `.x.` is a grid with an unknown cell: let the grid parser say so.
+        return None;
+    }
+    let number = |s: &str, col: usize, what: &str| -> Result<u32, ParseError> {
+        if let Some(k) = s.chars().position(|c| !c.is_ascii_digit()) {
+            return Err(ParseError::new(
+                line,
+                col + k,
+                format!("expected the number of {what}"),
+            ));
+        }
+        match s.parse::<u32>() {
+            Ok(v) if v >= 1 && v as usize <= MAX_CELLS => Ok(v),
+            Ok(0) => Err(ParseError::new(
+                line,
+                col,
+                format!("the number of {what} must be at least 1"),
+            )),
+            _ => Err(ParseError::new(
+                line,
+                col,
+                format!("too many {what} (a board has at most {MAX_CELLS} cells)"),
+            )),
+        }
+    };
+    Some((|| {
+        let rows = number(a, col0, "rows")?;
+        let bcol = col0 + a.chars().count() + 1;
+        if b.is_empty() {
+            return Err(ParseError::new(
+                line,
+                bcol,
+                "expected the number of columns",
+            ));
+        }
+        let cols = number(b, bcol, "columns")?;
+        Board::empty(rows, cols).ok_or_else(|| {
+            ParseError::new(
+                line,
+                col0,
+                format!(
+                    "a {rows}x{cols} board has {} cells, at most {MAX_CELLS} are supported",
+                    rows as u64 * cols as u64
+                ),
+            )
+        })
+    })())
+}
+
+/// The place of the `k`-th cell character (0-based) of a grid text, for errors.
+fn place_of_cell(text: &str, k: usize) -> (usize, usize) {
+    let mut seen = 0;
+    for (li, line) in text.lines().enumerate() {
+        for (ci, ch) in line.chars().enumerate() {
+            if ch == '.' || ch == '#' {
+                if seen == k {
+                    return (li + 1, ci + 1);
+                }
+                seen += 1;
+            }
+        }
+    }
+    (1, 1)
+}
+
+/// Reads a Cram board: `RxC`, or rows of `.` and `#` separated by newlines or `/`.
+pub fn parse_board(text: &str) -> Result<Board, ParseError> {
+    if let Some(r) = parse_dimensions(text) {
+        return r;
+    }
+    let g = parse_grid(text, ".#", "cram")?;
+    if g.cells.len() > MAX_CELLS {
+        let (l, c) = place_of_cell(text, MAX_CELLS);
+        return Err(ParseError::new(
+            l,
+            c,
+            format!(
+                "board too large: {} cells, at most {MAX_CELLS} are supported",
+                g.cells.len()
+            ),
+        ));
+    }
+    let mut empty = 0u128;
+    for (i, &b) in g.cells.iter().enumerate() {
+        if b == b'.' {
+            empty |= 1 << i;
+        }
+    }
+    Ok(Board {
+        rows: g.rows as u32,
+        cols: g.cols as u32,
+        empty,
+    })
+}
+
+/// The board as rows of `.` and `#` joined by `/`, or `RxC` when every cell is empty.
+pub fn format_board(b: &Board) -> String {
+    if b.empty == full_mask(b.rows * b.cols) {
+        return format!("{}x{}", b.rows, b.cols);
+    }
+    let mut s = String::new();
+    for r in 0..b.rows {
+        if r > 0 {
+            s.push('/');
+        }
+        for c in 0..b.cols {
+            s.push(if b.is_empty_cell(r, c) { '.' } else { '#' });
+        }
+    }
+    s
+}
+
+impl Game for Cram {
+    type Position = Board;
+    type Move = Domino;
+
+    fn parse_position(&self, text: &str) -> Result<Board, ParseError> {
+        parse_board(text)
+    }
+
+    fn components(&self, p: &Board) -> Vec<Region> {
+        let mut out = Vec::new();
+        Cram::regions_into(Shape::new(p.rows, p.cols), p.empty, &mut out);
+        out
+    }
+
+    fn moves<F: FnMut(Domino, Board)>(&self, p: &Board, mut emit: F) {
+        let cols = p.cols;
+        for i in 0..p.rows * cols {
+            let (r, c) = (i / cols, i % cols);
+            if !p.is_empty_cell(r, c) {
+                continue;
+            }
+            for (r2, c2) in [(r, c + 1), (r + 1, c)] {
+                if p.is_empty_cell(r2, c2) {
+                    let mut q = p.clone();
+                    q.empty &= !(1u128 << i) & !(1u128 << (r2 * cols + c2));
+                    emit(
+                        Domino {
+                            r1: r,
+                            c1: c,
+                            r2,
+                            c2,
+                        },
+                        q,
+                    );
+                }
+            }
+        }
+    }
+
+    fn format_move(&self, m: &Domino) -> String {
+        format!("{},{}-{},{}", m.r1 + 1, m.c1 + 1, m.r2 + 1, m.c2 + 1)
+    }
+
+    fn format_position(&self, p: &Board) -> String {
+        format_board(p)
+    }
+}
+
+/// A whole Cram board ranked for [`grundy_solve::dense`]: the states are the subsets of the
+/// board's initially empty cells (at most [`MAX_DENSE_CELLS`]), tier k holding those with k
+/// empty cells, in colex order. A domino goes from tier k to tier k − 2.
+#[derive(Clone, Debug)]
+pub struct CramDense {
+    board: Board,
+    /// Board cell index of each dense cell, in increasing order.
+    cells: Vec<u32>,
+    /// For each dense cell, its right and lower neighbours among the dense cells.
+    forward: Vec<u64>,
+    subsets: Subsets,
+}
+
+impl CramDense {
+    /// The ranking of the positions reachable from `board`, or an error when it has more than
+    /// [`MAX_DENSE_CELLS`] empty cells.
+    pub fn new(board: &Board) -> Result<CramDense, String> {
+        let n = board.empty_cells() as usize;
+        if n > MAX_DENSE_CELLS {
+            return Err(format!(
+                "the dense solver ranks at most {MAX_DENSE_CELLS} empty cells, the board has {n}"
+            ));
+        }
+        let cells: Vec<u32> = (0..board.rows * board.cols)
+            .filter(|&i| board.empty >> i & 1 == 1)
+            .collect();
+        let dense_of = |i: u32| cells.iter().position(|&x| x == i);
+        let mut forward = vec![0u64; n];
+        for (k, &i) in cells.iter().enumerate() {
+            let (r, c) = (i / board.cols, i % board.cols);
+            for (r2, c2) in [(r, c + 1), (r + 1, c)] {
+                if board.is_empty_cell(r2, c2) {
+                    if let Some(j) = dense_of(r2 * board.cols + c2) {
+                        forward[k] |= 1 << j;
+                    }
+                }
+            }
+        }
+        Ok(CramDense {
+            board: board.clone(),
+            cells,
+            forward,
+            subsets: Subsets::new(n as u32).expect("at most 64 cells"),
+        })
+    }
+
+    /// The tier of the starting board (its number of empty cells).
+    pub fn top_tier(&self) -> u32 {
+        self.cells.len() as u32
+    }
+
+    /// Tier and index of `p`, a position reached from the starting board (its empty cells a
+    /// subset of the board's); `None` otherwise.
+    pub fn locate(&self, p: &Board) -> Option<(u32, u64)> {
+        if (p.rows, p.cols) != (self.board.rows, self.board.cols)
+            || p.empty & !self.board.empty != 0
+        {
+            return None;
+        }
+        let mut m = 0u64;
+        for (k, &i) in self.cells.iter().enumerate() {
+            if p.empty >> i & 1 == 1 {
+                m |= 1 << k;
+            }
+        }
+        Some((m.count_ones(), self.subsets.rank(m)))
+    }
+
+    /// The position of state `index` of `tier`.
+    pub fn board_of(&self, tier: u32, index: u64) -> Board {
+        let m = self.subsets.unrank(tier, index);
+        let mut empty = 0u128;
+        for (k, &i) in self.cells.iter().enumerate() {
+            if m >> k & 1 == 1 {
+                empty |= 1 << i;
+            }
+        }
+        Board {
+            empty,
+            ..self.board.clone()
+        }
+    }
+}
+
+impl DenseGame for CramDense {
+    type State = u64;
+
+    fn num_tiers(&self) -> u32 {
+        self.cells.len() as u32 + 1
+    }
+
+    fn tier_size(&self, tier: u32) -> u64 {
+        self.subsets.binomial(self.cells.len() as u32, tier)
+    }
+
+    fn child_tiers(&self, tier: u32) -> Vec<u32> {
+        if tier >= 2 {
+            vec![tier - 2]
+        } else {
+            vec![]
+        }
+    }
+
+    fn unrank(&self, tier: u32, index: u64) -> u64 {
+        self.subsets.unrank(tier, index)
+    }
+
+    fn advance(&self, _tier: u32, _index: u64, state: &mut u64) {
+        *state = Subsets::next(*state);
+    }
+
+    #[inline]
+    fn successors<F: FnMut(u32, u64)>(&self, tier: u32, &s: &u64, mut emit: F) {
+        let mut m = s;
+        while m != 0 {
+            let a = m.trailing_zeros();
+            m &= m - 1;
+            let mut f = self.forward[a as usize] & s;
+            while f != 0 {
+                let b = f.trailing_zeros();
+                f &= f - 1;
+                emit(tier - 2, self.subsets.rank(s & !(1u64 << a) & !(1u64 << b)));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::{Nimber, Outcome};
+    use grundy_solve::dense::{DenseSolver, Record};
+    use grundy_solve::{analysis::Analyzer, brute, Convention};
+    use proptest::prelude::*;
+
+    fn board(s: &str) -> Board {
+        Cram.parse_position(s).unwrap()
+    }
+
+    #[test]
+    fn notation_round_trips() {
+        let b = board("3x4");
+        assert_eq!((b.rows, b.cols, b.empty_cells()), (3, 4, 12));
+        assert_eq!(Cram.format_position(&b), "3x4");
+        let b = board(".#./...");
+        assert_eq!(Cram.format_position(&b), ".#./...");
+        assert_eq!(board(".#.\n...\n"), b);
+        let mut moves = Vec::new();
+        Cram.moves(&b, |m, _| moves.push(Cram.format_move(&m)));
+        assert_eq!(moves, vec!["1,1-2,1", "1,3-2,3", "2,1-2,2", "2,2-2,3"]);
+    }
+
+    #[test]
+    fn parse_errors_have_places() {
+        let at = |s: &str| {
+            let e = Cram.parse_position(s).unwrap_err();
+            (e.span.line, e.span.column)
+        };
+        assert_eq!(at("3x"), (1, 3));
+        assert_eq!(at("3xa"), (1, 3));
+        assert_eq!(at("0x4"), (1, 1));
+        assert_eq!(at("  12x20"), (1, 3));
+        assert_eq!(at("3x1000"), (1, 3));
+        assert_eq!(at("../.x"), (1, 5));
+        assert_eq!(at("..\n.o"), (2, 2));
+        assert_eq!(at("../..."), (1, 6));
+        assert_eq!(at(""), (1, 1));
+        let big = format!("{}/{}", ".".repeat(100), ".".repeat(100));
+        assert_eq!(at(&big), (1, 130));
+    }
+
+    #[test]
+    fn canonical_forms_share_shapes() {
+        // An L tromino in its eight orientations is one region.
+        let ls = ["../.#", "../#.", ".#/..", "#./..", "..#/.##", "#../##."];
+        let first = Cram.components(&board(ls[0]));
+        for s in ls {
+            assert_eq!(Cram.components(&board(s)), first, "{s}");
+        }
+        let straight = Cram.components(&board("...#"));
+        assert_eq!(straight, Cram.components(&board("#/././.")));
+        assert_eq!(straight[0].h, 1);
+        assert_eq!(straight[0].w, 3);
+        // Lone cells are not components.
+        assert!(Cram.components(&board(".#./#.#")).is_empty());
+    }
+
+    #[test]
+    fn known_values() {
+        // Both sides even: the second player wins by symmetry.
+        for s in ["2x2", "2x4", "4x4"] {
+            let a = grundy_solve::analyze(&Cram, &board(s), Convention::Normal).unwrap();
+            assert_eq!(a.outcome, Outcome::Second, "{s}");
+        }
+        // One side even, one odd: the first player wins (centre domino, then symmetry).
+        for s in ["2x3", "3x4", "2x5"] {
+            let a = grundy_solve::analyze(&Cram, &board(s), Convention::Normal).unwrap();
+            assert_eq!(a.outcome, Outcome::First, "{s}");
+        }
+        // A 1×n strip: octal game 0.07 (G(2) = 1, G(3) = 1, G(4) = 2, G(5) = 0 ...).
+        let want = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3];
+        for (n, &g) in want.iter().enumerate().skip(1) {
+            let b = Board::empty(1, n as u32).unwrap();
+            let a = grundy_solve::analyze(&Cram, &b, Convention::Normal).unwrap();
+            assert_eq!(a.grundy, Some(Nimber(g)), "1x{n}");
+        }
+    }
+
+    fn check_board(b: &Board) -> Result<(), TestCaseError> {
+        for conv in [Convention::Normal, Convention::Misere] {
+            let a = Analyzer::new(&Cram).analyze(b, conv).unwrap();
+            prop_assert_eq!(a.outcome, brute::outcome(&Cram, b, conv));
+            let mut w: Vec<String> = a
+                .winning_moves
+                .iter()
+                .map(|m| Cram.format_move(m))
+                .collect();
+            w.sort();
+            prop_assert_eq!(w, brute::winning_moves(&Cram, b, conv));
+            if conv == Convention::Normal {
+                prop_assert_eq!(a.grundy, Some(brute::grundy(&Cram, b)));
+            }
+            // The dense solver on the whole board agrees too.
+            let d = CramDense::new(b).unwrap();
+            let (t, i) = d.locate(b).unwrap();
+            let records: &[Record] = match conv {
+                Convention::Normal => &[Record::Outcome, Record::Grundy, Record::Remoteness],
+                Convention::Misere => &[Record::Outcome, Record::Remoteness],
+            };
+            for &rec in records {
+                let table = DenseSolver::new(&d)
+                    .record(rec)
+                    .convention(conv)
+                    .solve(t)
+                    .unwrap();
+                let v = table.value(t, i).unwrap();
+                prop_assert_eq!(v.outcome, a.outcome);
+                if rec == Record::Grundy {
+                    prop_assert_eq!(v.grundy.map(|g| Nimber(g as u64)), a.grundy);
+                }
+                // Each move's result is in the table (the top's children are kept).
+                let mut dense_wins = Vec::new();
+                Cram.moves(b, |m, q| {
+                    let (tq, iq) = d.locate(&q).unwrap();
+                    if table.outcome(tq, iq).unwrap() == Outcome::Second {
+                        dense_wins.push(Cram.format_move(&m));
+                    }
+                });
+                dense_wins.sort();
+                let mut w2: Vec<String> = a
+                    .winning_moves
+                    .iter()
+                    .map(|m| Cram.format_move(m))
+                    .collect();
+                w2.sort();
+                prop_assert_eq!(dense_wins, w2);
+            }
+        }
+        Ok(())
+    }
+
+    fn small_board() -> impl Strategy<Value = Board> {
+        (1u32..5, 1u32..5).prop_flat_map(|(r, c)| {
+            proptest::collection::vec(proptest::bool::weighted(0.8), (r * c) as usize).prop_map(
+                move |cells| {
+                    let mut empty = 0u128;
+                    for (i, &e) in cells.iter().enumerate() {
+                        if e {
+                            empty |= 1 << i;
+                        }
+                    }
+                    Board {
+                        rows: r,
+                        cols: c,
+                        empty,
+                    }
+                },
+            )
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn matches_brute_force(b in small_board()) {
+            check_board(&b)?;
+        }
+
+        #[test]
+        fn canonical_is_invariant(b in small_board()) {
+            // Turning the board a quarter and mirroring it changes no component.
+            let (r, c) = (b.rows, b.cols);
+            let mut turned = Board { rows: c, cols: r, empty: 0 };
+            let mut mirrored = Board { rows: r, cols: c, empty: 0 };
+            for i in 0..r {
+                for j in 0..c {
+                    if b.is_empty_cell(i, j) {
+                        turned.empty |= 1 << (j * r + (r - 1 - i));
+                        mirrored.empty |= 1 << (i * c + (c - 1 - j));
+                    }
+                }
+            }
+            let mut want = Cram.components(&b);
+            want.sort();
+            for other in [turned, mirrored] {
+                let mut got = Cram.components(&other);
+                got.sort();
+                prop_assert_eq!(&got, &want);
+            }
+        }
+
+        #[test]
+        fn parser_never_panics(s in "[.#x0-9/\n ]{0,30}") {
+            let _ = Cram.parse_position(&s);
+        }
+    }
+}
