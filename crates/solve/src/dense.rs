@@ -68,8 +68,8 @@ impl Record {
     /// Bytes used by the records of a tier of `states` states.
     pub fn tier_bytes(self, states: u64) -> u64 {
         match self {
-            Record::Outcome => states.div_ceil(STATES_PER_WORD) * 8,
-            Record::Grundy | Record::Remoteness => states * 2,
+            Record::Outcome => states.div_ceil(STATES_PER_WORD).saturating_mul(8),
+            Record::Grundy | Record::Remoteness => states.saturating_mul(2),
         }
     }
 
@@ -456,13 +456,13 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         let mut states = 0u64;
         for &t in &tiers {
             let size = self.game.tier_size(t);
-            states += size;
-            live += self.record.tier_bytes(size);
+            states = states.saturating_add(size);
+            live = live.saturating_add(self.record.tier_bytes(size));
             peak = peak.max(live);
             if !self.keep_all {
                 for &u in &tiers {
                     if u < t && last_use[u as usize] == t {
-                        live -= self.record.tier_bytes(self.game.tier_size(u));
+                        live = live.saturating_sub(self.record.tier_bytes(self.game.tier_size(u)));
                     }
                 }
             }
