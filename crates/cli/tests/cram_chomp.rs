@@ -30,10 +30,16 @@ fn cram_rectangles() {
     // Holes, and a board given with '/'.
     let v = json(&["cram", "..#/..."]);
     assert_eq!(v["position"], "..#/...");
+    // A U pentomino: every domino leaves a domino and a lone cell (value 1), so it is lost.
     let v = json(&["cram", ".#./..."]);
+    assert_eq!(v["grundy"], 0);
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    // An L tromino: either domino leaves a lone cell.
+    let v = json(&["cram", "../.#"]);
+    assert_eq!(v["grundy"], 1);
     assert_eq!(
         v["winning_moves"],
-        serde_json::json!(["2,1-2,2", "2,2-2,3"])
+        serde_json::json!(["1,1-1,2", "1,1-2,1"])
     );
 }
 
