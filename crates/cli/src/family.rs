@@ -75,6 +75,9 @@ pub struct FamilyInfo {
     pub name: String,
     /// Whether misère analysis by whole-position search is exact for this family.
     pub misere: bool,
+    /// Whether normal play is best answered by pruned search ([`grundy_solve::NimberSearch`])
+    /// rather than by valuing every option (`--engine auto`).
+    pub prefer_search: bool,
 }
 
 /// Names accepted for each family (aliases included).
@@ -123,6 +126,7 @@ pub fn with_game<A: WithGame>(
     let info = |misere: bool| FamilyInfo {
         name: family.to_string(),
         misere,
+        prefer_search: family == "cram",
     };
     match family {
         "nim" => {

@@ -46,6 +46,11 @@ pub struct SolveArgs {
     /// Edge-list file for `points`: one edge `P Q` per line, points numbered from 1.
     #[arg(long, value_name = "FILE")]
     pub graph: Option<PathBuf>,
+    /// Normal-play engine: `memo` values every option of every component met; `search`
+    /// decides "is this lost?" with pruning and values only what it must (after Lemoine and
+    /// Viennot); `auto` picks search for cram, memo otherwise.
+    #[arg(long, value_enum, default_value_t = Engine::Auto)]
+    pub engine: Engine,
     /// Solve every position of the whole board by dense retrograde analysis (cram only; up to
     /// 64 empty cells, in practice about 32). The memory it needs is printed on stderr first.
     #[arg(long)]
@@ -57,6 +62,17 @@ pub struct SolveArgs {
     /// suffix K, M, G); default 80% of the available memory.
     #[arg(long, value_name = "SIZE", requires = "dense")]
     pub memory_budget: Option<String>,
+}
+
+/// Which engine answers normal play.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The family's preferred engine.
+    Auto,
+    /// Memoised Grundy values of every component met.
+    Memo,
+    /// Pruned search.
+    Search,
 }
 
 /// Reads the position text from the arguments, a file, or stdin.
@@ -115,8 +131,16 @@ impl WithGame for Report<'_> {
         } else {
             Convention::Normal
         };
-        let mut an = Analyzer::with_limit(game, args.max_positions);
-        let a = an.analyze(&p, convention)?;
+        let search = match args.engine {
+            Engine::Auto => info.prefer_search,
+            Engine::Memo => false,
+            Engine::Search => true,
+        };
+        let a = if search && convention == Convention::Normal {
+            grundy_solve::search::analyze_normal(game, &p, args.all_moves, args.max_positions)?
+        } else {
+            Analyzer::with_limit(game, args.max_positions).analyze(&p, convention)?
+        };
         let winning: Vec<String> = a
             .winning_moves
             .iter()

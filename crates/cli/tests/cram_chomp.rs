@@ -138,3 +138,28 @@ fn bad_positions() {
         "bad --memory-budget",
     );
 }
+
+#[test]
+fn engines_agree() {
+    let cases: &[&[&str]] = &[
+        &["cram", "4x5"],
+        &["cram", "..#./..../#..."],
+        &["chomp", "4x5"],
+        &["chomp", "5", "4", "4", "2"],
+        &["nim", "3", "5", "7"],
+        &["points", "110111000011"],
+        &["cutting", "4x3", "5x2"],
+        &["crosses", "X.........."],
+        &["bombs", "..#/.#./..."],
+    ];
+    for case in cases {
+        let mut memo = case.to_vec();
+        memo.extend(["--engine", "memo", "--all-moves"]);
+        let mut search = case.to_vec();
+        search.extend(["--engine", "search", "--all-moves"]);
+        let (a, b) = (json(&memo), json(&search));
+        for field in ["grundy", "outcome", "winning_moves", "moves"] {
+            assert_eq!(a[field], b[field], "{case:?} {field}");
+        }
+    }
+}

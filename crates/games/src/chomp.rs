@@ -288,6 +288,11 @@ mod tests {
                 prop_assert_eq!(w, brute::winning_moves(&Chomp, &p, conv));
                 if conv == Convention::Normal {
                     prop_assert_eq!(a.grundy, Some(brute::grundy(&Chomp, &p)));
+                    let s = grundy_solve::search::analyze_normal(&Chomp, &p, false, usize::MAX).unwrap();
+                    prop_assert_eq!(s.grundy, a.grundy);
+                    let mut w: Vec<String> = s.winning_moves.iter().map(|m| Chomp.format_move(m)).collect();
+                    w.sort();
+                    prop_assert_eq!(w, brute::winning_moves(&Chomp, &p, conv));
                 }
             }
         }

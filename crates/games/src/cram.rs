@@ -697,6 +697,19 @@ mod tests {
             if conv == Convention::Normal {
                 prop_assert_eq!(a.grundy, Some(brute::grundy(&Cram, b)));
             }
+            if conv == Convention::Normal {
+                // The pruned search agrees, both on the value and on each move's outcome.
+                let s = grundy_solve::search::analyze_normal(&Cram, b, true, usize::MAX).unwrap();
+                prop_assert_eq!(s.grundy, a.grundy);
+                let s = grundy_solve::search::analyze_normal(&Cram, b, false, usize::MAX).unwrap();
+                let mut w: Vec<String> = s
+                    .winning_moves
+                    .iter()
+                    .map(|m| Cram.format_move(m))
+                    .collect();
+                w.sort();
+                prop_assert_eq!(w, brute::winning_moves(&Cram, b, conv));
+            }
             // The dense solver on the whole board agrees too.
             let d = CramDense::new(b).unwrap();
             let (t, i) = d.locate(b).unwrap();

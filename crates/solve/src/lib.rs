@@ -8,10 +8,12 @@ pub mod brute;
 pub mod dense;
 pub mod memo;
 pub mod misere;
+pub mod search;
 
 pub use analysis::{analyze, Analysis, Convention};
 pub use memo::GrundyMemo;
 pub use misere::MisereSearch;
+pub use search::NimberSearch;
 
 /// Why an engine could not finish.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

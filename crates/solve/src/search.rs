@@ -1,0 +1,418 @@
+//! Grundy values by pruned search (after Lemoine and Viennot): the value of a component `C`
+//! is the least `m` for which `C + *m` is a second-player win, and whether a sum is a
+//! second-player win is decided by a search that stops at the first winning move — so most
+//! options are never valued exactly, unlike in [`GrundyMemo`](crate::GrundyMemo), which
+//! values every option of every component it meets.
+//!
+//! A query is "is `C + *n` lost for the player to move?" for one canonical component `C`.
+//! An option of `C` is a sum of parts; all parts but the largest are folded into the nimber
+//! (their exact values are computed, and they are small), and the largest part is queried
+//! again. Answers are kept in a transposition table keyed by `(C, n)`; exact values in a
+//! second table. The search is iterative: an explicit stack of frames, none on the call stack.
+
+use crate::analysis::{Analysis, MoveReport};
+use crate::SolveError;
+use foldhash::fast::RandomState;
+use grundy_core::{Game, Nimber, Outcome, Ruleset};
+use hashbrown::HashMap;
+
+/// What a frame is working out.
+enum Goal {
+    /// Whether `component + *n` is lost for the player to move.
+    Lost,
+    /// The exact Grundy value of `component`.
+    Value,
+}
+
+struct Frame<C> {
+    goal: Goal,
+    component: C,
+    /// For [`Goal::Lost`]: the nimber added; for [`Goal::Value`]: the candidate value.
+    n: u64,
+    /// The options of `component`, each with its parts sorted by size (largest last).
+    options: Vec<Vec<C>>,
+    /// Next option to look at; past the options, the lower nimbers `*k` for `k < n`.
+    next: usize,
+    /// Lower nimber being tried once the options are exhausted.
+    lower: u64,
+}
+
+/// Grundy values of components by pruned search, remembered across calls.
+pub struct NimberSearch<'r, R: Ruleset> {
+    rules: &'r R,
+    values: HashMap<R::Component, u64, RandomState>,
+    lost: HashMap<(R::Component, u64), bool, RandomState>,
+    limit: usize,
+}
+
+impl<'r, R: Ruleset> NimberSearch<'r, R> {
+    /// An empty search over `rules`.
+    pub fn new(rules: &'r R) -> Self {
+        NimberSearch {
+            rules,
+            values: HashMap::default(),
+            lost: HashMap::default(),
+            limit: usize::MAX,
+        }
+    }
+
+    /// Stop with [`SolveError::Limit`] once this many entries are stored (both tables).
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// Entries stored: exact values plus answered queries.
+    pub fn len(&self) -> usize {
+        self.values.len() + self.lost.len()
+    }
+
+    /// True when nothing is stored yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn known(&self, c: &R::Component) -> Option<u64> {
+        if let Some(v) = self.rules.known_grundy(c) {
+            return Some(v.0);
+        }
+        self.values.get(c).copied()
+    }
+
+    /// Whether `c + *n` is lost for the player to move, if already known.
+    fn known_lost(&self, c: &R::Component, n: u64) -> Option<bool> {
+        if let Some(v) = self.known(c) {
+            return Some(v == n);
+        }
+        self.lost.get(&(c.clone(), n)).copied()
+    }
+
+    /// The Grundy value of a sum of components.
+    pub fn grundy_sum(&mut self, parts: &[R::Component]) -> Result<Nimber, SolveError> {
+        let mut v = Nimber::ZERO;
+        for c in parts {
+            v ^= self.grundy(c)?;
+        }
+        Ok(v)
+    }
+
+    /// The Grundy value of `c`.
+    pub fn grundy(&mut self, c: &R::Component) -> Result<Nimber, SolveError> {
+        if let Some(v) = self.known(c) {
+            return Ok(Nimber(v));
+        }
+        self.run(self.frame(Goal::Value, c.clone(), 0))?;
+        Ok(Nimber(self.known(c).expect("the search stored the value")))
+    }
+
+    /// Whether the sum of `parts` plus `*n` is lost for the player to move (its Grundy value
+    /// is `n`). Only the largest part is searched; the others are valued exactly.
+    pub fn is_lost(&mut self, parts: &[R::Component], n: Nimber) -> Result<bool, SolveError> {
+        let mut sorted: Vec<R::Component> = parts.to_vec();
+        sorted.sort_by_key(|c| self.rules.size_hint(c));
+        let Some(largest) = sorted.pop() else {
+            return Ok(n.is_zero());
+        };
+        let mut m = n.0;
+        for c in &sorted {
+            m ^= self.grundy(c)?.0;
+        }
+        if let Some(b) = self.known_lost(&largest, m) {
+            return Ok(b);
+        }
+        self.run(self.frame(Goal::Lost, largest.clone(), m))?;
+        Ok(self
+            .known_lost(&largest, m)
+            .expect("the search stored the answer"))
+    }
+
+    fn frame(&self, goal: Goal, component: R::Component, n: u64) -> Frame<R::Component> {
+        let mut options = Vec::new();
+        if matches!(goal, Goal::Lost) {
+            self.rules.options(&component, |parts| {
+                let mut p = parts.to_vec();
+                p.sort_by_key(|c| self.rules.size_hint(c));
+                options.push(p);
+            });
+            // Options that leave fewer cells to search first: their answers come cheaper.
+            options.sort_by_key(|p| p.last().map_or(0, |c| self.rules.size_hint(c)));
+        }
+        Frame {
+            goal,
+            component,
+            n,
+            options,
+            next: 0,
+            lower: 0,
+        }
+    }
+
+    fn run(&mut self, first: Frame<R::Component>) -> Result<(), SolveError> {
+        let mut stack = vec![first];
+        while let Some(top) = stack.last_mut() {
+            if self.len() >= self.limit {
+                return Err(SolveError::Limit(self.len()));
+            }
+            let push = match top.goal {
+                Goal::Value => {
+                    // The value is the least m with c + *m lost.
+                    match self.known_lost(&top.component, top.n) {
+                        Some(true) => {
+                            let f = stack.pop().expect("stack is not empty");
+                            self.values.insert(f.component, f.n);
+                            continue;
+                        }
+                        Some(false) => {
+                            top.n += 1;
+                            continue;
+                        }
+                        None => (Goal::Lost, top.component.clone(), top.n),
+                    }
+                }
+                Goal::Lost => match step_lost(self, top) {
+                    Step::Done(answer) => {
+                        let f = stack.pop().expect("stack is not empty");
+                        self.lost.insert((f.component, f.n), answer);
+                        continue;
+                    }
+                    Step::Need(goal, c, n) => (goal, c, n),
+                },
+            };
+            let (goal, c, n) = push;
+            let f = self.frame(goal, c, n);
+            stack.push(f);
+            if stack.len() > 1 << 26 {
+                return Err(SolveError::Cycle(format!("{:?}", stack[0].component)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The analysis of `p` under normal play by pruned search: its Grundy value, the winning
+/// moves (each checked by one "is it lost?" query, not by valuing it), and every move with
+/// its outcome — and its exact value too when `values_of_moves` is set.
+pub fn analyze_normal<G: Game>(
+    game: &G,
+    p: &G::Position,
+    values_of_moves: bool,
+    limit: usize,
+) -> Result<Analysis<G::Move>, SolveError> {
+    let mut s = NimberSearch::new(game).with_limit(limit);
+    let mut successors = Vec::new();
+    game.moves(p, |m, q| successors.push((m, q)));
+    if let Some(wins) = game.immediate_wins(p) {
+        let mut moves = Vec::with_capacity(successors.len());
+        for (mv, q) in successors {
+            let outcome = if game.immediate_wins(&q).is_some() {
+                Outcome::First
+            } else if s.is_lost(&game.components(&q), Nimber::ZERO)? {
+                Outcome::Second
+            } else {
+                Outcome::First
+            };
+            moves.push(MoveReport {
+                mv,
+                grundy: None,
+                outcome,
+            });
+        }
+        return Ok(Analysis {
+            grundy: None,
+            outcome: Outcome::First,
+            winning_moves: wins,
+            moves,
+        });
+    }
+    let mut moves = Vec::with_capacity(successors.len());
+    for (mv, q) in successors {
+        let decided = game.immediate_wins(&q).is_some();
+        let parts = game.components(&q);
+        let (grundy, lost) = if decided {
+            (None, false)
+        } else if values_of_moves {
+            let g = s.grundy_sum(&parts)?;
+            (Some(g), g.is_zero())
+        } else {
+            (None, s.is_lost(&parts, Nimber::ZERO)?)
+        };
+        moves.push(MoveReport {
+            mv,
+            grundy,
+            outcome: if lost {
+                Outcome::Second
+            } else {
+                Outcome::First
+            },
+        });
+    }
+    let grundy = s.grundy_sum(&game.components(p))?;
+    let winning_moves: Vec<G::Move> = moves
+        .iter()
+        .filter(|r| r.outcome == Outcome::Second)
+        .map(|r| r.mv.clone())
+        .collect();
+    Ok(Analysis {
+        grundy: Some(grundy),
+        outcome: if grundy.is_zero() {
+            Outcome::Second
+        } else {
+            Outcome::First
+        },
+        winning_moves,
+        moves,
+    })
+}
+
+enum Step<C> {
+    /// The frame's answer.
+    Done(bool),
+    /// A value or answer it needs first.
+    Need(Goal, C, u64),
+}
+
+/// Advances a [`Goal::Lost`] frame as far as the tables allow.
+fn step_lost<R: Ruleset>(
+    s: &NimberSearch<'_, R>,
+    f: &mut Frame<R::Component>,
+) -> Step<R::Component> {
+    while f.next < f.options.len() {
+        let parts = &f.options[f.next];
+        let Some((largest, rest)) = parts.split_last() else {
+            // The move empties the component: it leaves *n, lost exactly when n = 0.
+            if f.n == 0 {
+                return Step::Done(false);
+            }
+            f.next += 1;
+            continue;
+        };
+        let mut m = f.n;
+        for c in rest {
+            match s.known(c) {
+                Some(v) => m ^= v,
+                None => return Step::Need(Goal::Value, c.clone(), 0),
+            }
+        }
+        match s.known_lost(largest, m) {
+            Some(true) => return Step::Done(false),
+            Some(false) => f.next += 1,
+            None => return Step::Need(Goal::Lost, largest.clone(), m),
+        }
+    }
+    // Moves on the nimber: *n -> *k for k < n.
+    while f.lower < f.n {
+        match s.known_lost(&f.component, f.lower) {
+            Some(true) => return Step::Done(false),
+            Some(false) => f.lower += 1,
+            None => return Step::Need(Goal::Lost, f.component.clone(), f.lower),
+        }
+    }
+    Step::Done(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GrundyMemo;
+    use proptest::prelude::*;
+
+    /// Take-and-break on heaps: a move removes `k` tokens (1 ≤ k ≤ 3) and may split the rest
+    /// into two heaps (octal game 0.777 flavour), so options are sums.
+    struct Splits;
+    impl Ruleset for Splits {
+        type Component = u32;
+        fn options<F: FnMut(&[u32])>(&self, &c: &u32, mut emit: F) {
+            for k in 1..=3.min(c) {
+                let rest = c - k;
+                for a in 0..=rest / 2 {
+                    let b = rest - a;
+                    let parts: Vec<u32> = [a, b].into_iter().filter(|&x| x > 0).collect();
+                    emit(&parts);
+                }
+            }
+        }
+        fn size_hint(&self, c: &u32) -> usize {
+            *c as usize
+        }
+    }
+
+    /// Random acyclic rules: component i has options made of 0..3 components below i.
+    struct RandomRules {
+        seed: u64,
+    }
+    fn mix(mut x: u64) -> u64 {
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
+    impl Ruleset for RandomRules {
+        type Component = u32;
+        fn options<F: FnMut(&[u32])>(&self, &c: &u32, mut emit: F) {
+            if c == 0 {
+                return;
+            }
+            let h = mix(self.seed ^ c as u64);
+            for j in 0..(h % 6) {
+                let g = mix(h ^ j);
+                let parts: Vec<u32> = (0..(g % 3))
+                    .map(|p| (mix(g ^ p) % c as u64) as u32)
+                    .collect();
+                emit(&parts);
+            }
+        }
+        fn size_hint(&self, c: &u32) -> usize {
+            *c as usize
+        }
+    }
+
+    #[test]
+    fn agrees_with_memo_on_splits() {
+        let mut memo = GrundyMemo::new(&Splits);
+        let mut search = NimberSearch::new(&Splits);
+        for c in 0..60 {
+            assert_eq!(search.grundy(&c).unwrap(), memo.grundy(&c).unwrap(), "{c}");
+        }
+    }
+
+    #[test]
+    fn deep_chains_do_not_overflow() {
+        /// One move: n -> n - 1.
+        struct Chain;
+        impl Ruleset for Chain {
+            type Component = u32;
+            fn options<F: FnMut(&[u32])>(&self, &c: &u32, mut emit: F) {
+                if c > 1 {
+                    emit(&[c - 1]);
+                } else if c == 1 {
+                    emit(&[]);
+                }
+            }
+        }
+        let mut s = NimberSearch::new(&Chain);
+        assert_eq!(s.grundy(&200_000).unwrap(), Nimber(0));
+        assert_eq!(s.grundy(&200_001).unwrap(), Nimber(1));
+    }
+
+    #[test]
+    fn limit_stops_cleanly() {
+        let mut s = NimberSearch::new(&Splits).with_limit(10);
+        assert!(matches!(s.grundy(&50), Err(SolveError::Limit(_))));
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_memo_on_random_rules(seed: u64, sums in proptest::collection::vec(0u32..40, 0..4), n in 0u64..6) {
+            let rules = RandomRules { seed };
+            let mut memo = GrundyMemo::new(&rules);
+            let mut search = NimberSearch::new(&rules);
+            // Ask questions in an order that leaves partial tables behind.
+            let want = memo.grundy_sum(&sums).unwrap();
+            prop_assert_eq!(search.is_lost(&sums, Nimber(n)).unwrap(), want == Nimber(n));
+            prop_assert_eq!(search.grundy_sum(&sums).unwrap(), want);
+            for c in 0..40 {
+                prop_assert_eq!(search.grundy(&c).unwrap(), memo.grundy(&c).unwrap());
+            }
+        }
+    }
+}
