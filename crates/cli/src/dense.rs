@@ -3,7 +3,7 @@
 
 use crate::error::{usage, CliError};
 use crate::family::{canonical_name, position_error};
-use crate::solve::SolveArgs;
+use crate::solve::{DenseRecord, SolveArgs};
 use grundy_core::{Game, Outcome};
 use grundy_games::cram::{Cram, CramDense};
 use grundy_solve::dense::{default_budget, human_bytes, DenseError, DenseSolver, Record};
@@ -61,10 +61,15 @@ pub fn run(args: &SolveArgs, text: &str) -> Result<(), CliError> {
     } else {
         Convention::Normal
     };
-    let record = if args.remoteness || args.misere {
-        Record::Remoteness
-    } else {
-        Record::Grundy
+    let record = match (args.record, args.misere) {
+        (Some(DenseRecord::Outcome), _) => Record::Outcome,
+        (Some(DenseRecord::Grundy), true) => {
+            return Err(usage(
+                "--record grundy needs normal play (Grundy values are not defined for misère)",
+            ))
+        }
+        (Some(DenseRecord::Grundy), false) | (None, false) => Record::Grundy,
+        (Some(DenseRecord::Remoteness), _) | (None, true) => Record::Remoteness,
     };
     let solver = DenseSolver::new(&dense)
         .record(record)
@@ -156,7 +161,7 @@ pub fn run(args: &SolveArgs, text: &str) -> Result<(), CliError> {
     match value.grundy {
         Some(g) => println!("grundy value:  {g}"),
         None if args.misere => println!("grundy value:  none (misère play)"),
-        None => println!("grundy value:  not computed (--remoteness)"),
+        None => println!("grundy value:  not stored (--record)"),
     }
     if let Some(r) = value.remoteness {
         println!("remoteness:    {r}");

@@ -55,13 +55,26 @@ pub struct SolveArgs {
     /// 64 empty cells, in practice about 32). The memory it needs is printed on stderr first.
     #[arg(long)]
     pub dense: bool,
-    /// With --dense: store remoteness (moves to the end with best play) instead of Grundy values.
-    #[arg(long, requires = "dense")]
-    pub remoteness: bool,
+    /// With --dense: what to store per position: `outcome` (2 bits), `grundy` (16 bits,
+    /// normal play; the default there) or `remoteness` (16 bits: moves to the end with best
+    /// play; the default under --misere).
+    #[arg(long, value_enum, requires = "dense")]
+    pub record: Option<DenseRecord>,
     /// With --dense: refuse (exit 1) a solve needing more memory than this (bytes, or with a
     /// suffix K, M, G); default 80% of the available memory.
     #[arg(long, value_name = "SIZE", requires = "dense")]
     pub memory_budget: Option<String>,
+}
+
+/// What a dense solve stores per position.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DenseRecord {
+    /// Win or loss, 2 bits.
+    Outcome,
+    /// Grundy value, 16 bits (normal play).
+    Grundy,
+    /// Smith's remoteness, 16 bits.
+    Remoteness,
 }
 
 /// Which engine answers normal play.

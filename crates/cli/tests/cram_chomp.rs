@@ -71,10 +71,13 @@ fn cram_dense_agrees_with_memo() {
         }
         assert!(dense["remoteness"].is_u64());
     }
-    let v = json(&["cram", "1x4", "--dense", "--remoteness"]);
+    let v = json(&["cram", "1x4", "--dense", "--record", "remoteness"]);
     // 1x4: the middle domino wins at once (two lone cells are left): remoteness 1.
     assert_eq!(v["remoteness"], 1);
     assert_eq!(v["grundy"], serde_json::Value::Null);
+    let v = json(&["cram", "3x4", "--dense", "--record", "outcome"]);
+    assert_eq!(v["outcome"], "first");
+    assert_eq!(v["winning_moves"], json(&["cram", "3x4"])["winning_moves"]);
 }
 
 #[test]

@@ -215,10 +215,9 @@ fn canonical(shape: Shape, cells: u128) -> Region {
     let cmax = 127 - cols.leading_zeros();
     let (bh, bw) = (rmax - rmin + 1, cmax - cmin + 1);
     let bmask = full_mask(bw);
-    let mut rows = [0u128; 128];
-    for r in 0..bh {
-        rows[r as usize] = (cells >> ((r + rmin) * w + cmin)) & bmask;
-    }
+    // The shorter side has at most 11 cells (h * w <= 128), and only orientations with rows
+    // <= columns are candidates, so at most 11 rows are ever held.
+    const ROWS: usize = 12;
     // Every candidate has rows <= columns, so this start is beaten by the first one.
     let mut best: (u32, u32, u128) = (u32::MAX, 0, 0);
     let mut consider = |rows: &[u128], rh: u32, rw: u32| {
@@ -228,10 +227,11 @@ fn canonical(shape: Shape, cells: u128) -> Region {
         for (r, &x) in rows.iter().enumerate() {
             let r = r as u32;
             let rr = rh - 1 - r;
+            let f = flip(x);
             imgs[0] |= x << (r * rw);
-            imgs[1] |= flip(x) << (r * rw);
+            imgs[1] |= f << (r * rw);
             imgs[2] |= x << (rr * rw);
-            imgs[3] |= flip(x) << (rr * rw);
+            imgs[3] |= f << (rr * rw);
         }
         for m in imgs {
             let cand = (rh, rw, m);
@@ -241,16 +241,21 @@ fn canonical(shape: Shape, cells: u128) -> Region {
         }
     };
     if bh <= bw {
+        let mut rows = [0u128; ROWS];
+        for (r, row) in rows.iter_mut().enumerate().take(bh as usize) {
+            *row = (cells >> ((r as u32 + rmin) * w + cmin)) & bmask;
+        }
         consider(&rows[..bh as usize], bh, bw);
     }
     if bw <= bh {
-        let mut t = [0u128; 128];
-        for (c, tr) in t.iter_mut().enumerate().take(bw as usize) {
-            let mut x = 0u128;
-            for (r, &row) in rows.iter().enumerate().take(bh as usize) {
-                x |= ((row >> c) & 1) << r;
+        let mut t = [0u128; ROWS];
+        for r in 0..bh {
+            let mut row = (cells >> ((r + rmin) * w + cmin)) & bmask;
+            while row != 0 {
+                let c = row.trailing_zeros() as usize;
+                row &= row - 1;
+                t[c] |= 1u128 << r;
             }
-            *tr = x;
         }
         consider(&t[..bw as usize], bw, bh);
     }

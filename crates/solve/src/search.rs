@@ -29,12 +29,17 @@ struct Frame<C> {
     component: C,
     /// For [`Goal::Lost`]: the nimber added; for [`Goal::Value`]: the candidate value.
     n: u64,
-    /// The options of `component`, each with its parts sorted by size (largest last).
-    options: Vec<Vec<C>>,
+    /// The parts of every option of `component`, one after another.
+    parts: Vec<C>,
+    /// Each option as (start, length) in `parts`, its parts sorted by size (largest last),
+    /// options with the smallest largest part first.
+    options: Vec<(u32, u32)>,
     /// Next option to look at; past the options, the lower nimbers `*k` for `k < n`.
     next: usize,
     /// Lower nimber being tried once the options are exhausted.
     lower: u64,
+    /// Whether the options were scanned for an answer already in the tables.
+    scanned: bool,
 }
 
 /// Grundy values of components by pruned search, remembered across calls.
@@ -127,23 +132,29 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     }
 
     fn frame(&self, goal: Goal, component: R::Component, n: u64) -> Frame<R::Component> {
-        let mut options = Vec::new();
+        let mut parts: Vec<R::Component> = Vec::new();
+        let mut options: Vec<(u32, u32, usize)> = Vec::new();
         if matches!(goal, Goal::Lost) {
-            self.rules.options(&component, |parts| {
-                let mut p = parts.to_vec();
-                p.sort_by_key(|c| self.rules.size_hint(c));
-                options.push(p);
+            self.rules.options(&component, |p| {
+                let start = parts.len();
+                parts.extend_from_slice(p);
+                let slice = &mut parts[start..];
+                slice.sort_by_key(|c| self.rules.size_hint(c));
+                let key = slice.last().map_or(0, |c| self.rules.size_hint(c));
+                options.push((start as u32, p.len() as u32, key));
             });
-            // Options that leave fewer cells to search first: their answers come cheaper.
-            options.sort_by_key(|p| p.last().map_or(0, |c| self.rules.size_hint(c)));
+            // Options that leave less to search first: their answers come cheaper.
+            options.sort_by_key(|o| o.2);
         }
         Frame {
             goal,
             component,
             n,
-            options,
+            parts,
+            options: options.into_iter().map(|(s, l, _)| (s, l)).collect(),
             next: 0,
             lower: 0,
+            scanned: false,
         }
     }
 
@@ -276,8 +287,36 @@ fn step_lost<R: Ruleset>(
     s: &NimberSearch<'_, R>,
     f: &mut Frame<R::Component>,
 ) -> Step<R::Component> {
+    // The nimber an option leaves once its smaller parts are folded in, or `None` when one of
+    // them is not valued yet.
+    let fold = |parts: &[R::Component], n: u64| -> Option<u64> {
+        let mut m = n;
+        for c in parts {
+            m ^= s.known(c)?;
+        }
+        Some(m)
+    };
+    if !f.scanned {
+        // Enhanced transposition cut-off: an option already known to be lost settles it.
+        f.scanned = true;
+        for &(start, len) in &f.options {
+            let parts = &f.parts[start as usize..(start + len) as usize];
+            let Some((largest, rest)) = parts.split_last() else {
+                if f.n == 0 {
+                    return Step::Done(false);
+                }
+                continue;
+            };
+            if let Some(m) = fold(rest, f.n) {
+                if s.known_lost(largest, m) == Some(true) {
+                    return Step::Done(false);
+                }
+            }
+        }
+    }
     while f.next < f.options.len() {
-        let parts = &f.options[f.next];
+        let (start, len) = f.options[f.next];
+        let parts = &f.parts[start as usize..(start + len) as usize];
         let Some((largest, rest)) = parts.split_last() else {
             // The move empties the component: it leaves *n, lost exactly when n = 0.
             if f.n == 0 {
@@ -286,13 +325,11 @@ fn step_lost<R: Ruleset>(
             f.next += 1;
             continue;
         };
-        let mut m = f.n;
-        for c in rest {
-            match s.known(c) {
-                Some(v) => m ^= v,
-                None => return Step::Need(Goal::Value, c.clone(), 0),
-            }
-        }
+        let Some(m) = fold(rest, f.n) else {
+            let missing = rest.iter().find(|c| s.known(c).is_none());
+            let c = missing.expect("some part is not valued").clone();
+            return Step::Need(Goal::Value, c, 0);
+        };
         match s.known_lost(largest, m) {
             Some(true) => return Step::Done(false),
             Some(false) => f.next += 1,
