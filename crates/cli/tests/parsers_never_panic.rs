@@ -27,7 +27,9 @@ const PROBLEMS: [Problem; 4] = [
     Problem::Cutting,
     Problem::Crosses,
 ];
-const FAMILIES: [&str; 5] = ["nim", "bombs", "cutting", "crosses", "points"];
+const FAMILIES: [&str; 7] = [
+    "nim", "bombs", "cutting", "crosses", "points", "cram", "chomp",
+];
 
 fn near_valid() -> impl Strategy<Value = String> {
     proptest::collection::vec(
