@@ -7,8 +7,10 @@
 //! A query is "is `C + *n` lost for the player to move?" for one canonical component `C`.
 //! An option of `C` is a sum of parts; all parts but the largest are folded into the nimber
 //! (their exact values are computed, and they are small), and the largest part is queried
-//! again. Answers are kept in a transposition table keyed by `(C, n)`; exact values in a
-//! second table. The search is iterative: an explicit stack of frames, none on the call stack.
+//! again. A "yes" is the exact value of `C` and goes to the table of values, which answers
+//! every later query on `C`; a "no" goes to a table keyed by `(C, n)`. Before an option is
+//! searched, every option is checked against the tables (enhanced transposition cut-off).
+//! The search is iterative: an explicit stack of frames, none on the call stack.
 
 use crate::analysis::{Analysis, MoveReport};
 use crate::SolveError;
@@ -48,6 +50,7 @@ pub struct NimberSearch<'r, R: Ruleset> {
     values: HashMap<R::Component, u64, RandomState>,
     lost: HashMap<(R::Component, u64), bool, RandomState>,
     limit: usize,
+    lower_first: bool,
 }
 
 impl<'r, R: Ruleset> NimberSearch<'r, R> {
@@ -58,7 +61,15 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             values: HashMap::default(),
             lost: HashMap::default(),
             limit: usize::MAX,
+            lower_first: false,
         }
+    }
+
+    /// Whether a query `C + *n` first tries the moves on the nimber (`*n -> *k`, that is:
+    /// is the value of `C` below `n`?) before the options of `C`.
+    pub fn lower_first(mut self, yes: bool) -> Self {
+        self.lower_first = yes;
+        self
     }
 
     /// Stop with [`SolveError::Limit`] once this many entries are stored (both tables).
@@ -183,7 +194,12 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                 Goal::Lost => match step_lost(self, top) {
                     Step::Done(answer) => {
                         let f = stack.pop().expect("stack is not empty");
-                        self.lost.insert((f.component, f.n), answer);
+                        if answer {
+                            // C + *n is lost exactly when n is the value of C.
+                            self.values.insert(f.component, f.n);
+                        } else {
+                            self.lost.insert((f.component, f.n), false);
+                        }
                         continue;
                     }
                     Step::Need(goal, c, n) => (goal, c, n),
@@ -314,6 +330,11 @@ fn step_lost<R: Ruleset>(
             }
         }
     }
+    if s.lower_first {
+        if let Some(step) = step_lower(s, f) {
+            return step;
+        }
+    }
     while f.next < f.options.len() {
         let (start, len) = f.options[f.next];
         let parts = &f.parts[start as usize..(start + len) as usize];
@@ -336,15 +357,27 @@ fn step_lost<R: Ruleset>(
             None => return Step::Need(Goal::Lost, largest.clone(), m),
         }
     }
-    // Moves on the nimber: *n -> *k for k < n.
-    while f.lower < f.n {
-        match s.known_lost(&f.component, f.lower) {
-            Some(true) => return Step::Done(false),
-            Some(false) => f.lower += 1,
-            None => return Step::Need(Goal::Lost, f.component.clone(), f.lower),
+    if !s.lower_first {
+        if let Some(step) = step_lower(s, f) {
+            return step;
         }
     }
     Step::Done(true)
+}
+
+/// The moves on the nimber, `*n -> *k` for `k < n`: `None` when none of them wins.
+fn step_lower<R: Ruleset>(
+    s: &NimberSearch<'_, R>,
+    f: &mut Frame<R::Component>,
+) -> Option<Step<R::Component>> {
+    while f.lower < f.n {
+        match s.known_lost(&f.component, f.lower) {
+            Some(true) => return Some(Step::Done(false)),
+            Some(false) => f.lower += 1,
+            None => return Some(Step::Need(Goal::Lost, f.component.clone(), f.lower)),
+        }
+    }
+    None
 }
 
 #[cfg(test)]
