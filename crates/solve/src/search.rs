@@ -16,7 +16,7 @@ use crate::analysis::{Analysis, MoveReport};
 use crate::SolveError;
 use foldhash::fast::RandomState;
 use grundy_core::{Game, Nimber, Outcome, Ruleset};
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 /// What a frame is working out.
 enum Goal {
@@ -48,7 +48,8 @@ struct Frame<C> {
 pub struct NimberSearch<'r, R: Ruleset> {
     rules: &'r R,
     values: HashMap<R::Component, u64, RandomState>,
-    lost: HashMap<(R::Component, u64), bool, RandomState>,
+    /// Queries `(C, n)` answered "no": `C + *n` is won for the player to move.
+    won: HashSet<(R::Component, u64), RandomState>,
     limit: usize,
     lower_first: bool,
 }
@@ -59,7 +60,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         NimberSearch {
             rules,
             values: HashMap::default(),
-            lost: HashMap::default(),
+            won: HashSet::default(),
             limit: usize::MAX,
             lower_first: false,
         }
@@ -80,7 +81,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
 
     /// Entries stored: exact values plus answered queries.
     pub fn len(&self) -> usize {
-        self.values.len() + self.lost.len()
+        self.values.len() + self.won.len()
     }
 
     /// True when nothing is stored yet.
@@ -100,7 +101,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         if let Some(v) = self.known(c) {
             return Some(v == n);
         }
-        self.lost.get(&(c.clone(), n)).copied()
+        self.won.contains(&(c.clone(), n)).then_some(false)
     }
 
     /// The Grundy value of a sum of components.
@@ -198,7 +199,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                             // C + *n is lost exactly when n is the value of C.
                             self.values.insert(f.component, f.n);
                         } else {
-                            self.lost.insert((f.component, f.n), false);
+                            self.won.insert((f.component, f.n));
                         }
                         continue;
                     }
