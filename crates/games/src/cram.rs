@@ -11,7 +11,7 @@
 //! rows and columns from 1, the first cell above or left of the second.
 
 use crate::grid::parse_grid;
-use grundy_core::{Game, ParseError, Ruleset};
+use grundy_core::{Game, Nimber, ParseError, Ruleset};
 use grundy_solve::dense::{DenseGame, Subsets};
 
 /// Most cells a board may have (empty or not): the board is a 128-bit mask.
@@ -297,9 +297,52 @@ impl Ruleset for Cram {
         });
     }
 
+    /// Zero for a region symmetric under the half turn with no domino on its centre: the
+    /// second player answers every domino with its image under the half turn, which is
+    /// always still free (Tweedledum and Tweedledee), so the player to move loses.
+    fn known_grundy(&self, c: &Region) -> Option<Nimber> {
+        symmetric_loss(c.h as u32, c.w as u32, c.mask()).then_some(Nimber(0))
+    }
+
     fn size_hint(&self, c: &Region) -> usize {
         c.cells() as usize
     }
+}
+
+/// True when the cells `m` of an `h × w` box are symmetric under the half turn and no domino
+/// meets its own image (none lies across the centre, none covers the centre cell).
+pub fn symmetric_loss(h: u32, w: u32, m: u128) -> bool {
+    let n = h * w;
+    if n == 0 || m.reverse_bits() >> (128 - n) != m {
+        return false;
+    }
+    // Cell i turns into n - 1 - i. A domino meets its own image when it is its own image
+    // ({i, j} with i + j = n - 1) or when it covers the fixed centre cell (n odd).
+    let has = |i: u32| m >> i & 1 == 1;
+    if n % 2 == 1 {
+        let c = (n - 1) / 2;
+        let (r, col) = (c / w, c % w);
+        let next_to = (col > 0 && has(c - 1))
+            || (col + 1 < w && has(c + 1))
+            || (r > 0 && has(c - w))
+            || (r + 1 < h && has(c + w));
+        if has(c) && next_to {
+            return false;
+        }
+    }
+    if n % 2 == 0 {
+        let i = (n - 2) / 2;
+        if i % w != w - 1 && has(i) && has(i + 1) {
+            return false;
+        }
+    }
+    if (n - 1) >= w && (n - 1 - w) % 2 == 0 {
+        let i = (n - 1 - w) / 2;
+        if has(i) && has(i + w) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Reads `RxC` (both from 1), or `None` when `text` is not of that form.
@@ -610,7 +653,7 @@ impl DenseGame for CramDense {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grundy_core::{Nimber, Outcome};
+    use grundy_core::Outcome;
     use grundy_solve::dense::{DenseSolver, Record};
     use grundy_solve::{analysis::Analyzer, brute, Convention};
     use proptest::prelude::*;
@@ -807,6 +850,25 @@ mod tests {
         #[test]
         fn parser_never_panics(s in "[.#x0-9/\n ]{0,30}") {
             let _ = Cram.parse_position(&s);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn half_turn_symmetry_without_centre_domino_loses(b in small_board()) {
+            // Make the board symmetric under the half turn, then compare with brute force.
+            let n = b.rows * b.cols;
+            let mut sym = b.clone();
+            for i in 0..n {
+                if b.empty >> i & 1 == 0 {
+                    sym.empty &= !(1u128 << (n - 1 - i));
+                }
+            }
+            let brute_zero = brute::grundy(&Cram, &sym) == Nimber(0);
+            if symmetric_loss(sym.rows, sym.cols, sym.empty) {
+                prop_assert!(brute_zero, "{}", Cram.format_position(&sym));
+            }
         }
     }
 }
