@@ -15,7 +15,11 @@ fn main() {
         }
     };
     let start = std::time::Instant::now();
-    let mut s = NimberSearch::new(&Cram).lower_first(std::env::var_os("LOWER_FIRST").is_some());
+    let exact: usize = std::env::var("EXACT_UP_TO")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut s = NimberSearch::new(&Cram).exact_up_to(exact);
     match s.grundy_sum(&Cram.components(&board)) {
         Ok(g) => println!(
             "cram {text}: grundy {} in {:.2} s, {} table entries",

@@ -15,15 +15,18 @@
 use crate::analysis::{Analysis, MoveReport};
 use crate::SolveError;
 use foldhash::fast::RandomState;
-use grundy_core::{Game, Nimber, Outcome, Ruleset};
+use grundy_core::{Game, MexSet, Nimber, Outcome, Ruleset};
 use hashbrown::{HashMap, HashSet};
 
 /// What a frame is working out.
 enum Goal {
     /// Whether `component + *n` is lost for the player to move.
     Lost,
-    /// The exact Grundy value of `component`.
+    /// The exact Grundy value of `component`, as the least `m` with `component + *m` lost.
     Value,
+    /// The exact Grundy value of `component`, as the mex of the values of all its options
+    /// (cheaper than [`Goal::Value`] for small components, whose options are cheap).
+    Mex,
 }
 
 struct Frame<C> {
@@ -42,6 +45,8 @@ struct Frame<C> {
     lower: u64,
     /// Whether the options were scanned for an answer already in the tables.
     scanned: bool,
+    /// For [`Goal::Mex`]: the values of the options seen so far.
+    seen: Vec<u64>,
 }
 
 /// Grundy values of components by pruned search, remembered across calls.
@@ -52,6 +57,7 @@ pub struct NimberSearch<'r, R: Ruleset> {
     won: HashSet<(R::Component, u64), RandomState>,
     limit: usize,
     lower_first: bool,
+    exact_up_to: usize,
 }
 
 impl<'r, R: Ruleset> NimberSearch<'r, R> {
@@ -63,7 +69,16 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             won: HashSet::default(),
             limit: usize::MAX,
             lower_first: false,
+            exact_up_to: 0,
         }
+    }
+
+    /// Work out exact values of components of at most this size (by [`Ruleset::size_hint`])
+    /// as the mex of all their options' values rather than by search; 0 (the default)
+    /// searches always.
+    pub fn exact_up_to(mut self, size: usize) -> Self {
+        self.exact_up_to = size;
+        self
     }
 
     /// Whether a query `C + *n` first tries the moves on the nimber (`*n -> *k`, that is:
@@ -118,7 +133,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         if let Some(v) = self.known(c) {
             return Ok(Nimber(v));
         }
-        self.run(self.frame(Goal::Value, c.clone(), 0))?;
+        self.run(self.frame(self.value_goal(c), c.clone(), 0))?;
         Ok(Nimber(self.known(c).expect("the search stored the value")))
     }
 
@@ -146,7 +161,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     fn frame(&self, goal: Goal, component: R::Component, n: u64) -> Frame<R::Component> {
         let mut parts: Vec<R::Component> = Vec::new();
         let mut options: Vec<(u32, u32, usize)> = Vec::new();
-        if matches!(goal, Goal::Lost) {
+        if matches!(goal, Goal::Lost | Goal::Mex) {
             self.rules.options(&component, |p| {
                 let start = parts.len();
                 parts.extend_from_slice(p);
@@ -167,6 +182,17 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             next: 0,
             lower: 0,
             scanned: false,
+            seen: Vec::new(),
+        }
+    }
+
+    /// How the exact value of `c` is worked out: by mex for components of size at most
+    /// [`exact_up_to`](NimberSearch::exact_up_to), by search above.
+    fn value_goal(&self, c: &R::Component) -> Goal {
+        if self.rules.size_hint(c) <= self.exact_up_to {
+            Goal::Mex
+        } else {
+            Goal::Value
         }
     }
 
@@ -192,6 +218,18 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                         None => (Goal::Lost, top.component.clone(), top.n),
                     }
                 }
+                Goal::Mex => match step_mex(self, top) {
+                    Some(need) => (self.value_goal(&need), need, 0),
+                    None => {
+                        let f = stack.pop().expect("stack is not empty");
+                        let mut mex = MexSet::new();
+                        for &v in &f.seen {
+                            mex.insert(v);
+                        }
+                        self.values.insert(f.component, mex.mex().0);
+                        continue;
+                    }
+                },
                 Goal::Lost => match step_lost(self, top) {
                     Step::Done(answer) => {
                         let f = stack.pop().expect("stack is not empty");
@@ -203,6 +241,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                         }
                         continue;
                     }
+                    Step::Need(Goal::Value, c, n) => (self.value_goal(&c), c, n),
                     Step::Need(goal, c, n) => (goal, c, n),
                 },
             };
@@ -364,6 +403,27 @@ fn step_lost<R: Ruleset>(
         }
     }
     Step::Done(true)
+}
+
+/// Advances a [`Goal::Mex`] frame: `Some(part)` when the value of `part` is needed first,
+/// `None` once every option is valued (in `f.seen`).
+fn step_mex<R: Ruleset>(
+    s: &NimberSearch<'_, R>,
+    f: &mut Frame<R::Component>,
+) -> Option<R::Component> {
+    while f.next < f.options.len() {
+        let (start, len) = f.options[f.next];
+        let mut v = 0;
+        for c in &f.parts[start as usize..(start + len) as usize] {
+            match s.known(c) {
+                Some(x) => v ^= x,
+                None => return Some(c.clone()),
+            }
+        }
+        f.seen.push(v);
+        f.next += 1;
+    }
+    None
 }
 
 /// The moves on the nimber, `*n -> *k` for `k < n`: `None` when none of them wins.
