@@ -544,6 +544,12 @@ mod tests {
             for c in 0..40 {
                 prop_assert_eq!(search.grundy(&c).unwrap(), memo.grundy(&c).unwrap());
             }
+            // Valuing small components by mex gives the same answers.
+            let mut mixed = NimberSearch::new(&rules).exact_up_to(20);
+            prop_assert_eq!(mixed.is_lost(&sums, Nimber(n)).unwrap(), want == Nimber(n));
+            for c in (0..40).rev() {
+                prop_assert_eq!(mixed.grundy(&c).unwrap(), memo.grundy(&c).unwrap());
+            }
         }
     }
 }
