@@ -13,6 +13,7 @@
 use crate::grid::parse_grid;
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
 use grundy_solve::dense::{DenseGame, Subsets};
+use std::ops::{BitAnd, BitOr, Not};
 
 /// Most cells a board may have (empty or not): the board is a 128-bit mask.
 pub const MAX_CELLS: usize = 128;
@@ -95,63 +96,126 @@ impl Region {
     /// The region in the canonical form of `cells` inside an `h × w` box: cropped, then the
     /// least image under the symmetries of the box with rows ≤ columns.
     pub fn canonical(h: u32, w: u32, cells: u128) -> Region {
-        canonical(Shape::new(h, w), cells)
+        if h * w <= 64 {
+            canonical(Shape::<u64>::new(h, w), cells as u64)
+        } else {
+            canonical(Shape::<u128>::new(h, w), cells)
+        }
     }
 }
 
 fn full_mask(n: u32) -> u128 {
-    if n >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << n) - 1
-    }
+    low_bits::<u128>(n)
+}
+
+/// The bit operations the board geometry needs, for 64- and 128-bit masks: boxes of up to 64
+/// cells (5×7, 4×11, 8×8) run on `u64`, which is markedly faster; larger ones on `u128`.
+trait Bits:
+    Copy + Eq + Ord + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const BITS: u32;
+    /// Shift left; 0 when `k` is the width or more.
+    fn shl(self, k: u32) -> Self;
+    /// Shift right; 0 when `k` is the width or more.
+    fn shr(self, k: u32) -> Self;
+    fn reverse(self) -> Self;
+    fn tz(self) -> u32;
+    fn lz(self) -> u32;
+    /// The lowest set bit alone.
+    fn lowest(self) -> Self;
+    /// Without its lowest set bit.
+    fn without_lowest(self) -> Self;
+    fn to_u128(self) -> u128;
+}
+
+macro_rules! impl_bits {
+    ($t:ty) => {
+        impl Bits for $t {
+            const ZERO: $t = 0;
+            const ONE: $t = 1;
+            const BITS: u32 = <$t>::BITS;
+            #[inline]
+            fn shl(self, k: u32) -> $t {
+                self.checked_shl(k).unwrap_or(0)
+            }
+            #[inline]
+            fn shr(self, k: u32) -> $t {
+                self.checked_shr(k).unwrap_or(0)
+            }
+            #[inline]
+            fn reverse(self) -> $t {
+                self.reverse_bits()
+            }
+            #[inline]
+            fn tz(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn lz(self) -> u32 {
+                self.leading_zeros()
+            }
+            #[inline]
+            fn lowest(self) -> $t {
+                self & self.wrapping_neg()
+            }
+            #[inline]
+            fn without_lowest(self) -> $t {
+                self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+        }
+    };
+}
+impl_bits!(u64);
+impl_bits!(u128);
+
+/// The mask of the `n` lowest bits.
+fn low_bits<B: Bits>(n: u32) -> B {
+    !(!B::ZERO).shl(n)
 }
 
 /// The geometry of an `h × w` box of bits: masks of its cells and of its edge columns.
 #[derive(Clone, Copy, Debug)]
-struct Shape {
+struct Shape<B> {
     h: u32,
     w: u32,
-    full: u128,
-    left: u128,
-    right: u128,
+    full: B,
+    left: B,
+    right: B,
 }
 
-impl Shape {
-    fn new(h: u32, w: u32) -> Shape {
-        let mut left = 0u128;
+impl<B: Bits> Shape<B> {
+    fn new(h: u32, w: u32) -> Shape<B> {
+        let mut left = B::ZERO;
         for r in 0..h {
-            left |= 1u128 << (r * w);
+            left = left | B::ONE.shl(r * w);
         }
         Shape {
             h,
             w,
-            full: full_mask(h * w),
+            full: low_bits(h * w),
             left,
-            right: left << (w - 1),
+            right: left.shl(w - 1),
         }
-    }
-
-    fn shl(m: u128, k: u32) -> u128 {
-        m.checked_shl(k).unwrap_or(0)
-    }
-
-    fn shr(m: u128, k: u32) -> u128 {
-        m.checked_shr(k).unwrap_or(0)
     }
 
     /// Cells next to a cell of `m` (in a row or a column).
     #[inline]
-    fn neighbours(&self, m: u128) -> u128 {
-        let horiz = ((m & !self.right) << 1) | ((m & !self.left) >> 1);
-        let vert = Self::shl(m, self.w) | Self::shr(m, self.w);
+    fn neighbours(&self, m: B) -> B {
+        let horiz = (m & !self.right).shl(1) | (m & !self.left).shr(1);
+        let vert = m.shl(self.w) | m.shr(self.w);
         (horiz | vert) & self.full
     }
 
     /// The connected part of `set` that holds the lowest cell of `seed`.
     #[inline]
-    fn flood(&self, set: u128, seed: u128) -> u128 {
-        let mut comp = seed & seed.wrapping_neg();
+    fn flood(&self, set: B, seed: B) -> B {
+        let mut comp = seed.lowest();
         loop {
             let next = (comp | self.neighbours(comp)) & set;
             if next == comp {
@@ -162,76 +226,76 @@ impl Shape {
     }
 
     /// Calls `f` with each connected part of `set`.
-    fn split(&self, mut set: u128, mut f: impl FnMut(u128)) {
-        while set != 0 {
+    fn split(&self, mut set: B, mut f: impl FnMut(B)) {
+        while set != B::ZERO {
             let comp = self.flood(set, set);
-            set &= !comp;
+            set = set & !comp;
             f(comp);
         }
     }
 
     /// Calls `f(a, b)` for every domino on `set` (`b` right of or below `a`).
     #[inline]
-    fn dominoes(&self, set: u128, mut f: impl FnMut(u128, u128)) {
-        let mut right = set & !self.right & (set >> 1);
-        while right != 0 {
-            let a = right & right.wrapping_neg();
-            right &= right - 1;
-            f(a, a << 1);
+    fn dominoes(&self, set: B, mut f: impl FnMut(B, B)) {
+        let mut right = set & !self.right & set.shr(1);
+        while right != B::ZERO {
+            let a = right.lowest();
+            right = right.without_lowest();
+            f(a, a.shl(1));
         }
-        let mut down = set & Self::shr(set, self.w);
-        while down != 0 {
-            let a = down & down.wrapping_neg();
-            down &= down - 1;
-            f(a, a << self.w);
+        let mut down = set & set.shr(self.w);
+        while down != B::ZERO {
+            let a = down.lowest();
+            down = down.without_lowest();
+            f(a, a.shl(self.w));
         }
     }
 }
 
 /// The canonical [`Region`] of the non-empty `cells` of the box `shape`.
-fn canonical(shape: Shape, cells: u128) -> Region {
+fn canonical<B: Bits>(shape: Shape<B>, cells: B) -> Region {
     let (h, w) = (shape.h, shape.w);
-    let row_mask = full_mask(w);
+    let row_mask: B = low_bits(w);
     // Crop to the bounding box.
     let mut rmin = u32::MAX;
     let mut rmax = 0;
-    let mut cols = 0u128;
+    let mut cols = B::ZERO;
     for r in 0..h {
-        let row = (cells >> (r * w)) & row_mask;
-        if row != 0 {
+        let row = cells.shr(r * w) & row_mask;
+        if row != B::ZERO {
             rmin = rmin.min(r);
             rmax = r;
-            cols |= row;
+            cols = cols | row;
         }
     }
-    if cols == 0 {
+    if cols == B::ZERO {
         return Region {
             h: 0,
             w: 0,
             bits: [0, 0],
         };
     }
-    let cmin = cols.trailing_zeros();
-    let cmax = 127 - cols.leading_zeros();
+    let cmin = cols.tz();
+    let cmax = B::BITS - 1 - cols.lz();
     let (bh, bw) = (rmax - rmin + 1, cmax - cmin + 1);
-    let bmask = full_mask(bw);
+    let bmask: B = low_bits(bw);
     // The shorter side has at most 11 cells (h * w <= 128), and only orientations with rows
     // <= columns are candidates, so at most 11 rows are ever held.
     const ROWS: usize = 12;
     // Every candidate has rows <= columns, so this start is beaten by the first one.
-    let mut best: (u32, u32, u128) = (u32::MAX, 0, 0);
-    let mut consider = |rows: &[u128], rh: u32, rw: u32| {
+    let mut best: (u32, u32, B) = (u32::MAX, 0, B::ZERO);
+    let mut consider = |rows: &[B], rh: u32, rw: u32| {
         // The four images of the box under the reflections (and the half turn).
-        let flip = |x: u128| x.reverse_bits() >> (128 - rw);
-        let mut imgs = [0u128; 4];
+        let flip = |x: B| x.reverse().shr(B::BITS - rw);
+        let mut imgs = [B::ZERO; 4];
         for (r, &x) in rows.iter().enumerate() {
             let r = r as u32;
             let rr = rh - 1 - r;
             let f = flip(x);
-            imgs[0] |= x << (r * rw);
-            imgs[1] |= f << (r * rw);
-            imgs[2] |= x << (rr * rw);
-            imgs[3] |= f << (rr * rw);
+            imgs[0] = imgs[0] | x.shl(r * rw);
+            imgs[1] = imgs[1] | f.shl(r * rw);
+            imgs[2] = imgs[2] | x.shl(rr * rw);
+            imgs[3] = imgs[3] | f.shl(rr * rw);
         }
         for m in imgs {
             let cand = (rh, rw, m);
@@ -241,25 +305,26 @@ fn canonical(shape: Shape, cells: u128) -> Region {
         }
     };
     if bh <= bw {
-        let mut rows = [0u128; ROWS];
+        let mut rows = [B::ZERO; ROWS];
         for (r, row) in rows.iter_mut().enumerate().take(bh as usize) {
-            *row = (cells >> ((r as u32 + rmin) * w + cmin)) & bmask;
+            *row = cells.shr((r as u32 + rmin) * w + cmin) & bmask;
         }
         consider(&rows[..bh as usize], bh, bw);
     }
     if bw <= bh {
-        let mut t = [0u128; ROWS];
+        let mut t = [B::ZERO; ROWS];
         for r in 0..bh {
-            let mut row = (cells >> ((r + rmin) * w + cmin)) & bmask;
-            while row != 0 {
-                let c = row.trailing_zeros() as usize;
-                row &= row - 1;
-                t[c] |= 1u128 << r;
+            let mut row = cells.shr((r + rmin) * w + cmin) & bmask;
+            while row != B::ZERO {
+                let c = row.tz() as usize;
+                row = row.without_lowest();
+                t[c] = t[c] | B::ONE.shl(r);
             }
         }
         consider(&t[..bw as usize], bw, bh);
     }
     let (rh, rw, m) = best;
+    let m = m.to_u128();
     Region {
         h: rh as u8,
         w: rw as u8,
@@ -271,41 +336,59 @@ fn canonical(shape: Shape, cells: u128) -> Region {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Cram;
 
-impl Cram {
-    /// The components of the cells `set` of the box `shape`: connected regions of at least two
-    /// cells (a lone cell takes no domino and never matters), canonical, pushed to `out`.
-    fn regions_into(shape: Shape, set: u128, out: &mut Vec<Region>) {
-        shape.split(set, |comp| {
-            if comp & (comp - 1) != 0 {
-                out.push(canonical(shape, comp));
-            }
-        });
+/// The components of the cells `set` of an `h × w` box: connected regions of at least two
+/// cells (a lone cell takes no domino and never matters), canonical, pushed to `out`.
+fn regions_into<B: Bits>(shape: Shape<B>, set: B, out: &mut Vec<Region>) {
+    shape.split(set, |comp| {
+        if comp.without_lowest() != B::ZERO {
+            out.push(canonical(shape, comp));
+        }
+    });
+}
+
+/// The options of the region `set` of an `h × w` box, dominoes nearest the centre of the box
+/// first (vertical before horizontal at equal distance): searches that stop at the first
+/// winning move find it sooner there.
+fn options_of<B: Bits>(h: u32, w: u32, set: B, mut emit: impl FnMut(&[Region])) {
+    let shape = Shape::<B>::new(h, w);
+    let (hi, wi) = (h as i32, w as i32);
+    let mut dominoes: Vec<(i32, B, B)> = Vec::with_capacity(2 * (h * w) as usize);
+    shape.dominoes(set, |a, b| {
+        let (ia, ib) = (a.tz() as i32, b.tz() as i32);
+        let (ra, ca, rb, cb) = (ia / wi, ia % wi, ib / wi, ib % wi);
+        let dist = (ra + rb - (hi - 1)).abs() + (ca + cb - (wi - 1)).abs();
+        let horizontal = (ra == rb) as i32;
+        dominoes.push((2 * dist + horizontal, a, b));
+    });
+    dominoes.sort_by_key(|d| d.0);
+    let mut parts = Vec::with_capacity(4);
+    for (_, a, b) in dominoes {
+        parts.clear();
+        regions_into(shape, set & !a & !b, &mut parts);
+        emit(&parts);
     }
+}
+
+/// The components of the cells `set` of an `h × w` box (any size up to 128 cells).
+fn components_of(h: u32, w: u32, set: u128) -> Vec<Region> {
+    let mut out = Vec::new();
+    if h * w <= 64 {
+        regions_into(Shape::<u64>::new(h, w), set as u64, &mut out);
+    } else {
+        regions_into(Shape::<u128>::new(h, w), set, &mut out);
+    }
+    out
 }
 
 impl Ruleset for Cram {
     type Component = Region;
 
-    fn options<F: FnMut(&[Region])>(&self, c: &Region, mut emit: F) {
-        let shape = Shape::new(c.h as u32, c.w as u32);
-        let set = c.mask();
-        // Dominoes nearest the centre of the box first (vertical before horizontal at equal
-        // distance): searches that stop at the first winning move find it sooner there.
-        let (h, w) = (c.h as i32, c.w as i32);
-        let mut dominoes: Vec<(i32, u128, u128)> = Vec::with_capacity(2 * c.cells() as usize);
-        shape.dominoes(set, |a, b| {
-            let (ia, ib) = (a.trailing_zeros() as i32, b.trailing_zeros() as i32);
-            let (ra, ca, rb, cb) = (ia / w, ia % w, ib / w, ib % w);
-            let dist = (ra + rb - (h - 1)).abs() + (ca + cb - (w - 1)).abs();
-            let horizontal = (ra == rb) as i32;
-            dominoes.push((2 * dist + horizontal, a, b));
-        });
-        dominoes.sort_by_key(|d| d.0);
-        let mut parts = Vec::with_capacity(4);
-        for (_, a, b) in dominoes {
-            parts.clear();
-            Cram::regions_into(shape, set & !a & !b, &mut parts);
-            emit(&parts);
+    fn options<F: FnMut(&[Region])>(&self, c: &Region, emit: F) {
+        let (h, w) = (c.h as u32, c.w as u32);
+        if h * w <= 64 {
+            options_of::<u64>(h, w, c.mask() as u64, emit);
+        } else {
+            options_of::<u128>(h, w, c.mask(), emit);
         }
     }
 
@@ -331,7 +414,7 @@ pub fn symmetric_loss(h: u32, w: u32, m: u128) -> bool {
     // Cell i turns into n - 1 - i. A domino meets its own image when it is its own image
     // ({i, j} with i + j = n - 1) or when it covers the fixed centre cell (n odd).
     let has = |i: u32| m >> i & 1 == 1;
-    if n % 2 == 1 {
+    if n & 1 == 1 {
         let c = (n - 1) / 2;
         let (r, col) = (c / w, c % w);
         let next_to = (col > 0 && has(c - 1))
@@ -342,13 +425,13 @@ pub fn symmetric_loss(h: u32, w: u32, m: u128) -> bool {
             return false;
         }
     }
-    if n % 2 == 0 {
+    if n & 1 == 0 {
         let i = (n - 2) / 2;
         if i % w != w - 1 && has(i) && has(i + 1) {
             return false;
         }
     }
-    if (n - 1) >= w && (n - 1 - w) % 2 == 0 {
+    if (n - 1) >= w && (n - 1 - w) & 1 == 0 {
         let i = (n - 1 - w) / 2;
         if has(i) && has(i + w) {
             return false;
@@ -496,9 +579,7 @@ impl Game for Cram {
     }
 
     fn components(&self, p: &Board) -> Vec<Region> {
-        let mut out = Vec::new();
-        Cram::regions_into(Shape::new(p.rows, p.cols), p.empty, &mut out);
-        out
+        components_of(p.rows, p.cols, p.empty)
     }
 
     fn moves<F: FnMut(Domino, Board)>(&self, p: &Board, mut emit: F) {
@@ -865,8 +946,44 @@ mod tests {
         }
     }
 
+    fn any_board(max_side: u32) -> impl Strategy<Value = Board> {
+        (1..=max_side, 1..=max_side)
+            .prop_filter("at most 128 cells", |(r, c)| r * c <= 128)
+            .prop_flat_map(|(r, c)| {
+                (Just((r, c)), any::<u128>()).prop_map(|((r, c), bits)| Board {
+                    rows: r,
+                    cols: c,
+                    empty: bits & full_mask(r * c),
+                })
+            })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn u64_and_u128_geometry_agree(b in any_board(16)) {
+            let (h, w) = (b.rows, b.cols);
+            let mut wide = Vec::new();
+            regions_into(Shape::<u128>::new(h, w), b.empty, &mut wide);
+            prop_assert_eq!(&wide, &components_of(h, w, b.empty));
+            if h * w <= 64 {
+                let mut narrow = Vec::new();
+                regions_into(Shape::<u64>::new(h, w), b.empty as u64, &mut narrow);
+                prop_assert_eq!(&narrow, &wide);
+                let (mut o64, mut o128) = (Vec::new(), Vec::new());
+                options_of::<u64>(h, w, b.empty as u64, |p| o64.push(p.to_vec()));
+                options_of::<u128>(h, w, b.empty, |p| o128.push(p.to_vec()));
+                prop_assert_eq!(o64, o128);
+            }
+            // Every component is connected, canonical and holds at least two cells.
+            let cells: u32 = wide.iter().map(|r| r.cells()).sum();
+            prop_assert!(cells <= b.empty.count_ones());
+            for r in &wide {
+                prop_assert!(r.cells() >= 2 && r.h <= r.w);
+                prop_assert_eq!(Region::canonical(r.h as u32, r.w as u32, r.mask()), *r);
+            }
+        }
+
         #[test]
         fn half_turn_symmetry_without_centre_domino_loses(b in small_board()) {
             // Make the board symmetric under the half turn, then compare with brute force.
