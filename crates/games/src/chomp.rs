@@ -16,7 +16,11 @@
 use grundy_core::{tokens, Game, ParseError, Ruleset};
 
 /// Largest number of rows or columns accepted.
-pub const MAX_SIDE: u64 = 1 << 16;
+pub const MAX_SIDE: u64 = 1000;
+
+/// Most squares a position may have: listing the moves of a position copies the diagram once
+/// per square, so this bounds that work (10 000 squares × 1 000 columns).
+pub const MAX_SQUARES: u64 = 10_000;
 
 /// The rules of Chomp. A component is a diagram of at least two squares, as column heights
 /// (never increasing, all ≥ 1), the smaller of the diagram and its transpose.
@@ -134,6 +138,16 @@ pub fn parse_diagram(text: &str) -> Result<Diagram, ParseError> {
                 ));
             }
         }
+        if rows * cols > MAX_SQUARES {
+            return Err(ParseError::new(
+                first.span.line,
+                first.span.column,
+                format!(
+                    "a {rows}x{cols} bar has {} squares, at most {MAX_SQUARES} are supported",
+                    rows * cols
+                ),
+            ));
+        }
         return Ok(vec![rows as u32; cols as usize]);
     }
     if toks.len() as u64 > MAX_SIDE {
@@ -145,6 +159,7 @@ pub fn parse_diagram(text: &str) -> Result<Diagram, ParseError> {
         ));
     }
     let mut h = Diagram::with_capacity(toks.len());
+    let mut squares = 0u64;
     for t in &toks {
         let v = t.number("column height", MAX_SIDE)? as u32;
         if v == 0 {
@@ -164,6 +179,14 @@ pub fn parse_diagram(text: &str) -> Result<Diagram, ParseError> {
             }
         }
         h.push(v);
+        squares += v as u64;
+        if squares > MAX_SQUARES {
+            return Err(ParseError::new(
+                t.span.line,
+                t.span.column,
+                format!("too many squares (at most {MAX_SQUARES})"),
+            ));
+        }
     }
     Ok(h)
 }
@@ -243,6 +266,10 @@ mod tests {
         assert_eq!(at("3x3 1"), (1, 5));
         assert_eq!(at(""), (1, 1));
         assert_eq!(at("99999999x2"), (1, 1));
+        assert_eq!(at("1000x11"), (1, 1));
+        assert_eq!(at("2x1001"), (1, 3));
+        let many = vec!["1000"; 11].join(" ");
+        assert_eq!(at(&many), (1, 51));
     }
 
     #[test]
