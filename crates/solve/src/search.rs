@@ -18,6 +18,10 @@ use foldhash::fast::RandomState;
 use grundy_core::{Game, MexSet, Nimber, Outcome, Ruleset};
 use hashbrown::{HashMap, HashSet};
 
+/// Most frames on the search stack. The search needs acyclic rules (all built-in families
+/// are); a cycle, or a game deeper than this, stops with [`SolveError::Cycle`].
+pub const MAX_DEPTH: usize = 1 << 20;
+
 /// What a frame is working out.
 enum Goal {
     /// Whether `component + *n` is lost for the player to move.
@@ -248,8 +252,13 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             let (goal, c, n) = push;
             let f = self.frame(goal, c, n);
             stack.push(f);
-            if stack.len() > 1 << 26 {
-                return Err(SolveError::Cycle(format!("{:?}", stack[0].component)));
+            if stack.len() > MAX_DEPTH {
+                // Rules with a cycle send the search round it for ever; acyclic rules this
+                // deep would not finish anyway.
+                return Err(SolveError::Cycle(format!(
+                    "{:?} (or a search deeper than {MAX_DEPTH} frames)",
+                    stack[0].component
+                )));
             }
         }
         Ok(())
@@ -523,6 +532,20 @@ mod tests {
         let mut s = NimberSearch::new(&Chain);
         assert_eq!(s.grundy(&200_000).unwrap(), Nimber(0));
         assert_eq!(s.grundy(&200_001).unwrap(), Nimber(1));
+    }
+
+    #[test]
+    fn cycles_stop_cleanly() {
+        /// 1 -> 2 -> 1.
+        struct Loop;
+        impl Ruleset for Loop {
+            type Component = u8;
+            fn options<F: FnMut(&[u8])>(&self, c: &u8, mut emit: F) {
+                emit(&[3 - *c]);
+            }
+        }
+        let mut s = NimberSearch::new(&Loop);
+        assert!(matches!(s.grundy(&1), Err(SolveError::Cycle(_))));
     }
 
     #[test]
