@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(at("99999999x2"), (1, 1));
         assert_eq!(at("1000x11"), (1, 1));
         assert_eq!(at("2x1001"), (1, 3));
-        let many = vec!["1000"; 11].join(" ");
+        let many = ["1000"; 11].join(" ");
         assert_eq!(at(&many), (1, 51));
     }
 
