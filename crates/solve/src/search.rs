@@ -361,6 +361,11 @@ fn step_lost<R: Ruleset>(
         }
         Some(m)
     };
+    if f.n > f.options.len() as u64 {
+        // The value is a mex of at most that many values, so it is below n: the move
+        // *n -> *value wins.
+        return Step::Done(false);
+    }
     if !f.scanned {
         // Enhanced transposition cut-off: an option already known to be lost settles it.
         f.scanned = true;
