@@ -1,7 +1,8 @@
 //! Engines of grundy: memoised Grundy values under normal play ([`GrundyMemo`]), outcome
 //! search over whole positions for misère play ([`MisereSearch`]), the analysis of a position
-//! that front ends print ([`analyze`]), and a deliberately simple reference solver
-//! ([`brute`]) that the clever ones are tested against.
+//! that front ends print ([`analyze`]), Grundy values by pruned search ([`NimberSearch`]),
+//! dense retrograde analysis of ranked games tier by tier ([`dense`]), and a deliberately
+//! simple reference solver ([`brute`]) that the clever ones are tested against.
 
 pub mod analysis;
 pub mod brute;
