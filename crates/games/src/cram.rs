@@ -395,13 +395,35 @@ impl Ruleset for Cram {
     /// Zero for a region symmetric under the half turn with no domino on its centre: the
     /// second player answers every domino with its image under the half turn, which is
     /// always still free (Tweedledum and Tweedledee), so the player to move loses.
+    ///
+    /// A straight strip of n cells is octal game 0.07 (a domino takes two adjacent cells of
+    /// a row of n, leaving rows of a and n − 2 − a): its value comes from a table.
     fn known_grundy(&self, c: &Region) -> Option<Nimber> {
+        if c.h == 1 && c.mask() == full_mask(c.w as u32) {
+            return Some(Nimber(strip_values()[c.w as usize] as u64));
+        }
         symmetric_loss(c.h as u32, c.w as u32, c.mask()).then_some(Nimber(0))
     }
 
     fn size_hint(&self, c: &Region) -> usize {
         c.cells() as usize
     }
+}
+
+/// Values of Cram on a 1×n strip for n ≤ 128 (octal game 0.07), computed once by mex.
+pub fn strip_values() -> &'static [u8; 129] {
+    static TABLE: std::sync::OnceLock<[u8; 129]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut g = [0u8; 129];
+        for n in 2..=128 {
+            let mut seen = [false; 130];
+            for a in 0..=(n - 2) / 2 {
+                seen[(g[a] ^ g[n - 2 - a]) as usize] = true;
+            }
+            g[n] = seen.iter().position(|&x| !x).unwrap_or(0) as u8;
+        }
+        g
+    })
 }
 
 /// True when the cells `m` of an `h × w` box are symmetric under the half turn and no domino
@@ -817,6 +839,16 @@ mod tests {
         }
         // A 1×n strip: octal game 0.07 (G(2) = 1, G(3) = 1, G(4) = 2, G(5) = 0 ...).
         let want = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3];
+        for (n, &g) in want.iter().enumerate() {
+            assert_eq!(strip_values()[n] as u64, g, "table at {n}");
+            // Brute force, which knows nothing of tables, agrees.
+            let b = Board::empty(1, n.max(1) as u32).unwrap();
+            assert_eq!(brute::grundy(&Cram, &b), Nimber(g));
+        }
+        // Dawson's Kayles (0.07) is periodic with period 34 from n = 53 on (Guy and Smith).
+        for n in 53..=(128 - 34) {
+            assert_eq!(strip_values()[n], strip_values()[n + 34], "period at {n}");
+        }
         for (n, &g) in want.iter().enumerate().skip(1) {
             let b = Board::empty(1, n as u32).unwrap();
             let a = grundy_solve::analyze(&Cram, &b, Convention::Normal).unwrap();
