@@ -1,7 +1,18 @@
 //! Every family's position parser on arbitrary text: a position or an error, never a panic.
 #![no_main]
 use grundy_core::Game;
-use grundy_games::{bombs::Bombs, crosses::Crosses, cutting::Cutting, nim::Nim, graph::Graph, graph_game::{GraphGame, Rule}};
+use grundy_games::{
+    bombs::Bombs,
+    chomp::Chomp,
+    cram::Cram,
+    crosses::Crosses,
+    cutting::Cutting,
+    darkraft::Board,
+    graph::Graph,
+    graph_game::{GraphGame, Rule},
+    heap::HeapGame,
+    nim::Nim,
+};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -11,6 +22,10 @@ fuzz_target!(|data: &[u8]| {
         let _ = Cutting::new(4).parse_position(text);
         let _ = Crosses::new(4).parse_position(text);
         let _ = GraphGame::new(Graph::maoershan(), Rule::OneOrTwo).parse_position(text);
+        let _ = Cram.parse_position(text);
+        let _ = Chomp.parse_position(text);
+        let _ = Board::parse(text);
+        let _ = HeapGame::parse(text);
         let _ = grundy_games::grid::parse_grid(text, "LRX.", "fuzz");
     }
 });

@@ -22,10 +22,14 @@ use std::path::PathBuf;
     grundy solve points 110000000011 --misere\n  \
     grundy solve graph edges.txt --rule node-kayles\n  \
     grundy solve graph --board grid:3x4 --rule arc-kayles --remoteness\n  \
+    grundy solve cram 5x7 --json\n  \
+    grundy solve cram 4x6 --dense --memory-budget 2G\n  \
+    grundy solve chomp 7 7 5 3\n  \
     grundy solve bombs --file board.txt")]
 pub struct SolveArgs {
     /// Game family: nim, darkraft, bombs, cutting, crosses, points, graph, subtraction (with
-    /// --set), or a heap game code: 0.77, 4.07, 0.F, grundys-game, sub:1,3,4, sub-all-but:2,5.
+    /// --set), or a heap game code: 0.77, 4.07, 0.F, grundys-game, sub:1,3,4, sub-all-but:2,5;
+    /// cram, chomp.
     pub family: String,
     /// The position in the family's notation; `-` reads it from stdin, `@FILE` from a file.
     pub position: Vec<String>,
@@ -60,6 +64,46 @@ pub struct SolveArgs {
     /// Rule of the graph games: one-or-two (default), take-vertex, node-kayles, arc-kayles.
     #[arg(long, value_name = "RULE")]
     pub rule: Option<String>,
+    /// Normal-play engine: `memo` values every option of every component met; `search`
+    /// decides "is this lost?" with pruning and values only what it must (after Lemoine and
+    /// Viennot); `auto` picks search for cram, memo otherwise.
+    #[arg(long, value_enum, default_value_t = Engine::Auto)]
+    pub engine: Engine,
+    /// Solve every position of the whole board by dense retrograde analysis (cram only; up to
+    /// 64 empty cells, in practice about 32). The memory it needs is printed on stderr first.
+    #[arg(long)]
+    pub dense: bool,
+    /// With --dense: what to store per position: `outcome` (2 bits), `grundy` (16 bits,
+    /// normal play; the default there) or `remoteness` (16 bits: moves to the end with best
+    /// play; the default under --misere).
+    #[arg(long, value_enum, requires = "dense")]
+    pub record: Option<DenseRecord>,
+    /// With --dense: refuse (exit 1) a solve needing more memory than this (bytes, or with a
+    /// suffix K, M, G); default 80% of the available memory.
+    #[arg(long, value_name = "SIZE", requires = "dense")]
+    pub memory_budget: Option<String>,
+}
+
+/// What a dense solve stores per position.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DenseRecord {
+    /// Win or loss, 2 bits.
+    Outcome,
+    /// Grundy value, 16 bits (normal play).
+    Grundy,
+    /// Smith's remoteness, 16 bits.
+    Remoteness,
+}
+
+/// Which engine answers normal play.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The family's preferred engine.
+    Auto,
+    /// Memoised Grundy values of every component met.
+    Memo,
+    /// Pruned search.
+    Search,
 }
 
 /// Reads the position text from the arguments, a file, or stdin.
@@ -121,6 +165,9 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
         (_, Some(_)) => return Err(usage("--set applies to the subtraction family")),
         (f, None) => f.to_string(),
     };
+    if args.dense {
+        return crate::dense::run(&args, &text);
+    }
     with_game(&family, &opts, &text, Report { args: &args })
 }
 
@@ -145,8 +192,18 @@ impl WithGame for Report<'_> {
         } else {
             Convention::Normal
         };
-        let mut an = Analyzer::with_limit(game, args.max_positions).with_remoteness(args.remoteness);
-        let a = an.analyze(&p, convention)?;
+        let search = match args.engine {
+            Engine::Auto => info.prefer_search,
+            Engine::Memo => false,
+            Engine::Search => true,
+        };
+        let a = if search && convention == Convention::Normal && !args.remoteness {
+            grundy_solve::search::analyze_normal(game, &p, args.all_moves, args.max_positions)?
+        } else {
+            Analyzer::with_limit(game, args.max_positions)
+                .with_remoteness(args.remoteness)
+                .analyze(&p, convention)?
+        };
         let winning: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
         let position = game.format_position(&p);
         if args.json {

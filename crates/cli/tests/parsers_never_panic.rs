@@ -17,14 +17,15 @@ impl WithGame for ParseOnly {
     }
 }
 
-const PROBLEMS: [Problem; 4] = [
+const PROBLEMS: [Problem; 5] = [
+    Problem::Darkraft,
     Problem::Bomb,
     Problem::Maoershan,
     Problem::Cutting,
     Problem::Crosses,
 ];
-const FAMILIES: [&str; 7] = [
-    "darkraft", "nim", "bombs", "cutting", "crosses", "points", "graph",
+const FAMILIES: [&str; 11] = [
+    "darkraft", "nim", "bombs", "cutting", "crosses", "points", "graph", "cram", "chomp", "0.77", "sub:1,3",
 ];
 
 fn near_valid() -> impl Strategy<Value = String> {

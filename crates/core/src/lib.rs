@@ -3,6 +3,7 @@
 //! A position of an impartial game is a sum of independent components; a move replaces one
 //! component by a (possibly empty) sum of components. This crate has no I/O and no engines.
 
+pub mod dense;
 pub mod heap;
 pub mod mex;
 pub mod nimber;

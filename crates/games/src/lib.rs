@@ -3,6 +3,8 @@
 
 pub mod bombs;
 pub mod canon;
+pub mod chomp;
+pub mod cram;
 pub mod crosses;
 pub mod cutting;
 pub mod darkraft;

@@ -8,6 +8,8 @@
 
 use crate::{
     bombs::{self, Bombs},
+    chomp::Chomp,
+    cram::Cram,
     crosses::Crosses,
     cutting::Cutting,
     darkraft::Darkraft,
@@ -94,10 +96,13 @@ pub struct FamilyInfo {
     pub name: String,
     /// Whether misère analysis by whole-position search is exact for this family.
     pub misere: bool,
+    /// Whether normal play is best answered by pruned search (`grundy_solve::NimberSearch`)
+    /// rather than by valuing every option (`--engine auto`).
+    pub prefer_search: bool,
 }
 
 /// Names accepted for each family (aliases included).
-fn canonical_name(name: &str) -> Option<&'static str> {
+pub fn canonical_name(name: &str) -> Option<&'static str> {
     Some(match name {
         "nim" => "nim",
         "darkraft" => "darkraft",
@@ -106,6 +111,8 @@ fn canonical_name(name: &str) -> Option<&'static str> {
         "crosses" | "treblecross" => "crosses",
         "points" | "maoershan" => "points",
         "graph" => "graph",
+        "cram" => "cram",
+        "chomp" => "chomp",
         _ => return None,
     })
 }
@@ -150,6 +157,7 @@ fn with_heap_game<A: WithGame>(
     let info = FamilyInfo {
         name: family,
         misere: true,
+        prefer_search: false,
     };
     action.run(&game, heaps, &info)
 }
@@ -199,6 +207,7 @@ pub fn with_game<A: WithGame>(
     let info = |misere: bool| FamilyInfo {
         name: family.to_string(),
         misere,
+        prefer_search: family == "cram",
     };
     match family {
         "nim" => {
@@ -254,6 +263,14 @@ pub fn with_game<A: WithGame>(
             let game = GraphGame::new(graph, rule);
             let p = game.full();
             action.run(&game, p, &info(true))
+        }
+        "cram" => {
+            let p = parse(&Cram, family, text)?;
+            action.run(&Cram, p, &info(true))
+        }
+        "chomp" => {
+            let p = parse(&Chomp, family, text)?;
+            action.run(&Chomp, p, &info(true))
         }
         _ => unreachable!("every canonical name is handled"),
     }

@@ -1,19 +1,23 @@
 //! Engines of grundy: memoised Grundy values under normal play ([`GrundyMemo`]), outcome
 //! search over whole positions for misère play ([`MisereSearch`]), the analysis of a position
-//! that front ends print ([`analyze`]), and a deliberately simple reference solver
-//! ([`brute`]) that the clever ones are tested against.
+//! that front ends print ([`analyze`]), Grundy values by pruned search ([`NimberSearch`]),
+//! dense retrograde analysis of ranked games tier by tier ([`dense`]), and a deliberately
+//! simple reference solver ([`brute`]) that the clever ones are tested against.
 
 pub mod analysis;
 pub mod brute;
+pub mod dense;
 pub mod genus;
 pub mod memo;
 pub mod misere;
 pub mod remoteness;
+pub mod search;
 pub mod seq;
 
 pub use analysis::{analyze, Analysis, Convention};
 pub use memo::GrundyMemo;
 pub use misere::MisereSearch;
+pub use search::NimberSearch;
 
 /// Why an engine could not finish.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

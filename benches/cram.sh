@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Cram and Chomp boards: grundy's engines (pruned search, memo, dense) against each other and,
+# when it is installed, against the published solver igsolve, in one run on one machine.
+# Wall time, user time and peak RSS from /usr/bin/time -v.
+#
+#   cargo build --release -p grundy-cli
+#   cargo build --release -p grundy-games --example cram_value   # the value alone, like igsolve
+#   cargo install igsolve --root /work/scratch-igsolve      # optional, never a dependency
+#   bash benches/cram.sh [BOARD...]                          # default: 5x6 5x7 4x11
+set -u
+G=${GRUNDY:-${CARGO_TARGET_DIR:-target}/release/grundy}
+V=${CRAM_VALUE:-${CARGO_TARGET_DIR:-target}/release/examples/cram_value}
+IG=${IGSOLVE:-/work/scratch-igsolve/bin/igsolve}
+BOARDS=("$@")
+[ ${#BOARDS[@]} -eq 0 ] && BOARDS=(5x6 5x7 4x11)
+LIMIT=${TIMEOUT:-600}
+
+measure() { # label, command...
+  local label=$1; shift
+  local out
+  out=$( { /usr/bin/time -v timeout "$LIMIT" "$@" >/tmp/bench-cram.out; } 2>&1 )
+  local wall user sys rss code
+  wall=$(echo "$out" | awk -F': ' '/Elapsed/ {print $2}')
+  user=$(echo "$out" | awk -F': ' '/User time/ {print $2}')
+  sys=$(echo "$out" | awk -F': ' '/System time/ {print $2}')
+  rss=$(echo "$out" | awk -F': ' '/Maximum resident/ {printf "%.1f MiB", $2/1024}')
+  code=$(echo "$out" | awk -F': ' '/Exit status/ {print $2}')
+  local answer
+  answer=$(grep -oE '"grundy":[0-9null]+|Nimber of initial position: [0-9]+|grundy [0-9]+' /tmp/bench-cram.out | head -1)
+  printf '| %-28s | %10s | %8s | %8s | %12s | %s (exit %s) |\n' "$label" "$wall" "$user" "$sys" "$rss" "$answer" "$code"
+}
+
+echo "| run | wall | user s | sys s | peak RSS | answer |"
+echo "|---|---|---|---|---|---|"
+for b in "${BOARDS[@]}"; do
+  r=${b%x*}; c=${b#*x}
+  [ -x "$V" ] && measure "grundy value only cram $b" "$V" "$b"
+  [ "${SKIP_ANALYSIS:-}" = "" ] && measure "grundy solve cram $b" "$G" solve cram "$b" --json --max-positions 4000000000
+  [ "${SKIP_MEMO:-}" = "" ] && measure "grundy memo cram $b" "$G" solve cram "$b" --json --engine memo --max-positions 4000000000
+  [ -x "$IG" ] && measure "igsolve cram $r $c" "$IG" cram -r "$r" -c "$c"
+done

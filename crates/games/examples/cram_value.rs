@@ -1,0 +1,35 @@
+//! The Grundy value of one Cram board by pruned search, with the time and the number of
+//! table entries: `cargo run --release -p grundy-games --example cram_value -- 5x7`.
+
+use grundy_core::Game;
+use grundy_games::cram::Cram;
+use grundy_solve::NimberSearch;
+
+fn main() {
+    let text = std::env::args().nth(1).unwrap_or_else(|| "5x7".to_string());
+    let board = match Cram.parse_position(&text) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("cram_value: {e}");
+            std::process::exit(2);
+        }
+    };
+    let start = std::time::Instant::now();
+    let exact: usize = std::env::var("EXACT_UP_TO")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut s = NimberSearch::new(&Cram).exact_up_to(exact);
+    match s.grundy_sum(&Cram.components(&board)) {
+        Ok(g) => println!(
+            "cram {text}: grundy {} in {:.2} s, {} table entries",
+            g.0,
+            start.elapsed().as_secs_f64(),
+            s.len()
+        ),
+        Err(e) => {
+            eprintln!("cram_value: {e}");
+            std::process::exit(1);
+        }
+    }
+}

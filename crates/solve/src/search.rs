@@ -1,0 +1,575 @@
+//! Grundy values by pruned search (after Lemoine and Viennot): the value of a component `C`
+//! is the least `m` for which `C + *m` is a second-player win, and whether a sum is a
+//! second-player win is decided by a search that stops at the first winning move — so most
+//! options are never valued exactly, unlike in [`GrundyMemo`](crate::GrundyMemo), which
+//! values every option of every component it meets.
+//!
+//! A query is "is `C + *n` lost for the player to move?" for one canonical component `C`.
+//! An option of `C` is a sum of parts; all parts but the largest are folded into the nimber
+//! (their exact values are computed, and they are small), and the largest part is queried
+//! again. A "yes" is the exact value of `C` and goes to the table of values, which answers
+//! every later query on `C`; a "no" goes to a table keyed by `(C, n)`. Before an option is
+//! searched, every option is checked against the tables (enhanced transposition cut-off).
+//! The search is iterative: an explicit stack of frames, none on the call stack.
+
+use crate::analysis::{Analysis, MoveReport};
+use crate::SolveError;
+use foldhash::fast::RandomState;
+use grundy_core::{Game, MexSet, Nimber, Outcome, Ruleset};
+use hashbrown::{HashMap, HashSet};
+
+/// Most frames on the search stack. The search needs acyclic rules (all built-in families
+/// are); a cycle, or a game deeper than this, stops with [`SolveError::Cycle`].
+pub const MAX_DEPTH: usize = 1 << 20;
+
+/// What a frame is working out.
+enum Goal {
+    /// Whether `component + *n` is lost for the player to move.
+    Lost,
+    /// The exact Grundy value of `component`, as the least `m` with `component + *m` lost.
+    Value,
+    /// The exact Grundy value of `component`, as the mex of the values of all its options
+    /// (cheaper than [`Goal::Value`] for small components, whose options are cheap).
+    Mex,
+}
+
+struct Frame<C> {
+    goal: Goal,
+    component: C,
+    /// For [`Goal::Lost`]: the nimber added; for [`Goal::Value`]: the candidate value.
+    n: u64,
+    /// The parts of every option of `component`, one after another.
+    parts: Vec<C>,
+    /// Each option as (start, length) in `parts`, its parts sorted by size (largest last),
+    /// options with the smallest largest part first.
+    options: Vec<(u32, u32)>,
+    /// Next option to look at; past the options, the lower nimbers `*k` for `k < n`.
+    next: usize,
+    /// Lower nimber being tried once the options are exhausted.
+    lower: u64,
+    /// Whether the options were scanned for an answer already in the tables.
+    scanned: bool,
+    /// For [`Goal::Mex`]: the values of the options seen so far.
+    seen: Vec<u64>,
+}
+
+/// Grundy values of components by pruned search, remembered across calls.
+pub struct NimberSearch<'r, R: Ruleset> {
+    rules: &'r R,
+    values: HashMap<R::Component, u64, RandomState>,
+    /// Queries `(C, n)` answered "no": `C + *n` is won for the player to move.
+    won: HashSet<(R::Component, u64), RandomState>,
+    limit: usize,
+    lower_first: bool,
+    exact_up_to: usize,
+}
+
+impl<'r, R: Ruleset> NimberSearch<'r, R> {
+    /// An empty search over `rules`.
+    pub fn new(rules: &'r R) -> Self {
+        NimberSearch {
+            rules,
+            values: HashMap::default(),
+            won: HashSet::default(),
+            limit: usize::MAX,
+            lower_first: false,
+            exact_up_to: 0,
+        }
+    }
+
+    /// Work out exact values of components of at most this size (by [`Ruleset::size_hint`])
+    /// as the mex of all their options' values rather than by search; 0 (the default)
+    /// searches always.
+    pub fn exact_up_to(mut self, size: usize) -> Self {
+        self.exact_up_to = size;
+        self
+    }
+
+    /// Whether a query `C + *n` first tries the moves on the nimber (`*n -> *k`, that is:
+    /// is the value of `C` below `n`?) before the options of `C`.
+    pub fn lower_first(mut self, yes: bool) -> Self {
+        self.lower_first = yes;
+        self
+    }
+
+    /// Stop with [`SolveError::Limit`] once this many entries are stored (both tables).
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// Entries stored: exact values plus answered queries.
+    pub fn len(&self) -> usize {
+        self.values.len() + self.won.len()
+    }
+
+    /// True when nothing is stored yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn known(&self, c: &R::Component) -> Option<u64> {
+        if let Some(v) = self.rules.known_grundy(c) {
+            return Some(v.0);
+        }
+        self.values.get(c).copied()
+    }
+
+    /// Whether `c + *n` is lost for the player to move, if already known.
+    fn known_lost(&self, c: &R::Component, n: u64) -> Option<bool> {
+        if let Some(v) = self.known(c) {
+            return Some(v == n);
+        }
+        self.won.contains(&(c.clone(), n)).then_some(false)
+    }
+
+    /// The Grundy value of a sum of components.
+    pub fn grundy_sum(&mut self, parts: &[R::Component]) -> Result<Nimber, SolveError> {
+        let mut v = Nimber::ZERO;
+        for c in parts {
+            v ^= self.grundy(c)?;
+        }
+        Ok(v)
+    }
+
+    /// The Grundy value of `c`.
+    pub fn grundy(&mut self, c: &R::Component) -> Result<Nimber, SolveError> {
+        if let Some(v) = self.known(c) {
+            return Ok(Nimber(v));
+        }
+        self.run(self.frame(self.value_goal(c), c.clone(), 0))?;
+        Ok(Nimber(self.known(c).expect("the search stored the value")))
+    }
+
+    /// Whether the sum of `parts` plus `*n` is lost for the player to move (its Grundy value
+    /// is `n`). Only the largest part is searched; the others are valued exactly.
+    pub fn is_lost(&mut self, parts: &[R::Component], n: Nimber) -> Result<bool, SolveError> {
+        let mut sorted: Vec<R::Component> = parts.to_vec();
+        sorted.sort_by_key(|c| self.rules.size_hint(c));
+        let Some(largest) = sorted.pop() else {
+            return Ok(n.is_zero());
+        };
+        let mut m = n.0;
+        for c in &sorted {
+            m ^= self.grundy(c)?.0;
+        }
+        if let Some(b) = self.known_lost(&largest, m) {
+            return Ok(b);
+        }
+        self.run(self.frame(Goal::Lost, largest.clone(), m))?;
+        Ok(self
+            .known_lost(&largest, m)
+            .expect("the search stored the answer"))
+    }
+
+    fn frame(&self, goal: Goal, component: R::Component, n: u64) -> Frame<R::Component> {
+        let mut parts: Vec<R::Component> = Vec::new();
+        let mut options: Vec<(u32, u32, usize)> = Vec::new();
+        if matches!(goal, Goal::Lost | Goal::Mex) {
+            self.rules.options(&component, |p| {
+                let start = parts.len();
+                parts.extend_from_slice(p);
+                let slice = &mut parts[start..];
+                slice.sort_by_key(|c| self.rules.size_hint(c));
+                let key = slice.last().map_or(0, |c| self.rules.size_hint(c));
+                options.push((start as u32, p.len() as u32, key));
+            });
+            // Options that leave less to search first: their answers come cheaper.
+            options.sort_by_key(|o| o.2);
+        }
+        Frame {
+            goal,
+            component,
+            n,
+            parts,
+            options: options.into_iter().map(|(s, l, _)| (s, l)).collect(),
+            next: 0,
+            lower: 0,
+            scanned: false,
+            seen: Vec::new(),
+        }
+    }
+
+    /// How the exact value of `c` is worked out: by mex for components of size at most
+    /// [`exact_up_to`](NimberSearch::exact_up_to), by search above.
+    fn value_goal(&self, c: &R::Component) -> Goal {
+        if self.rules.size_hint(c) <= self.exact_up_to {
+            Goal::Mex
+        } else {
+            Goal::Value
+        }
+    }
+
+    fn run(&mut self, first: Frame<R::Component>) -> Result<(), SolveError> {
+        let mut stack = vec![first];
+        while let Some(top) = stack.last_mut() {
+            if self.len() >= self.limit {
+                return Err(SolveError::Limit(self.len()));
+            }
+            let push = match top.goal {
+                Goal::Value => {
+                    // The value is the least m with c + *m lost.
+                    match self.known_lost(&top.component, top.n) {
+                        Some(true) => {
+                            let f = stack.pop().expect("stack is not empty");
+                            self.values.insert(f.component, f.n);
+                            continue;
+                        }
+                        Some(false) => {
+                            top.n += 1;
+                            continue;
+                        }
+                        None => (Goal::Lost, top.component.clone(), top.n),
+                    }
+                }
+                Goal::Mex => match step_mex(self, top) {
+                    Some(need) => (self.value_goal(&need), need, 0),
+                    None => {
+                        let f = stack.pop().expect("stack is not empty");
+                        let mut mex = MexSet::new();
+                        for &v in &f.seen {
+                            mex.insert(v);
+                        }
+                        self.values.insert(f.component, mex.mex().0);
+                        continue;
+                    }
+                },
+                Goal::Lost => match step_lost(self, top) {
+                    Step::Done(answer) => {
+                        let f = stack.pop().expect("stack is not empty");
+                        if answer {
+                            // C + *n is lost exactly when n is the value of C.
+                            self.values.insert(f.component, f.n);
+                        } else {
+                            self.won.insert((f.component, f.n));
+                        }
+                        continue;
+                    }
+                    Step::Need(Goal::Value, c, n) => (self.value_goal(&c), c, n),
+                    Step::Need(goal, c, n) => (goal, c, n),
+                },
+            };
+            let (goal, c, n) = push;
+            let f = self.frame(goal, c, n);
+            stack.push(f);
+            if stack.len() > MAX_DEPTH {
+                // Rules with a cycle send the search round it for ever; acyclic rules this
+                // deep would not finish anyway.
+                return Err(SolveError::Cycle(format!(
+                    "{:?} (or a search deeper than {MAX_DEPTH} frames)",
+                    stack[0].component
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The analysis of `p` under normal play by pruned search: its Grundy value, the winning
+/// moves (each checked by one "is it lost?" query, not by valuing it), and every move with
+/// its outcome — and its exact value too when `values_of_moves` is set.
+pub fn analyze_normal<G: Game>(
+    game: &G,
+    p: &G::Position,
+    values_of_moves: bool,
+    limit: usize,
+) -> Result<Analysis<G::Move>, SolveError> {
+    let mut s = NimberSearch::new(game).with_limit(limit);
+    let mut successors = Vec::new();
+    game.moves(p, |m, q| successors.push((m, q)));
+    if let Some(wins) = game.immediate_wins(p) {
+        let mut moves = Vec::with_capacity(successors.len());
+        for (mv, q) in successors {
+            let outcome = if game.immediate_wins(&q).is_some() {
+                Outcome::First
+            } else if s.is_lost(&game.components(&q), Nimber::ZERO)? {
+                Outcome::Second
+            } else {
+                Outcome::First
+            };
+            moves.push(MoveReport {
+                mv,
+                grundy: None,
+                outcome,
+                remoteness: None,
+            });
+        }
+        return Ok(Analysis {
+            grundy: None,
+            outcome: Outcome::First,
+            winning_moves: wins,
+            moves,
+            remoteness: None,
+        });
+    }
+    let mut moves = Vec::with_capacity(successors.len());
+    for (mv, q) in successors {
+        let decided = game.immediate_wins(&q).is_some();
+        let parts = game.components(&q);
+        let (grundy, lost) = if decided {
+            (None, false)
+        } else if values_of_moves {
+            let g = s.grundy_sum(&parts)?;
+            (Some(g), g.is_zero())
+        } else {
+            (None, s.is_lost(&parts, Nimber::ZERO)?)
+        };
+        moves.push(MoveReport {
+            mv,
+            grundy,
+            outcome: if lost { Outcome::Second } else { Outcome::First },
+            remoteness: None,
+        });
+    }
+    let grundy = s.grundy_sum(&game.components(p))?;
+    let winning_moves: Vec<G::Move> = moves
+        .iter()
+        .filter(|r| r.outcome == Outcome::Second)
+        .map(|r| r.mv.clone())
+        .collect();
+    Ok(Analysis {
+        grundy: Some(grundy),
+        outcome: if grundy.is_zero() {
+            Outcome::Second
+        } else {
+            Outcome::First
+        },
+        winning_moves,
+        moves,
+        remoteness: None,
+    })
+}
+
+enum Step<C> {
+    /// The frame's answer.
+    Done(bool),
+    /// A value or answer it needs first.
+    Need(Goal, C, u64),
+}
+
+/// Advances a [`Goal::Lost`] frame as far as the tables allow.
+fn step_lost<R: Ruleset>(s: &NimberSearch<'_, R>, f: &mut Frame<R::Component>) -> Step<R::Component> {
+    // The nimber an option leaves once its smaller parts are folded in, or `None` when one of
+    // them is not valued yet.
+    let fold = |parts: &[R::Component], n: u64| -> Option<u64> {
+        let mut m = n;
+        for c in parts {
+            m ^= s.known(c)?;
+        }
+        Some(m)
+    };
+    if f.n > f.options.len() as u64 {
+        // The value is a mex of at most that many values, so it is below n: the move
+        // *n -> *value wins.
+        return Step::Done(false);
+    }
+    if !f.scanned {
+        // Enhanced transposition cut-off: an option already known to be lost settles it.
+        f.scanned = true;
+        for &(start, len) in &f.options {
+            let parts = &f.parts[start as usize..(start + len) as usize];
+            let Some((largest, rest)) = parts.split_last() else {
+                if f.n == 0 {
+                    return Step::Done(false);
+                }
+                continue;
+            };
+            if let Some(m) = fold(rest, f.n) {
+                if s.known_lost(largest, m) == Some(true) {
+                    return Step::Done(false);
+                }
+            }
+        }
+    }
+    if s.lower_first {
+        if let Some(step) = step_lower(s, f) {
+            return step;
+        }
+    }
+    while f.next < f.options.len() {
+        let (start, len) = f.options[f.next];
+        let parts = &f.parts[start as usize..(start + len) as usize];
+        let Some((largest, rest)) = parts.split_last() else {
+            // The move empties the component: it leaves *n, lost exactly when n = 0.
+            if f.n == 0 {
+                return Step::Done(false);
+            }
+            f.next += 1;
+            continue;
+        };
+        let Some(m) = fold(rest, f.n) else {
+            let missing = rest.iter().find(|c| s.known(c).is_none());
+            let c = missing.expect("some part is not valued").clone();
+            return Step::Need(Goal::Value, c, 0);
+        };
+        match s.known_lost(largest, m) {
+            Some(true) => return Step::Done(false),
+            Some(false) => f.next += 1,
+            None => return Step::Need(Goal::Lost, largest.clone(), m),
+        }
+    }
+    if !s.lower_first {
+        if let Some(step) = step_lower(s, f) {
+            return step;
+        }
+    }
+    Step::Done(true)
+}
+
+/// Advances a [`Goal::Mex`] frame: `Some(part)` when the value of `part` is needed first,
+/// `None` once every option is valued (in `f.seen`).
+fn step_mex<R: Ruleset>(s: &NimberSearch<'_, R>, f: &mut Frame<R::Component>) -> Option<R::Component> {
+    while f.next < f.options.len() {
+        let (start, len) = f.options[f.next];
+        let mut v = 0;
+        for c in &f.parts[start as usize..(start + len) as usize] {
+            match s.known(c) {
+                Some(x) => v ^= x,
+                None => return Some(c.clone()),
+            }
+        }
+        f.seen.push(v);
+        f.next += 1;
+    }
+    None
+}
+
+/// The moves on the nimber, `*n -> *k` for `k < n`: `None` when none of them wins.
+fn step_lower<R: Ruleset>(
+    s: &NimberSearch<'_, R>,
+    f: &mut Frame<R::Component>,
+) -> Option<Step<R::Component>> {
+    while f.lower < f.n {
+        match s.known_lost(&f.component, f.lower) {
+            Some(true) => return Some(Step::Done(false)),
+            Some(false) => f.lower += 1,
+            None => return Some(Step::Need(Goal::Lost, f.component.clone(), f.lower)),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GrundyMemo;
+    use proptest::prelude::*;
+
+    /// Take-and-break on heaps: a move removes `k` tokens (1 ≤ k ≤ 3) and may split the rest
+    /// into two heaps (octal game 0.777 flavour), so options are sums.
+    struct Splits;
+    impl Ruleset for Splits {
+        type Component = u32;
+        fn options<F: FnMut(&[u32])>(&self, &c: &u32, mut emit: F) {
+            for k in 1..=3.min(c) {
+                let rest = c - k;
+                for a in 0..=rest / 2 {
+                    let b = rest - a;
+                    let parts: Vec<u32> = [a, b].into_iter().filter(|&x| x > 0).collect();
+                    emit(&parts);
+                }
+            }
+        }
+        fn size_hint(&self, c: &u32) -> usize {
+            *c as usize
+        }
+    }
+
+    /// Random acyclic rules: component i has options made of 0..3 components below i.
+    struct RandomRules {
+        seed: u64,
+    }
+    fn mix(mut x: u64) -> u64 {
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
+    impl Ruleset for RandomRules {
+        type Component = u32;
+        fn options<F: FnMut(&[u32])>(&self, &c: &u32, mut emit: F) {
+            if c == 0 {
+                return;
+            }
+            let h = mix(self.seed ^ c as u64);
+            for j in 0..(h % 6) {
+                let g = mix(h ^ j);
+                let parts: Vec<u32> = (0..(g % 3)).map(|p| (mix(g ^ p) % c as u64) as u32).collect();
+                emit(&parts);
+            }
+        }
+        fn size_hint(&self, c: &u32) -> usize {
+            *c as usize
+        }
+    }
+
+    #[test]
+    fn agrees_with_memo_on_splits() {
+        let mut memo = GrundyMemo::new(&Splits);
+        let mut search = NimberSearch::new(&Splits);
+        for c in 0..60 {
+            assert_eq!(search.grundy(&c).unwrap(), memo.grundy(&c).unwrap(), "{c}");
+        }
+    }
+
+    #[test]
+    fn deep_chains_do_not_overflow() {
+        /// One move: n -> n - 1.
+        struct Chain;
+        impl Ruleset for Chain {
+            type Component = u32;
+            fn options<F: FnMut(&[u32])>(&self, &c: &u32, mut emit: F) {
+                if c > 1 {
+                    emit(&[c - 1]);
+                } else if c == 1 {
+                    emit(&[]);
+                }
+            }
+        }
+        let mut s = NimberSearch::new(&Chain);
+        assert_eq!(s.grundy(&200_000).unwrap(), Nimber(0));
+        assert_eq!(s.grundy(&200_001).unwrap(), Nimber(1));
+    }
+
+    #[test]
+    fn cycles_stop_cleanly() {
+        /// 1 -> 2 -> 1.
+        struct Loop;
+        impl Ruleset for Loop {
+            type Component = u8;
+            fn options<F: FnMut(&[u8])>(&self, c: &u8, mut emit: F) {
+                emit(&[3 - *c]);
+            }
+        }
+        let mut s = NimberSearch::new(&Loop);
+        assert!(matches!(s.grundy(&1), Err(SolveError::Cycle(_))));
+    }
+
+    #[test]
+    fn limit_stops_cleanly() {
+        let mut s = NimberSearch::new(&Splits).with_limit(10);
+        assert!(matches!(s.grundy(&50), Err(SolveError::Limit(_))));
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_memo_on_random_rules(seed: u64, sums in proptest::collection::vec(0u32..40, 0..4), n in 0u64..6) {
+            let rules = RandomRules { seed };
+            let mut memo = GrundyMemo::new(&rules);
+            let mut search = NimberSearch::new(&rules);
+            // Ask questions in an order that leaves partial tables behind.
+            let want = memo.grundy_sum(&sums).unwrap();
+            prop_assert_eq!(search.is_lost(&sums, Nimber(n)).unwrap(), want == Nimber(n));
+            prop_assert_eq!(search.grundy_sum(&sums).unwrap(), want);
+            for c in 0..40 {
+                prop_assert_eq!(search.grundy(&c).unwrap(), memo.grundy(&c).unwrap());
+            }
+            // Valuing small components by mex gives the same answers.
+            let mut mixed = NimberSearch::new(&rules).exact_up_to(20);
+            prop_assert_eq!(mixed.is_lost(&sums, Nimber(n)).unwrap(), want == Nimber(n));
+            for c in (0..40).rev() {
+                prop_assert_eq!(mixed.grundy(&c).unwrap(), memo.grundy(&c).unwrap());
+            }
+        }
+    }
+}
