@@ -11,8 +11,9 @@ pub mod period;
 pub mod sparse;
 pub mod store;
 pub mod subtraction;
+pub mod triple;
 
-use grundy_core::{HeapRules, MexSet};
+use grundy_core::HeapRules;
 pub use period::Period;
 use std::path::PathBuf;
 use store::{Backing, Cell, Values};
@@ -64,13 +65,15 @@ enum Method {
     Sparse(Box<sparse::Sparse>),
     Finite(subtraction::Finite),
     AllBut(subtraction::AllBut),
-    Naive(MexSet),
+    Triple(triple::Triple),
 }
 
 /// The method `rules` are computed with, by name (for summaries and benchmarks).
 pub fn method_name(rules: &HeapRules) -> &'static str {
     match rules {
-        HeapRules::TakeBreak { .. } if rules.max_parts() == 3 => "naive mex (three-heap moves)",
+        HeapRules::TakeBreak { .. } if rules.max_parts() == 3 => {
+            "two-heap value sets (three-heap moves)"
+        }
         HeapRules::TakeBreak { .. } => "rare/common (sparse space)",
         HeapRules::Subtraction(_) => "subtraction set",
         HeapRules::AllBut(_) => "all-but counting",
@@ -196,9 +199,9 @@ impl SeqEngine {
                     Method::Sparse(s) if self.threads >= 2 => {
                         s.compute_parallel(b.cells_mut(), self.len, to)
                     }
-                    m => run(m, &self.rules, b.cells_mut(), self.len, to),
+                    m => run(m, b.cells_mut(), self.len, to),
                 },
-                Values::U32(b) => run(&mut self.method, &self.rules, b.cells_mut(), self.len, to),
+                Values::U32(b) => run(&mut self.method, b.cells_mut(), self.len, to),
             };
             match r {
                 Ok(()) => self.len = to,
@@ -263,33 +266,18 @@ fn make_method<T: Cell>(rules: &HeapRules, known: &[T]) -> Method {
                 known,
             )))
         }
-        HeapRules::TakeBreak { .. } => Method::Naive(MexSet::new()),
+        HeapRules::TakeBreak { digits, .. } => Method::Triple(triple::Triple::new(digits, known)),
         HeapRules::Subtraction(s) => Method::Finite(subtraction::Finite::new(s)),
         HeapRules::AllBut(e) => Method::AllBut(subtraction::AllBut::new(e, known)),
     }
 }
 
-fn run<T: Cell>(
-    method: &mut Method,
-    rules: &HeapRules,
-    cells: &mut [T],
-    from: usize,
-    to: usize,
-) -> Result<(), usize> {
+fn run<T: Cell>(method: &mut Method, cells: &mut [T], from: usize, to: usize) -> Result<(), usize> {
     match method {
         Method::Sparse(s) => s.compute(cells, from, to),
         Method::Finite(f) => f.compute(cells, from, to),
         Method::AllBut(a) => a.compute(cells, from, to),
-        Method::Naive(set) => {
-            for n in from..to {
-                let g = naive::next_value(rules, |i| cells[i].get() as u64, n, set) as usize;
-                if g > T::MAX {
-                    return Err(n);
-                }
-                cells[n] = T::put(g);
-            }
-            Ok(())
-        }
+        Method::Triple(t) => t.compute(cells, from, to),
     }
 }
 

@@ -303,6 +303,16 @@ mod checkpoints {
 }
 
 #[test]
+fn three_heap_games_match_naive() {
+    for name in ["0.F", "0.8F", "0.A8", "0.9", "8.0C", "4.F", "0.E", "0.08"] {
+        let r = rules_of(name);
+        let e = compute(&r, 400);
+        let want = naive::values(&r, 400);
+        assert!((0..400).all(|i| e.get(i) == want[i as usize]), "{name}");
+    }
+}
+
+#[test]
 fn batches_match_naive() {
     for name in [
         "0.6",
