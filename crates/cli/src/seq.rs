@@ -320,17 +320,17 @@ fn list(v: &[u64]) -> String {
 }
 
 fn write_summary(out: &mut impl Write, c: &Computed, s: &Summary) -> std::io::Result<()> {
+    if s.count == 0 {
+        return writeln!(out, "{}: no values (count 0)", c.game.name());
+    }
     writeln!(
         out,
         "{}: G(0) .. G({}) ({} values, {})",
         c.game.name(),
-        s.count.saturating_sub(1),
+        s.count - 1,
         s.count,
         seq::method_name(c.engine.rules())
     )?;
-    if s.count == 0 {
-        return writeln!(out, "no values");
-    }
     writeln!(
         out,
         "largest value {}, first at heap {}",

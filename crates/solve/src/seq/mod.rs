@@ -147,6 +147,14 @@ impl SeqEngine {
         self.threads = threads.max(1);
     }
 
+    /// With two threads, never fall back to one (normally the engine times both now and then
+    /// and keeps the faster). For benchmarks.
+    pub fn force_two_threads(&mut self, forced: bool) {
+        if let Method::Sparse(s) = &mut self.method {
+            s.force_two_threads(forced);
+        }
+    }
+
     /// The rules.
     pub fn rules(&self) -> &HeapRules {
         &self.rules

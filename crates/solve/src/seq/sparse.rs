@@ -115,11 +115,16 @@ struct Tuner {
     /// Last measured speeds, one thread and two.
     rate: [Option<f64>; 2],
     chunks: u64,
+    /// Always two threads (for benchmarks).
+    forced: bool,
 }
 
 impl Tuner {
     fn parallel_next(&mut self) -> bool {
         self.chunks += 1;
+        if self.forced {
+            return true;
+        }
         match self.rate {
             [None, _] => false,
             // Handing over every heap costs a fraction of a microsecond: not worth it when
@@ -228,6 +233,12 @@ impl Sparse {
         let mut c = self.common_list.clone();
         c.sort_unstable();
         (c, self.rare.len())
+    }
+
+    /// Always use two threads in [`Sparse::compute_parallel`], however fast one is (for
+    /// benchmarks of the two-thread method).
+    pub fn force_two_threads(&mut self, forced: bool) {
+        self.tuner.forced = forced;
     }
 
     /// Like [`Sparse::compute`], on two threads (see [`super::parallel`]) once heaps are

@@ -372,3 +372,24 @@ fn print_sparse_stats() {
         );
     }
 }
+
+#[test]
+#[ignore]
+fn time_two_threads() {
+    for name in ["0.6", "grundys-game"] {
+        let r = rules_of(name);
+        let n = 1 << 19;
+        let t = std::time::Instant::now();
+        compute(&r, n);
+        let one = t.elapsed();
+        let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+        e.set_threads(2);
+        e.force_two_threads(true);
+        let t = std::time::Instant::now();
+        e.compute_to(n).unwrap();
+        eprintln!(
+            "{name} {n}: one thread {one:?}, two threads {:?}",
+            t.elapsed()
+        );
+    }
+}
