@@ -114,14 +114,17 @@ fn limit_of(max: usize) -> usize {
 struct Tuner {
     /// Last measured speeds, one thread and two.
     rate: [Option<f64>; 2],
-    chunks: u64,
+    /// Chunks until the slower way is tried again, and the current wait between tries
+    /// (doubling while the slower way stays slower: on a busy machine, two threads that hand
+    /// over every heap can be several times slower, so tries must be rare).
+    countdown: u64,
+    interval: u64,
     /// Always two threads (for benchmarks).
     forced: bool,
 }
 
 impl Tuner {
     fn parallel_next(&mut self) -> bool {
-        self.chunks += 1;
         if self.forced {
             return true;
         }
@@ -131,14 +134,40 @@ impl Tuner {
             // one thread settles a heap in less than a microsecond.
             [Some(one), _] if one > 1e6 => false,
             [_, None] => true,
-            // Try the slower way again every 8th chunk: the machine's load changes.
-            [Some(one), Some(two)] => (two >= one) != (self.chunks & 7 == 0),
+            [Some(one), Some(two)] => {
+                let better = two >= one;
+                if self.countdown == 0 {
+                    // Try the slower way once: the machine's load changes.
+                    self.interval = (self.interval * 2).clamp(8, 1024);
+                    self.countdown = self.interval;
+                    !better
+                } else {
+                    self.countdown -= 1;
+                    better
+                }
+            }
+        }
+    }
+
+    /// True when `parallel` is not the way known to be faster (a trial: keep it short).
+    fn trial(&self, parallel: bool) -> bool {
+        match self.rate {
+            [Some(one), Some(two)] => (two >= one) != parallel,
+            _ => !self.forced,
         }
     }
 
     fn record(&mut self, parallel: bool, heaps: usize, took: std::time::Duration) {
         let rate = heaps as f64 / took.as_secs_f64().max(1e-9);
+        let before = self.rate;
         self.rate[parallel as usize] = Some(rate);
+        // When the other way turned out faster, switch and try back soon.
+        if let ([Some(a), Some(b)], [Some(c), Some(d)]) = (before, self.rate) {
+            if (b >= a) != (d >= c) {
+                self.interval = 8;
+                self.countdown = 8;
+            }
+        }
     }
 }
 
@@ -264,6 +293,11 @@ impl Sparse {
             // busy machine one thread is faster. Time both ways now and then, keep the faster.
             let started = std::time::Instant::now();
             let parallel = self.tuner.parallel_next();
+            let end = if self.tuner.trial(parallel) {
+                end.min(n + 4096)
+            } else {
+                end
+            };
             if !parallel {
                 self.compute(cells, n, end)?;
                 self.tuner.record(false, end - n, started.elapsed());
