@@ -112,17 +112,21 @@ impl SeqEngine {
         let mut len = 0;
         let values = if width == 2 {
             let mut b = Backing::<u16>::new(cap, store.memory_limit, &store.scratch_dir)?;
-            let cells = b.cells_mut();
             for v in known.take(cap) {
-                cells[len] = v.min(u16::MAX as u64) as u16;
+                if len >= b.cells().len() {
+                    b.ensure(len + (1 << 16))?;
+                }
+                b.cells_mut()[len] = v.min(u16::MAX as u64) as u16;
                 len += 1;
             }
             Values::U16(b)
         } else {
             let mut b = Backing::<u32>::new(cap, store.memory_limit, &store.scratch_dir)?;
-            let cells = b.cells_mut();
             for v in known.take(cap) {
-                cells[len] = v.min(u32::MAX as u64) as u32;
+                if len >= b.cells().len() {
+                    b.ensure(len + (1 << 16))?;
+                }
+                b.cells_mut()[len] = v.min(u32::MAX as u64) as u32;
                 len += 1;
             }
             Values::U32(b)
@@ -201,6 +205,7 @@ impl SeqEngine {
     /// Computes values up to (not including) heap `to` (at most the capacity).
     pub fn compute_to(&mut self, to: u64) -> Result<(), SeqError> {
         let to = (to as usize).min(self.values.capacity());
+        self.values.ensure(to)?;
         while self.len < to {
             let r = match &mut self.values {
                 Values::U16(b) => match &mut self.method {
@@ -237,8 +242,9 @@ impl SeqEngine {
         let Values::U16(old) = &self.values else {
             return Err(SeqError::Overflow(n as u64));
         };
-        let cap = old.cells().len();
+        let cap = old.capacity();
         let mut b = Backing::<u32>::new(cap, self.store.memory_limit, &self.store.scratch_dir)?;
+        b.ensure(old.cells().len())?;
         for (dst, src) in b.cells_mut().iter_mut().zip(&old.cells()[..n]) {
             *dst = *src as u32;
         }
