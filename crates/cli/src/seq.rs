@@ -188,9 +188,15 @@ pub fn compute(
         );
         b.set_style(
             indicatif::ProgressStyle::with_template(
-                "{spinner} {msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
+                "{spinner} {msg} [{bar:30}] {human_pos}/{human_len} {rate} ETA {eta}",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} heaps/s", state.per_sec());
+                },
+            )
             .progress_chars("=> "),
         );
         b.set_message(game.name().to_string());
