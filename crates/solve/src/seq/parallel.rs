@@ -169,15 +169,18 @@ fn worker(sh: &Shared, rules: &SplitRules, common: &Bits, first: usize, to: usiz
                 break;
             }
             let m = n - k;
-            for entry in &sh.rare[..rare_len] {
+            // Rare heaps a with a < m and a ≤ n − 2 (a = n − 1 pairs with heap 1 when k = 0,
+            // and a = 1 with heap n − 1: both wait for G(n − 1)).
+            let entries = &sh.rare[..rare_len];
+            let pos = |e: &AtomicU64| unpack(e.load(Ordering::Relaxed)).0;
+            let hi = entries.partition_point(|e| pos(e) < m.min(n - 1));
+            let lo = usize::from(k == 0 && entries.first().is_some_and(|e| pos(e) == 1));
+            stats.rare_pairs += hi.saturating_sub(lo) as u64;
+            for entry in entries.get(lo..hi).unwrap_or(&[]) {
                 let (a, ga) = unpack(entry.load(Ordering::Relaxed));
-                if a >= m {
-                    break;
-                }
-                stats.rare_pairs += 1;
                 let b = m - a;
-                if b + 2 > n || a + 2 > n || (rules.unequal && a == b) {
-                    continue; // involves heap n − 1: done after it is settled
+                if rules.unequal && a == b {
+                    continue;
                 }
                 seen[(ga ^ get(b)) & 0xFFFF] = 1;
             }
