@@ -31,8 +31,11 @@ struct Shared<'a> {
 fn as_atomic(cells: &mut [u16]) -> &[AtomicU16] {
     // SAFETY: AtomicU16 has the same size, alignment (2) and bit validity as u16, and the
     // exclusive borrow of `cells` for the returned lifetime rules out any non-atomic access
-    // meanwhile (this is what the unstable `AtomicU16::from_mut_slice` does). Measured: the
-    // two-core run of Officers (0.6) to 2^21 takes 0.55 of the one-core time.
+    // meanwhile (this is what the unstable `AtomicU16::from_mut_slice` does). Why not plain
+    // atomics storage: the one-thread engine reads the same cells as u16 slices, which
+    // vectorise. Benchmark: `cargo test --release -p grundy-solve time_two_threads --
+    // --ignored --nocapture` (see docs/benchmarks.seq.md; not yet measured on a quiet
+    // machine).
     unsafe { &*(cells as *mut [u16] as *const [AtomicU16]) }
 }
 
