@@ -25,6 +25,17 @@ struct Shared<'a> {
     failed_at: AtomicUsize,
 }
 
+/// Stops the other worker (instead of leaving it waiting forever) if this one panics.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
 /// Views 16-bit cells as atomics, so two threads may read settled heaps while one writes a
 /// new one.
 #[allow(unsafe_code)]
@@ -263,9 +274,17 @@ pub(super) fn chunk(
         failed_at: AtomicUsize::new(usize::MAX),
     };
     let (s0, s1) = std::thread::scope(|s| {
-        let h = s.spawn(|| worker(&sh, rules, common, from + 1, to));
-        let s0 = worker(&sh, rules, common, from, to);
-        (s0, h.join().unwrap_or_default())
+        let h = s.spawn(|| {
+            let _guard = StopOnPanic(&sh.failed);
+            worker(&sh, rules, common, from + 1, to)
+        });
+        let s0 = {
+            let _guard = StopOnPanic(&sh.failed);
+            worker(&sh, rules, common, from, to)
+        };
+        // A panic is a bug: pass it on rather than return unsettled heaps.
+        let s1 = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (s0, s1)
     });
     let len = sh.rare_len.load(Ordering::Acquire);
     rare.clear();
