@@ -114,7 +114,51 @@ pub fn run(args: PlotArgs) -> anyhow::Result<i32> {
         Format::Svg => draw(SVGBackend::new(&args.output, size).into_drawing_area(), &spec),
     };
     drawn.map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", display(&args.output)))?;
+    if let Format::Svg = format {
+        embed_font(&args.output)?;
+    }
     Ok(0)
+}
+
+/// Makes an SVG carry its font: the text was laid out with the bundled DejaVu Sans, so the
+/// file embeds it (`@font-face` with a data URL) instead of trusting the viewer's fonts.
+fn embed_font(path: &Path) -> anyhow::Result<()> {
+    let svg = std::fs::read_to_string(path)?;
+    let Some(start) = svg.find("<svg") else {
+        return Ok(());
+    };
+    let Some(open_end) = svg[start..].find('>').map(|i| start + i + 1) else {
+        return Ok(());
+    };
+    let style = format!(
+        "<defs><style>@font-face{{font-family:\"{FAMILY}\";src:url(data:font/ttf;base64,{})}}</style></defs>",
+        base64(FONT)
+    );
+    let body = svg[open_end..].replace(
+        &format!("font-family=\"{FAMILY}\""),
+        &format!("font-family=\"{FAMILY}, DejaVu Sans, sans-serif\""),
+    );
+    let out = format!("{}{}{}", &svg[..open_end], style, body);
+    std::fs::write(path, out)?;
+    Ok(())
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 fn display(p: &Path) -> String {
@@ -222,6 +266,15 @@ mod tests {
     #[test]
     fn font_is_valid() {
         assert!(plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
+    }
+
+    #[test]
+    fn base64_matches_the_standard() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
     }
 
     #[test]

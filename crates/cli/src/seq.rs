@@ -188,9 +188,15 @@ pub fn compute(
         );
         b.set_style(
             indicatif::ProgressStyle::with_template(
-                "{spinner} {msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
+                "{spinner} {msg} [{bar:30}] {human_pos}/{human_len} {rate} ETA {eta}",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} heaps/s", state.per_sec());
+                },
+            )
             .progress_chars("=> "),
         );
         b.set_message(game.name().to_string());
@@ -318,17 +324,17 @@ fn list(v: &[u64]) -> String {
 }
 
 fn write_summary(out: &mut impl Write, c: &Computed, s: &Summary) -> std::io::Result<()> {
+    if s.count == 0 {
+        return writeln!(out, "{}: no values (count 0)", c.game.name());
+    }
     writeln!(
         out,
         "{}: G(0) .. G({}) ({} values, {})",
         c.game.name(),
-        s.count.saturating_sub(1),
+        s.count - 1,
         s.count,
         seq::method_name(c.engine.rules())
     )?;
-    if s.count == 0 {
-        return writeln!(out, "no values");
-    }
     writeln!(out, "largest value {}, first at heap {}", s.max, s.first_max_at)?;
     match (&s.common, &s.rare, s.rare_count) {
         (Some(common), Some(rare), Some(rc)) => writeln!(

@@ -161,4 +161,5 @@ fn plots_png_and_svg() {
     }
     let svg = std::fs::read_to_string(dir.path().join("k.svg")).unwrap();
     assert!(svg.contains("period 12"));
+    assert!(svg.contains("@font-face") && svg.contains("data:font/ttf;base64,"));
 }

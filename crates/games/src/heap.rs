@@ -68,7 +68,9 @@ impl HeapGame {
             ("sub:", false),
             ("subtraction:", false),
         ] {
-            if t.len() >= prefix.len() && t[..prefix.len()].eq_ignore_ascii_case(prefix) {
+            if t.get(..prefix.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+            {
                 let rest = &t[prefix.len()..];
                 let set = if all_but && rest.trim().is_empty() {
                     Vec::new() // all-but nothing: Nim
@@ -82,7 +84,7 @@ impl HeapGame {
                 });
             }
         }
-        if t.len() >= 4 && t[..4].eq_ignore_ascii_case("hex:") {
+        if t.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("hex:")) {
             return parse_code(&t[4..], col0 + 4, true);
         }
         parse_code(t, col0, false)
@@ -442,6 +444,10 @@ mod tests {
         assert_eq!(err_col("sub-all-but:1,,2"), 15);
         assert_eq!(err_col("kayles"), 1);
         assert!(HeapGame::parse("sub:99999999999999999999").is_err());
+        // Multi-byte characters where a prefix would end: an error, not a panic.
+        for text in ["a€€€€", "s€", "0.7€", "€", "sub:1,€", "hex€", "  ü.77"] {
+            assert!(HeapGame::parse(text).is_err(), "{text}");
+        }
         assert!(HeapGame::parse(&format!("0.{}", "7".repeat(5000))).is_err());
     }
 
@@ -516,6 +522,11 @@ mod tests {
                     prop_assert_eq!(a.grundy, Some(brute::grundy(&game, &heaps)));
                 }
             }
+        }
+
+        #[test]
+        fn any_text_parses_or_errs(text in "\\PC{0,24}") {
+            let _ = HeapGame::parse(&text);
         }
 
         #[test]

@@ -11,8 +11,9 @@ pub mod period;
 pub mod sparse;
 pub mod store;
 pub mod subtraction;
+pub mod triple;
 
-use grundy_core::{HeapRules, MexSet};
+use grundy_core::HeapRules;
 pub use period::Period;
 use std::path::PathBuf;
 use store::{Backing, Cell, Values};
@@ -64,13 +65,13 @@ enum Method {
     Sparse(Box<sparse::Sparse>),
     Finite(subtraction::Finite),
     AllBut(subtraction::AllBut),
-    Naive(MexSet),
+    Triple(triple::Triple),
 }
 
 /// The method `rules` are computed with, by name (for summaries and benchmarks).
 pub fn method_name(rules: &HeapRules) -> &'static str {
     match rules {
-        HeapRules::TakeBreak { .. } if rules.max_parts() == 3 => "naive mex (three-heap moves)",
+        HeapRules::TakeBreak { .. } if rules.max_parts() == 3 => "two-heap value sets (three-heap moves)",
         HeapRules::TakeBreak { .. } => "rare/common (sparse space)",
         HeapRules::Subtraction(_) => "subtraction set",
         HeapRules::AllBut(_) => "all-but counting",
@@ -109,17 +110,21 @@ impl SeqEngine {
         let mut len = 0;
         let values = if width == 2 {
             let mut b = Backing::<u16>::new(cap, store.memory_limit, &store.scratch_dir)?;
-            let cells = b.cells_mut();
             for v in known.take(cap) {
-                cells[len] = v.min(u16::MAX as u64) as u16;
+                if len >= b.cells().len() {
+                    b.ensure(len + (1 << 16))?;
+                }
+                b.cells_mut()[len] = v.min(u16::MAX as u64) as u16;
                 len += 1;
             }
             Values::U16(b)
         } else {
             let mut b = Backing::<u32>::new(cap, store.memory_limit, &store.scratch_dir)?;
-            let cells = b.cells_mut();
             for v in known.take(cap) {
-                cells[len] = v.min(u32::MAX as u64) as u32;
+                if len >= b.cells().len() {
+                    b.ensure(len + (1 << 16))?;
+                }
+                b.cells_mut()[len] = v.min(u32::MAX as u64) as u32;
                 len += 1;
             }
             Values::U32(b)
@@ -142,6 +147,14 @@ impl SeqEngine {
     /// same whatever the count).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// With two threads, never fall back to one (normally the engine times both now and then
+    /// and keeps the faster). For benchmarks.
+    pub fn force_two_threads(&mut self, forced: bool) {
+        if let Method::Sparse(s) = &mut self.method {
+            s.force_two_threads(forced);
+        }
     }
 
     /// The rules.
@@ -190,13 +203,14 @@ impl SeqEngine {
     /// Computes values up to (not including) heap `to` (at most the capacity).
     pub fn compute_to(&mut self, to: u64) -> Result<(), SeqError> {
         let to = (to as usize).min(self.values.capacity());
+        self.values.ensure(to)?;
         while self.len < to {
             let r = match &mut self.values {
                 Values::U16(b) => match &mut self.method {
                     Method::Sparse(s) if self.threads >= 2 => s.compute_parallel(b.cells_mut(), self.len, to),
-                    m => run(m, &self.rules, b.cells_mut(), self.len, to),
+                    m => run(m, b.cells_mut(), self.len, to),
                 },
-                Values::U32(b) => run(&mut self.method, &self.rules, b.cells_mut(), self.len, to),
+                Values::U32(b) => run(&mut self.method, b.cells_mut(), self.len, to),
             };
             match r {
                 Ok(()) => self.len = to,
@@ -224,8 +238,9 @@ impl SeqEngine {
         let Values::U16(old) = &self.values else {
             return Err(SeqError::Overflow(n as u64));
         };
-        let cap = old.cells().len();
+        let cap = old.capacity();
         let mut b = Backing::<u32>::new(cap, self.store.memory_limit, &self.store.scratch_dir)?;
+        b.ensure(old.cells().len())?;
         for (dst, src) in b.cells_mut().iter_mut().zip(&old.cells()[..n]) {
             *dst = *src as u32;
         }
@@ -258,33 +273,18 @@ fn make_method<T: Cell>(rules: &HeapRules, known: &[T]) -> Method {
         HeapRules::TakeBreak { digits, unequal } if rules.max_parts() <= 2 => Method::Sparse(Box::new(
             sparse::Sparse::new(sparse::SplitRules::new(digits, *unequal), known),
         )),
-        HeapRules::TakeBreak { .. } => Method::Naive(MexSet::new()),
+        HeapRules::TakeBreak { digits, .. } => Method::Triple(triple::Triple::new(digits, known)),
         HeapRules::Subtraction(s) => Method::Finite(subtraction::Finite::new(s)),
         HeapRules::AllBut(e) => Method::AllBut(subtraction::AllBut::new(e, known)),
     }
 }
 
-fn run<T: Cell>(
-    method: &mut Method,
-    rules: &HeapRules,
-    cells: &mut [T],
-    from: usize,
-    to: usize,
-) -> Result<(), usize> {
+fn run<T: Cell>(method: &mut Method, cells: &mut [T], from: usize, to: usize) -> Result<(), usize> {
     match method {
         Method::Sparse(s) => s.compute(cells, from, to),
         Method::Finite(f) => f.compute(cells, from, to),
         Method::AllBut(a) => a.compute(cells, from, to),
-        Method::Naive(set) => {
-            for n in from..to {
-                let g = naive::next_value(rules, |i| cells[i].get() as u64, n, set) as usize;
-                if g > T::MAX {
-                    return Err(n);
-                }
-                cells[n] = T::put(g);
-            }
-            Ok(())
-        }
+        Method::Triple(t) => t.compute(cells, from, to),
     }
 }
 

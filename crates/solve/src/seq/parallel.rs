@@ -25,14 +25,28 @@ struct Shared<'a> {
     failed_at: AtomicUsize,
 }
 
+/// Stops the other worker (instead of leaving it waiting forever) if this one panics.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
 /// Views 16-bit cells as atomics, so two threads may read settled heaps while one writes a
 /// new one.
 #[allow(unsafe_code)]
 fn as_atomic(cells: &mut [u16]) -> &[AtomicU16] {
     // SAFETY: AtomicU16 has the same size, alignment (2) and bit validity as u16, and the
     // exclusive borrow of `cells` for the returned lifetime rules out any non-atomic access
-    // meanwhile (this is what the unstable `AtomicU16::from_mut_slice` does). Measured: the
-    // two-core run of Officers (0.6) to 2^21 takes 0.55 of the one-core time.
+    // meanwhile (this is what the unstable `AtomicU16::from_mut_slice` does). Why not plain
+    // atomics storage: the one-thread engine reads the same cells as u16 slices, which
+    // vectorise. Benchmark: `cargo test --release -p grundy-solve time_two_threads --
+    // --ignored --nocapture` (see docs/benchmarks.seq.md; not yet measured on a quiet
+    // machine).
     unsafe { &*(cells as *mut [u16] as *const [AtomicU16]) }
 }
 
@@ -169,15 +183,18 @@ fn worker(sh: &Shared, rules: &SplitRules, common: &Bits, first: usize, to: usiz
                 break;
             }
             let m = n - k;
-            for entry in &sh.rare[..rare_len] {
+            // Rare heaps a with a < m and a ≤ n − 2 (a = n − 1 pairs with heap 1 when k = 0,
+            // and a = 1 with heap n − 1: both wait for G(n − 1)).
+            let entries = &sh.rare[..rare_len];
+            let pos = |e: &AtomicU64| unpack(e.load(Ordering::Relaxed)).0;
+            let hi = entries.partition_point(|e| pos(e) < m.min(n - 1));
+            let lo = usize::from(k == 0 && entries.first().is_some_and(|e| pos(e) == 1));
+            stats.rare_pairs += hi.saturating_sub(lo) as u64;
+            for entry in entries.get(lo..hi).unwrap_or(&[]) {
                 let (a, ga) = unpack(entry.load(Ordering::Relaxed));
-                if a >= m {
-                    break;
-                }
-                stats.rare_pairs += 1;
                 let b = m - a;
-                if b + 2 > n || a + 2 > n || (rules.unequal && a == b) {
-                    continue; // involves heap n − 1: done after it is settled
+                if rules.unequal && a == b {
+                    continue;
                 }
                 seen[(ga ^ get(b)) & 0xFFFF] = 1;
             }
@@ -257,9 +274,17 @@ pub(super) fn chunk(
         failed_at: AtomicUsize::new(usize::MAX),
     };
     let (s0, s1) = std::thread::scope(|s| {
-        let h = s.spawn(|| worker(&sh, rules, common, from + 1, to));
-        let s0 = worker(&sh, rules, common, from, to);
-        (s0, h.join().unwrap_or_default())
+        let h = s.spawn(|| {
+            let _guard = StopOnPanic(&sh.failed);
+            worker(&sh, rules, common, from + 1, to)
+        });
+        let s0 = {
+            let _guard = StopOnPanic(&sh.failed);
+            worker(&sh, rules, common, from, to)
+        };
+        // A panic is a bug: pass it on rather than return unsettled heaps.
+        let s1 = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (s0, s1)
     });
     let len = sh.rare_len.load(Ordering::Acquire);
     rare.clear();

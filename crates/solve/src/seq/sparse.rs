@@ -114,26 +114,60 @@ fn limit_of(max: usize) -> usize {
 struct Tuner {
     /// Last measured speeds, one thread and two.
     rate: [Option<f64>; 2],
-    chunks: u64,
+    /// Chunks until the slower way is tried again, and the current wait between tries
+    /// (doubling while the slower way stays slower: on a busy machine, two threads that hand
+    /// over every heap can be several times slower, so tries must be rare).
+    countdown: u64,
+    interval: u64,
+    /// Always two threads (for benchmarks).
+    forced: bool,
 }
 
 impl Tuner {
     fn parallel_next(&mut self) -> bool {
-        self.chunks += 1;
+        if self.forced {
+            return true;
+        }
         match self.rate {
             [None, _] => false,
             // Handing over every heap costs a fraction of a microsecond: not worth it when
             // one thread settles a heap in less than a microsecond.
             [Some(one), _] if one > 1e6 => false,
             [_, None] => true,
-            // Try the slower way again every 8th chunk: the machine's load changes.
-            [Some(one), Some(two)] => (two >= one) != (self.chunks & 7 == 0),
+            [Some(one), Some(two)] => {
+                let better = two >= one;
+                if self.countdown == 0 {
+                    // Try the slower way once: the machine's load changes.
+                    self.interval = (self.interval * 2).clamp(8, 1024);
+                    self.countdown = self.interval;
+                    !better
+                } else {
+                    self.countdown -= 1;
+                    better
+                }
+            }
+        }
+    }
+
+    /// True when `parallel` is not the way known to be faster (a trial: keep it short).
+    fn trial(&self, parallel: bool) -> bool {
+        match self.rate {
+            [Some(one), Some(two)] => (two >= one) != parallel,
+            _ => !self.forced,
         }
     }
 
     fn record(&mut self, parallel: bool, heaps: usize, took: std::time::Duration) {
         let rate = heaps as f64 / took.as_secs_f64().max(1e-9);
+        let before = self.rate;
         self.rate[parallel as usize] = Some(rate);
+        // When the other way turned out faster, switch and try back soon.
+        if let ([Some(a), Some(b)], [Some(c), Some(d)]) = (before, self.rate) {
+            if (b >= a) != (d >= c) {
+                self.interval = 8;
+                self.countdown = 8;
+            }
+        }
     }
 }
 
@@ -228,6 +262,12 @@ impl Sparse {
         (c, self.rare.len())
     }
 
+    /// Always use two threads in [`Sparse::compute_parallel`], however fast one is (for
+    /// benchmarks of the two-thread method).
+    pub fn force_two_threads(&mut self, forced: bool) {
+        self.tuner.forced = forced;
+    }
+
     /// Like [`Sparse::compute`], on two threads (see [`super::parallel`]) once heaps are
     /// past the first few thousand.
     pub fn compute_parallel(&mut self, cells: &mut [u16], from: usize, to: usize) -> Result<(), usize> {
@@ -246,6 +286,11 @@ impl Sparse {
             // busy machine one thread is faster. Time both ways now and then, keep the faster.
             let started = std::time::Instant::now();
             let parallel = self.tuner.parallel_next();
+            let end = if self.tuner.trial(parallel) {
+                end.min(n + 4096)
+            } else {
+                end
+            };
             if !parallel {
                 self.compute(cells, n, end)?;
                 self.tuner.record(false, end - n, started.elapsed());

@@ -42,24 +42,21 @@ impl Cell for u32 {
 
 /// Cells in memory or in a mapped file, with a fixed capacity.
 pub enum Backing<T: Cell> {
-    /// A vector of `capacity` cells (zero pages are only touched when written).
-    Mem(Vec<T>),
-    /// A mapped scratch file (deleted when dropped).
+    /// A vector that grows as cells are computed (only written cells take memory), up to the
+    /// capacity.
+    Mem(Vec<T>, usize),
+    /// A mapped scratch file of the full capacity (deleted when dropped).
     File(MmapMut, tempfile::TempPath),
 }
 
 impl<T: Cell> Backing<T> {
-    /// `capacity` cells, in memory when they take at most `memory_limit` bytes, else in a
-    /// scratch file in `dir`.
+    /// Room for `capacity` cells: in memory when they take at most `memory_limit` bytes,
+    /// else in a scratch file in `dir`.
     pub fn new(capacity: usize, memory_limit: u64, dir: &Option<PathBuf>) -> Result<Self, SeqError> {
         let capacity = capacity.max(1);
         let bytes = capacity as u64 * std::mem::size_of::<T>() as u64;
         if bytes <= memory_limit {
-            let mut v = Vec::new();
-            v.try_reserve_exact(capacity)
-                .map_err(|_| SeqError::Storage(format!("cannot allocate {bytes} bytes")))?;
-            v.resize(capacity, T::default());
-            return Ok(Backing::Mem(v));
+            return Ok(Backing::Mem(Vec::new(), capacity));
         }
         let dir = dir.clone().unwrap_or_else(std::env::temp_dir);
         let io = |e: std::io::Error| SeqError::Storage(format!("scratch file in {}: {e}", dir.display()));
@@ -70,20 +67,48 @@ impl<T: Cell> Backing<T> {
         Ok(Backing::File(map, path))
     }
 
-    /// All cells.
+    /// Makes cells `..len` (at most the capacity) available.
+    pub fn ensure(&mut self, len: usize) -> Result<(), SeqError> {
+        if let Backing::Mem(v, cap) = self {
+            let len = len.min(*cap);
+            if v.len() < len {
+                let want = len.max(v.len().saturating_mul(2)).min(*cap);
+                if v.capacity() < want {
+                    v.try_reserve_exact(want - v.len()).map_err(|_| {
+                        SeqError::Storage(format!(
+                            "cannot allocate {} bytes (use --memory-mib to keep values in a file)",
+                            want as u64 * std::mem::size_of::<T>() as u64
+                        ))
+                    })?;
+                }
+                v.resize(len, T::default());
+            }
+        }
+        Ok(())
+    }
+
+    /// Most cells this backing holds.
+    pub fn capacity(&self) -> usize {
+        match self {
+            Backing::Mem(_, cap) => *cap,
+            Backing::File(m, _) => m.len() / std::mem::size_of::<T>(),
+        }
+    }
+
+    /// The available cells (see [`Backing::ensure`]).
     #[inline]
     pub fn cells(&self) -> &[T] {
         match self {
-            Backing::Mem(v) => v,
+            Backing::Mem(v, _) => v,
             Backing::File(m, _) => bytemuck::cast_slice(&m[..]),
         }
     }
 
-    /// All cells, writable.
+    /// The available cells, writable.
     #[inline]
     pub fn cells_mut(&mut self) -> &mut [T] {
         match self {
-            Backing::Mem(v) => v,
+            Backing::Mem(v, _) => v,
             Backing::File(m, _) => bytemuck::cast_slice_mut(&mut m[..]),
         }
     }
@@ -127,11 +152,19 @@ impl Values {
         }
     }
 
-    /// Number of cells.
+    /// Most values this store holds.
     pub fn capacity(&self) -> usize {
         match self {
-            Values::U16(b) => b.cells().len(),
-            Values::U32(b) => b.cells().len(),
+            Values::U16(b) => b.capacity(),
+            Values::U32(b) => b.capacity(),
+        }
+    }
+
+    /// Makes cells `..len` available.
+    pub fn ensure(&mut self, len: usize) -> Result<(), SeqError> {
+        match self {
+            Values::U16(b) => b.ensure(len),
+            Values::U32(b) => b.ensure(len),
         }
     }
 

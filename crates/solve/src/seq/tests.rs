@@ -299,6 +299,16 @@ mod checkpoints {
 }
 
 #[test]
+fn three_heap_games_match_naive() {
+    for name in ["0.F", "0.8F", "0.A8", "0.9", "8.0C", "4.F", "0.E", "0.08"] {
+        let r = rules_of(name);
+        let e = compute(&r, 400);
+        let want = naive::values(&r, 400);
+        assert!((0..400).all(|i| e.get(i) == want[i as usize]), "{name}");
+    }
+}
+
+#[test]
 fn batches_match_naive() {
     for name in [
         "0.6",
@@ -356,5 +366,23 @@ fn print_sparse_stats() {
             e.sparse_stats(),
             e.summary().rare_count.unwrap_or(0)
         );
+    }
+}
+
+#[test]
+#[ignore]
+fn time_two_threads() {
+    for name in ["0.6", "grundys-game"] {
+        let r = rules_of(name);
+        let n = 1 << 19;
+        let t = std::time::Instant::now();
+        compute(&r, n);
+        let one = t.elapsed();
+        let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+        e.set_threads(2);
+        e.force_two_threads(true);
+        let t = std::time::Instant::now();
+        e.compute_to(n).unwrap();
+        eprintln!("{name} {n}: one thread {one:?}, two threads {:?}", t.elapsed());
     }
 }
