@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks of `grundy seq` against ogsolve (docs/benchmarks.seq.md).
+# Benchmarks of `grundy seq` against ogsolve (docs/benchmarks.md).
 # Usage: scripts/bench-seq.sh [SCRATCH_DIR]
 # Builds grundy in release mode, installs ogsolve into SCRATCH_DIR (not a dependency of
 # grundy), then times each case: user CPU seconds and wall seconds, best of 3 runs.

@@ -1,5 +1,5 @@
 //! Darkraft: the dense rectangle table against the textbook memo, on seeded random full
-//! boards (figures in docs/benchmarks.darkraft.md).
+//! boards (figures in docs/benchmarks.md).
 
 use criterion::{criterion_main, BenchmarkId, Criterion};
 use grundy_games::darkraft::{baseline, Board, Cell, Darkraft};

@@ -2,7 +2,7 @@
 //! intact cell and fires diagonal lasers from it that destroy everything up to a destroyed
 //! cell or the border.
 //!
-//! Notation (docs/games.darkraft.md): rows of `L`/`R`/`X`/`.` separated by newlines or `/`
+//! Notation (docs/games.md): rows of `L`/`R`/`X`/`.` separated by newlines or `/`
 //! (`RL/LR`); a move is the chosen cell as 1-based `row,col` (`2,3`).
 //!
 //! The engine works in rotated coordinates `u = i+j`, `v = i−j`, where an `L` laser cuts

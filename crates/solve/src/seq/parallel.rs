@@ -45,7 +45,7 @@ fn as_atomic(cells: &mut [u16]) -> &[AtomicU16] {
     // meanwhile (this is what the unstable `AtomicU16::from_mut_slice` does). Why not plain
     // atomics storage: the one-thread engine reads the same cells as u16 slices, which
     // vectorise. Benchmark: `cargo test --release -p grundy-solve time_two_threads --
-    // --ignored --nocapture` (see docs/benchmarks.seq.md; not yet measured on a quiet
+    // --ignored --nocapture` (see docs/benchmarks.md; not yet measured on a quiet
     // machine).
     unsafe { &*(cells as *mut [u16] as *const [AtomicU16]) }
 }
