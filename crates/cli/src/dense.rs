@@ -3,9 +3,11 @@
 
 use crate::error::{usage, CliError};
 use crate::solve::{DenseRecord, SolveArgs};
+use grundy_core::dense::DenseGame;
 use grundy_core::{Game, Outcome};
 use grundy_games::cram::{Cram, CramDense};
-use grundy_games::registry::{canonical_name, position_error};
+use grundy_games::graph_game::GraphDense;
+use grundy_games::registry::{canonical_name, graph_game, position_error, FamilyOptions};
 use grundy_solve::dense::{default_budget, human_bytes, DenseError, DenseSolver, Record};
 use grundy_solve::Convention;
 
@@ -37,23 +39,58 @@ fn failure(e: DenseError) -> CliError {
     CliError::Failure(anyhow::anyhow!(e))
 }
 
-/// Runs a dense solve of a cram board and prints the analysis like `grundy solve`.
-pub fn run(args: &SolveArgs, text: &str) -> Result<(), CliError> {
-    if canonical_name(&args.family) != Some("cram") {
-        return Err(usage(format!(
-            "--dense is available for cram, not {}",
-            args.family
-        )));
-    }
-    if args.board.is_some() || args.graph.is_some() {
-        return Err(usage("--board and --graph apply to the points family"));
-    }
+/// Runs a dense solve of a whole position (cram boards, graph games) and prints the analysis
+/// like `grundy solve`.
+pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str) -> Result<(), CliError> {
     let budget = match &args.memory_budget {
         Some(s) => parse_size(s).map_err(|e| usage(format!("bad --memory-budget: {e}")))?,
         None => default_budget(),
     };
-    let board = Cram.parse_position(text).map_err(|e| position_error("cram", e))?;
-    let dense = CramDense::new(&board).map_err(usage)?;
+    match canonical_name(&args.family) {
+        Some("cram") => {
+            if args.board.is_some() || args.graph.is_some() || args.rule.is_some() {
+                return Err(usage("--board, --graph and --rule apply to the graph games"));
+            }
+            let board = Cram.parse_position(text).map_err(|e| position_error("cram", e))?;
+            let dense = CramDense::new(&board).map_err(usage)?;
+            let top = dense.top_tier();
+            report(
+                args,
+                "cram",
+                &Cram,
+                &board,
+                &dense,
+                top,
+                |p| dense.locate(p),
+                budget,
+            )
+        }
+        Some(family @ ("points" | "graph")) => {
+            let (game, p) = graph_game(family, opts, text)?;
+            let dense = GraphDense::new(&game, p).map_err(usage)?;
+            let top = dense.top_tier();
+            report(args, family, &game, &p, &dense, top, |q| dense.locate(*q), budget)
+        }
+        _ => Err(usage(format!(
+            "--dense is available for cram, points and graph, not {}",
+            args.family
+        ))),
+    }
+}
+
+/// Solves `dense` from tier `top` and prints the analysis of `board` (located in the table by
+/// `locate`), its moves looked up the same way.
+#[allow(clippy::too_many_arguments)]
+fn report<G: Game, D: DenseGame>(
+    args: &SolveArgs,
+    family: &str,
+    game: &G,
+    board: &G::Position,
+    dense: &D,
+    top: u32,
+    locate: impl Fn(&G::Position) -> Option<(u32, u64)>,
+    budget: u64,
+) -> Result<(), CliError> {
     let convention = if args.misere {
         Convention::Misere
     } else {
@@ -69,11 +106,10 @@ pub fn run(args: &SolveArgs, text: &str) -> Result<(), CliError> {
         (Some(DenseRecord::Grundy), false) | (None, false) => Record::Grundy,
         (Some(DenseRecord::Remoteness), _) | (None, true) => Record::Remoteness,
     };
-    let solver = DenseSolver::new(&dense)
+    let solver = DenseSolver::new(dense)
         .record(record)
         .convention(convention)
         .memory_budget(budget);
-    let top = dense.top_tier();
     let plan = solver.plan(top).map_err(failure)?;
     eprintln!("grundy: {plan} (budget {})", human_bytes(budget));
     let start = std::time::Instant::now();
@@ -90,18 +126,16 @@ pub fn run(args: &SolveArgs, text: &str) -> Result<(), CliError> {
             }
         })
         .map_err(failure)?;
-    let at = |p: &grundy_games::cram::Board| {
-        dense
-            .locate(p)
-            .ok_or_else(|| CliError::Failure(anyhow::anyhow!("position outside the table")))
+    let at = |p: &G::Position| {
+        locate(p).ok_or_else(|| CliError::Failure(anyhow::anyhow!("position outside the table")))
     };
-    let (t, i) = at(&board)?;
+    let (t, i) = at(board)?;
     let value = table.value(t, i).map_err(failure)?;
     let mut moves = Vec::new();
     let mut err = None;
-    Cram.moves(&board, |m, q| {
+    game.moves(board, |m, q| {
         match at(&q).and_then(|(tq, iq)| table.value(tq, iq).map_err(failure)) {
-            Ok(v) => moves.push((Cram.format_move(&m), v)),
+            Ok(v) => moves.push((game.format_move(&m), v)),
             Err(e) => err = Some(e),
         }
     });
@@ -113,10 +147,10 @@ pub fn run(args: &SolveArgs, text: &str) -> Result<(), CliError> {
         .filter(|(_, v)| v.outcome == Outcome::Second)
         .map(|(m, _)| m.as_str())
         .collect();
-    let position = Cram.format_position(&board);
+    let position = game.format_position(board);
     if args.json {
         let mut obj = serde_json::json!({
-            "family": "cram",
+            "family": family,
             "position": position,
             "convention": if args.misere { "misere" } else { "normal" },
             "grundy": value.grundy,
@@ -151,7 +185,7 @@ pub fn run(args: &SolveArgs, text: &str) -> Result<(), CliError> {
         Outcome::Second => "second player wins (the player to move loses)",
     };
     println!(
-        "cram {position}{} (dense: {} states)",
+        "{family} {position}{} (dense: {} states)",
         if args.misere { " (misère)" } else { "" },
         plan.states
     );

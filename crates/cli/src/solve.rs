@@ -166,7 +166,7 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
         (f, None) => f.to_string(),
     };
     if args.dense {
-        return crate::dense::run(&args, &text);
+        return crate::dense::run(&args, &opts, &text);
     }
     with_game(&family, &opts, &text, Report { args: &args })
 }

@@ -156,3 +156,52 @@ fn engines_agree() {
         }
     }
 }
+
+#[test]
+fn dense_graph_games_agree_with_search() {
+    for (board, rule) in [
+        ("petersen", "node-kayles"),
+        ("grid:3x4", "arc-kayles"),
+        ("cycle:11", "one-or-two"),
+    ] {
+        for misere in [false, true] {
+            let mut args = vec![
+                "solve",
+                "graph",
+                "--board",
+                board,
+                "--rule",
+                rule,
+                "--json",
+                "--remoteness",
+            ];
+            if misere {
+                args.push("--misere");
+            }
+            let plain = grundy(&args, "");
+            args.push("--dense");
+            args.retain(|a| *a != "--remoteness");
+            let dense = grundy(&args, "");
+            assert_eq!(plain.code, 0, "{}", plain.stderr);
+            assert_eq!(dense.code, 0, "{}", dense.stderr);
+            let p: serde_json::Value = serde_json::from_str(&plain.stdout).unwrap();
+            let d: serde_json::Value = serde_json::from_str(&dense.stdout).unwrap();
+            for field in ["outcome", "winning_moves"] {
+                assert_eq!(p[field], d[field], "{board} {rule} misere={misere} {field}");
+            }
+            if misere {
+                assert_eq!(p["remoteness"], d["remoteness"], "{board} {rule}");
+            } else {
+                assert_eq!(p["grundy"], d["grundy"], "{board} {rule}");
+            }
+        }
+    }
+    let r = grundy(&["solve", "nim", "3", "--dense"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("--dense is available for cram, points and graph"),
+        "{}",
+        r.stderr
+    );
+}

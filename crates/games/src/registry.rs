@@ -13,7 +13,7 @@ use crate::{
     crosses::Crosses,
     cutting::Cutting,
     darkraft::Darkraft,
-    graph::Graph,
+    graph::{Graph, Points},
     graph_game::{GraphGame, Rule},
     grid::parse_grid,
     heap::HeapGame,
@@ -162,6 +162,46 @@ fn with_heap_game<A: WithGame>(
     action.run(&game, heaps, &info)
 }
 
+/// The game and position of the graph families: `points` (a 0/1 position on `--board` or
+/// `--graph`) and `graph` (the position is a whole graph, from its edge list or `--board`).
+pub fn graph_game(
+    family: &str,
+    opts: &FamilyOptions,
+    text: &str,
+) -> Result<(GraphGame, Points), RegistryError> {
+    let rule = match &opts.rule {
+        None => Rule::OneOrTwo,
+        Some(name) => Rule::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Rule::ALL.iter().map(|r| r.0).collect();
+            usage(format!("unknown rule '{name}' (known: {})", known.join(", ")))
+        })?,
+    };
+    if family == "points" {
+        let graph = match (&opts.board, &opts.graph) {
+            (Some(_), Some(_)) => return Err(usage("give either --board or --graph, not both")),
+            (_, Some((name, text))) => Graph::parse_edge_list(name, text)
+                .map_err(|e| usage(format!("bad graph file {name}: {e}")))?,
+            (board, None) => builtin(board.as_deref().unwrap_or("maoershan"))?,
+        };
+        let game = GraphGame::new(graph, rule);
+        let p = parse(&game, family, text)?;
+        return Ok((game, p));
+    }
+    if opts.graph.is_some() {
+        return Err(usage(
+            "for the graph family the edge-list file is the position: grundy solve graph FILE",
+        ));
+    }
+    let graph = match &opts.board {
+        Some(name) if text.trim().is_empty() => builtin(name)?,
+        Some(_) => return Err(usage("give either a graph file or --board, not both")),
+        None => Graph::parse_edge_list("graph", text).map_err(|e| position_error(family, e))?,
+    };
+    let game = GraphGame::new(graph, rule);
+    let p = game.full();
+    Ok((game, p))
+}
+
 /// A built-in board by name, or a usage error listing them.
 fn builtin(name: &str) -> Result<Graph, RegistryError> {
     Graph::builtin(name).ok_or_else(|| {
@@ -197,13 +237,6 @@ pub fn with_game<A: WithGame>(
         ))
         .into());
     }
-    let rule = match &opts.rule {
-        None => Rule::OneOrTwo,
-        Some(name) => Rule::from_name(name).ok_or_else(|| {
-            let known: Vec<&str> = Rule::ALL.iter().map(|r| r.0).collect();
-            usage(format!("unknown rule '{name}' (known: {})", known.join(", ")))
-        })?,
-    };
     let info = |misere: bool| FamilyInfo {
         name: family.to_string(),
         misere,
@@ -237,31 +270,8 @@ pub fn with_game<A: WithGame>(
             let game = Crosses::new(p.0.len() + 1);
             action.run(&game, p, &info(false))
         }
-        "points" => {
-            let graph = match (&opts.board, &opts.graph) {
-                (Some(_), Some(_)) => return Err(usage("give either --board or --graph, not both").into()),
-                (_, Some((name, text))) => Graph::parse_edge_list(name, text)
-                    .map_err(|e| usage(format!("bad graph file {name}: {e}")))?,
-                (board, None) => builtin(board.as_deref().unwrap_or("maoershan"))?,
-            };
-            let game = GraphGame::new(graph, rule);
-            let p = parse(&game, family, text)?;
-            action.run(&game, p, &info(true))
-        }
-        "graph" => {
-            if opts.graph.is_some() {
-                return Err(usage(
-                    "for the graph family the edge-list file is the position: grundy solve graph FILE",
-                )
-                .into());
-            }
-            let graph = match &opts.board {
-                Some(name) if text.trim().is_empty() => builtin(name)?,
-                Some(_) => return Err(usage("give either a graph file or --board, not both").into()),
-                None => Graph::parse_edge_list("graph", text).map_err(|e| position_error(family, e))?,
-            };
-            let game = GraphGame::new(graph, rule);
-            let p = game.full();
+        "points" | "graph" => {
+            let (game, p) = graph_game(family, opts, text)?;
             action.run(&game, p, &info(true))
         }
         "cram" => {
