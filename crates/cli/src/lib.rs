@@ -1,6 +1,8 @@
-//! The front end of grundy as a library: argument types, `solve` and `judge` (family
+//! The front end of grundy as a library: argument types, `solve`, `judge`, `play` and `serve` (family
 //! dispatch is `grundy_games::registry`). The `grundy` binary is a thin wrapper; tests and fuzz targets call these directly.
 
 pub mod error;
 pub mod judge;
+pub mod play;
+pub mod serve;
 pub mod solve;

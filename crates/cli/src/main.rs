@@ -5,7 +5,7 @@
 //! or input error.
 
 use clap::{Parser, Subcommand};
-use grundy_cli::{judge, solve};
+use grundy_cli::{judge, play, serve, solve};
 
 /// Solve impartial combinatorial games: Grundy values, outcomes and winning moves.
 #[derive(Parser, Debug)]
@@ -21,6 +21,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Answer a classic contest problem: read the judge's input on stdin, print its output.
     Judge(judge::JudgeArgs),
+    /// Play a position against perfect play in the terminal.
+    Play(play::PlayArgs),
+    /// Serve the web explorer and its JSON API (default http://127.0.0.1:7878/).
+    Serve(serve::ServeArgs),
 }
 
 fn main() {
@@ -28,6 +32,8 @@ fn main() {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Judge(args) => judge::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => {}

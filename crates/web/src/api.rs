@@ -1,0 +1,511 @@
+//! The JSON API's requests, answers and the synchronous work behind them, free of HTTP so
+//! that tests, the server and `grundy play` share it. Every error is an [`ApiError`] with
+//! the HTTP status it deserves and a message saying what was wrong.
+
+use grundy_core::{Game, Outcome};
+use grundy_games::graph::Graph;
+use grundy_games::registry::{with_game, FamilyInfo, FamilyOptions, RegistryError, WithGame};
+use grundy_solve::{analysis::Analyzer, Convention, SolveError};
+use serde::{Deserialize, Serialize};
+
+/// Limits that keep one request within the server's means (all configurable).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Positions an engine may store for one request before giving up.
+    pub max_positions: usize,
+    /// Most moves a position may have (estimated before anything is generated).
+    pub max_moves: u64,
+    /// Longest position text accepted, in bytes.
+    pub max_position_len: usize,
+    /// Largest side of a table or length of a sequence asked of `/api/table`.
+    pub max_table: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_positions: 2_000_000,
+            max_moves: 5_000,
+            max_position_len: 16 * 1024,
+            max_table: 40,
+        }
+    }
+}
+
+/// Why a request could not be answered; `status` is the HTTP status (always 4xx).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ApiError {
+    /// HTTP status code: 400 bad input, 404 unknown family, 408 too slow, 413 too large,
+    /// 422 a limit of the server was reached, 429 too many solves at once.
+    pub status: u16,
+    /// What went wrong, for a person.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with this status and message.
+    pub fn new(status: u16, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// A 400 Bad Request.
+    pub fn bad(message: impl Into<String>) -> Self {
+        ApiError::new(400, message)
+    }
+}
+
+impl From<RegistryError> for ApiError {
+    fn from(e: RegistryError) -> Self {
+        let status = if e.0.starts_with("unknown family") {
+            404
+        } else {
+            400
+        };
+        ApiError::new(status, e.0)
+    }
+}
+
+impl From<SolveError> for ApiError {
+    fn from(e: SolveError) -> Self {
+        match e {
+            SolveError::Limit(n) => ApiError::new(
+                422,
+                format!("position too large to solve within the server's limit of {n} stored positions"),
+            ),
+            other => ApiError::new(422, other.to_string()),
+        }
+    }
+}
+
+/// `POST /api/solve`: a position of a family and what to compute.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    /// Family name (`GET /api/families`).
+    pub family: String,
+    /// The position in the family's notation (docs/games.md); for `graph`, an edge list
+    /// (or empty with `board`).
+    #[serde(default)]
+    pub position: String,
+    /// Misère play (the player who cannot move wins).
+    #[serde(default)]
+    pub misere: bool,
+    /// Also compute remoteness, for the position and every move.
+    #[serde(default)]
+    pub remoteness: bool,
+    /// Built-in board of the graph games (`maoershan`, `path:N`, `grid:RxC`, ...).
+    #[serde(default)]
+    pub board: Option<String>,
+    /// Edge list of the host graph for `points` (one edge `P Q` a line).
+    #[serde(default)]
+    pub graph: Option<String>,
+    /// Rule of the graph games (`one-or-two`, `take-vertex`, `node-kayles`, `arc-kayles`).
+    #[serde(default)]
+    pub rule: Option<String>,
+}
+
+/// One move of an analysed position.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct MoveOut {
+    /// The move in the family's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Grundy value after the move (`null` under misère or when undefined).
+    pub grundy: Option<u64>,
+    /// Outcome after the move, for the player then to move.
+    pub outcome: String,
+    /// Whether this move wins (leads to a second-player win, or wins at once).
+    pub wins: bool,
+    /// Remoteness after the move, when asked for.
+    pub remoteness: Option<u32>,
+    /// The position the move leads to, in the family's notation (for the graph family, as
+    /// a `points` position on the same graph).
+    pub position_after: String,
+    /// Whether the move ends the game at once with a win for the player who made it (three
+    /// in a row, cutting off a 1×1).
+    pub ends_game: bool,
+}
+
+/// A graph to draw, for the graph games.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct GraphOut {
+    /// Name of the board.
+    pub name: String,
+    /// Number of points, numbered from 1.
+    pub points: usize,
+    /// Edges as pairs of point numbers (from 1).
+    pub edges: Vec<[usize; 2]>,
+}
+
+/// The answer to `POST /api/solve`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct SolveResponse {
+    /// Canonical family name.
+    pub family: String,
+    /// The position as the family writes it.
+    pub position: String,
+    /// `normal` or `misere`.
+    pub convention: String,
+    /// Whether misère play is available for this family.
+    pub misere_available: bool,
+    /// Grundy value (`null` under misère play or when an immediate win decides the game).
+    pub grundy: Option<u64>,
+    /// `first` (the player to move wins) or `second`.
+    pub outcome: String,
+    /// Remoteness of the position, when asked for.
+    pub remoteness: Option<u32>,
+    /// Every winning move, in the family's notation.
+    pub winning_moves: Vec<String>,
+    /// Every legal move with its result.
+    pub moves: Vec<MoveOut>,
+    /// The move perfect play chooses (win fastest, lose slowest when remoteness was asked
+    /// for); `null` when there is no move.
+    pub best_move: Option<String>,
+    /// The host graph, for the graph games.
+    pub graph: Option<GraphOut>,
+}
+
+/// `POST /api/table`: the Grundy sequence of a heap game or the table of a 2-D family.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableRequest {
+    /// Family name.
+    pub family: String,
+    /// Length of the sequence, or side of the table.
+    #[serde(default = "default_table_size")]
+    pub size: usize,
+}
+
+fn default_table_size() -> usize {
+    20
+}
+
+/// The answer to `POST /api/table`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct TableResponse {
+    /// Canonical family name.
+    pub family: String,
+    /// `sequence` (one row: values at 0, 1, 2, ...) or `grid` (rows × columns).
+    pub kind: String,
+    /// What a row index means.
+    pub rows: String,
+    /// What a column index means.
+    pub cols: String,
+    /// Index of the first row and the first column.
+    pub first: usize,
+    /// The values; `null` where undefined (an immediate win, a position the family refuses).
+    pub values: Vec<Vec<Option<u64>>>,
+}
+
+/// The families the server knows: `(name, description)`.
+pub fn families() -> Vec<(&'static str, &'static str)> {
+    grundy_games::registry::FAMILIES.to_vec()
+}
+
+/// An upper estimate of the number of moves of a position, from its text alone, so a
+/// position with millions of moves is refused before any is generated.
+pub fn estimate_moves(family: &str, text: &str) -> u64 {
+    let ints = || {
+        text.split(|c: char| !c.is_ascii_digit())
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse::<u64>().unwrap_or(u64::MAX))
+    };
+    match family {
+        "nim" => ints().fold(0u64, |a, n| a.saturating_add(n)),
+        "cutting" => ints().fold(0u64, |a, n| a.saturating_add(n)),
+        "crosses" | "treblecross" => text.chars().filter(|&c| c == '.').count() as u64,
+        "bombs" | "bomb" => {
+            let mut total = 0u64;
+            for (r, line) in text.split(['/', '\n']).enumerate() {
+                for (c, ch) in line.trim().chars().enumerate() {
+                    if ch == '#' {
+                        let (r, c) = (r as u64, c as u64);
+                        total = total.saturating_add(if r == 0 || c == 0 { r + c } else { r * c });
+                    }
+                }
+            }
+            total
+        }
+        "points" | "maoershan" | "graph" => 0,
+        // Families added later (heap games, boards): a heap of n has at most about n²/2
+        // moves; a board at most a few per cell.
+        _ => ints()
+            .fold(0u64, |a, n| a.saturating_add(n.saturating_mul(n) / 2))
+            .saturating_add(text.len() as u64),
+    }
+}
+
+fn options(req: &SolveRequest) -> FamilyOptions {
+    FamilyOptions {
+        board: req.board.clone(),
+        graph: req.graph.clone().map(|t| ("graph".to_string(), t)),
+        rule: req.rule.clone(),
+    }
+}
+
+fn check_text(text: &str, limits: &Limits) -> Result<(), ApiError> {
+    if text.len() > limits.max_position_len {
+        return Err(ApiError::new(
+            413,
+            format!(
+                "position text of {} bytes is longer than the server's limit of {}",
+                text.len(),
+                limits.max_position_len
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Answers `POST /api/solve` (synchronously: run it off the async threads).
+pub fn solve(req: &SolveRequest, limits: &Limits) -> Result<SolveResponse, ApiError> {
+    check_text(&req.position, limits)?;
+    let est = estimate_moves(&req.family, &req.position);
+    if est > limits.max_moves {
+        return Err(ApiError::new(
+            422,
+            format!(
+                "position too large: about {est} moves, more than the server's limit of {}",
+                limits.max_moves
+            ),
+        ));
+    }
+    let graph = graph_of(req)?;
+    let action = Solve { req, limits, graph };
+    with_game(&req.family, &options(req), &req.position, action)
+}
+
+/// The host graph of a graph-game request, to draw it.
+fn graph_of(req: &SolveRequest) -> Result<Option<GraphOut>, ApiError> {
+    let g = match req.family.as_str() {
+        "points" | "maoershan" => match (&req.graph, &req.board) {
+            (Some(text), _) => Graph::parse_edge_list("graph", text).ok(),
+            (None, board) => Graph::builtin(board.as_deref().unwrap_or("maoershan")),
+        },
+        "graph" => match &req.board {
+            Some(b) if req.position.trim().is_empty() => Graph::builtin(b),
+            _ => Graph::parse_edge_list("graph", &req.position).ok(),
+        },
+        _ => return Ok(None),
+    };
+    Ok(g.map(|g| {
+        let n = g.len();
+        let mut edges = Vec::new();
+        for a in 0..n {
+            let nb = g.neighbours(a);
+            for b in a + 1..n {
+                if nb >> b & 1 == 1 {
+                    edges.push([a + 1, b + 1]);
+                }
+            }
+        }
+        GraphOut {
+            name: g.name.clone(),
+            points: n,
+            edges,
+        }
+    }))
+}
+
+struct Solve<'a> {
+    req: &'a SolveRequest,
+    limits: &'a Limits,
+    graph: Option<GraphOut>,
+}
+
+impl WithGame for Solve<'_> {
+    type Output = SolveResponse;
+    type Error = ApiError;
+
+    fn run<G: Game>(self, game: &G, p: G::Position, info: &FamilyInfo) -> Result<SolveResponse, ApiError> {
+        let req = self.req;
+        let convention = if req.misere {
+            if !info.misere {
+                return Err(ApiError::bad(format!(
+                    "misère play is not available for {}: its rules end the game by a winning move, not by a lack of moves",
+                    info.name
+                )));
+            }
+            Convention::Misere
+        } else {
+            Convention::Normal
+        };
+        // Count the moves before keeping any (the estimate is only a first guard).
+        let mut count = 0u64;
+        game.moves(&p, |_, _| count += 1);
+        if count > self.limits.max_moves {
+            return Err(ApiError::new(
+                422,
+                format!(
+                    "position too large: {count} moves, more than the server's limit of {}",
+                    self.limits.max_moves
+                ),
+            ));
+        }
+        let immediate = game.immediate_wins(&p).is_some();
+        let mut an = Analyzer::with_limit(game, self.limits.max_positions).with_remoteness(req.remoteness);
+        let a = an.analyze(&p, convention)?;
+        let mut after = Vec::with_capacity(a.moves.len());
+        game.moves(&p, |_, q| after.push(game.format_position(&q)));
+        let winning: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
+        let moves: Vec<MoveOut> = a
+            .moves
+            .iter()
+            .zip(after)
+            .map(|(r, position_after)| {
+                let mv = game.format_move(&r.mv);
+                let ends_game = immediate && winning.contains(&mv);
+                MoveOut {
+                    wins: ends_game || (!immediate && r.outcome == Outcome::Second),
+                    grundy: if ends_game { None } else { r.grundy.map(|g| g.0) },
+                    outcome: r.outcome.as_str().to_string(),
+                    remoteness: if ends_game { Some(0) } else { r.remoteness },
+                    mv,
+                    position_after,
+                    ends_game,
+                }
+            })
+            .collect();
+        let best_move = best_move(&moves).map(|i| moves[i].mv.clone());
+        Ok(SolveResponse {
+            family: info.name.clone(),
+            position: game.format_position(&p),
+            convention: if req.misere { "misere" } else { "normal" }.to_string(),
+            misere_available: info.misere,
+            grundy: a.grundy.map(|g| g.0),
+            outcome: a.outcome.as_str().to_string(),
+            remoteness: a.remoteness,
+            winning_moves: winning,
+            moves,
+            best_move,
+            graph: self.graph,
+        })
+    }
+}
+
+/// The index of the move perfect play chooses: a move that ends the game at once if there
+/// is one; else a winning move, the fastest by remoteness; else (a lost position) the move
+/// that holds out longest. `None` when there is no move.
+pub fn best_move(moves: &[MoveOut]) -> Option<usize> {
+    if let Some(i) = moves.iter().position(|m| m.ends_game) {
+        return Some(i);
+    }
+    let winners = moves.iter().enumerate().filter(|(_, m)| m.wins);
+    if let Some((i, _)) = winners.min_by_key(|(_, m)| m.remoteness.unwrap_or(0)) {
+        return Some(i);
+    }
+    // Ties keep the first move: max_by_key would take the last.
+    let mut best: Option<usize> = None;
+    for (i, m) in moves.iter().enumerate() {
+        if best.is_none_or(|b| m.remoteness.unwrap_or(0) > moves[b].remoteness.unwrap_or(0)) {
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// The position text of cell `(a, b)` of a family's table, or of term `a` of its sequence.
+fn table_text(family: &str, a: usize, b: usize) -> String {
+    match family {
+        "cutting" => format!("{a}x{b}"),
+        "bombs" | "bomb" => {
+            let mut rows = Vec::new();
+            for r in 0..=a {
+                let mut row = ".".repeat(b + 1);
+                if r == a {
+                    row.replace_range(b.., "#");
+                }
+                rows.push(row);
+            }
+            rows.join("/")
+        }
+        "crosses" | "treblecross" => ".".repeat(a),
+        _ => a.to_string(),
+    }
+}
+
+/// Answers `POST /api/table`: for `cutting` the values of every sheet W×H and for `bombs`
+/// of a single bomb at every cell (a grid); for `crosses` the strips of n empty squares and
+/// for heap games the heaps of n (a sequence). Graph games have none (400).
+pub fn table(req: &TableRequest, limits: &Limits) -> Result<TableResponse, ApiError> {
+    if req.size == 0 || req.size > limits.max_table {
+        return Err(ApiError::bad(format!(
+            "size must be between 1 and the server's limit of {}",
+            limits.max_table
+        )));
+    }
+    let family = req.family.as_str();
+    let no_opts = FamilyOptions::default();
+    // Check the family exists (and get its canonical name) with a trivial position.
+    let canonical =
+        with_game(family, &no_opts, &table_text(family, 2, 2), NameOnly).map_err(|e| match e.status {
+            404 => e,
+            _ => ApiError::bad(format!("the {family} family has no table or sequence")),
+        })?;
+    let grundy_of = |text: &str| -> Option<u64> {
+        with_game(family, &no_opts, text, GrundyOnly(limits.max_positions))
+            .ok()
+            .flatten()
+    };
+    let n = req.size;
+    let (kind, rows, cols, first, values) = match canonical.as_str() {
+        "points" | "graph" => {
+            return Err(ApiError::bad(format!(
+                "the {canonical} family has no table or sequence"
+            )))
+        }
+        "cutting" => {
+            let values = (1..=n)
+                .map(|w| (1..=n).map(|h| grundy_of(&table_text(family, w, h))).collect())
+                .collect();
+            ("grid", "width", "height", 1, values)
+        }
+        "bombs" => {
+            let values = (0..n)
+                .map(|r| (0..n).map(|c| grundy_of(&table_text(family, r, c))).collect())
+                .collect();
+            ("grid", "row of the bomb", "column of the bomb", 0, values)
+        }
+        "crosses" => {
+            let values = vec![(0..n).map(|k| grundy_of(&table_text(family, k, 0))).collect()];
+            ("sequence", "", "empty squares", 0, values)
+        }
+        _ => {
+            let values = vec![(0..n).map(|k| grundy_of(&table_text(family, k, 0))).collect()];
+            ("sequence", "", "heap size", 0, values)
+        }
+    };
+    Ok(TableResponse {
+        family: canonical,
+        kind: kind.into(),
+        rows: rows.into(),
+        cols: cols.into(),
+        first,
+        values,
+    })
+}
+
+struct NameOnly;
+
+impl WithGame for NameOnly {
+    type Output = String;
+    type Error = ApiError;
+    fn run<G: Game>(self, _: &G, _: G::Position, info: &FamilyInfo) -> Result<String, ApiError> {
+        Ok(info.name.clone())
+    }
+}
+
+struct GrundyOnly(usize);
+
+impl WithGame for GrundyOnly {
+    type Output = Option<u64>;
+    type Error = ApiError;
+    fn run<G: Game>(self, game: &G, p: G::Position, _: &FamilyInfo) -> Result<Option<u64>, ApiError> {
+        let g = Analyzer::with_limit(game, self.0).grundy(&p)?;
+        Ok(g.map(|g| g.0))
+    }
+}

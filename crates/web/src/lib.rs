@@ -1,0 +1,203 @@
+//! The grundy web explorer: an HTTP server with a JSON API over the engines (see
+//! docs/api.md) and a page, served from the binary itself, to set up positions by clicking,
+//! see who wins and play against perfect play.
+//!
+//! Solves run on blocking threads, at most [`ServerConfig::max_concurrent`] at once and each
+//! within a time limit and the [`api::Limits`], so a long solve never holds up other requests;
+//! every failure is a 4xx answer with a JSON body `{"error": "..."}`.
+
+pub mod api;
+
+use api::{ApiError, Limits, SolveRequest, TableRequest};
+use axum::{
+    body::Bytes,
+    extract::{DefaultBodyLimit, State},
+    http::{header, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Json, Router,
+};
+use serde::de::DeserializeOwned;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// The address `grundy serve` listens on unless told otherwise.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
+
+/// How the server runs: where it listens and the limits of one request.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Address to listen on.
+    pub addr: SocketAddr,
+    /// Limits of one solve.
+    pub limits: Limits,
+    /// Longest a solve may take before the request is answered 408.
+    pub timeout: Duration,
+    /// Most solves running at once; further ones wait (up to `timeout`), then get 429.
+    pub max_concurrent: usize,
+    /// Largest request body accepted, in bytes (413 beyond).
+    pub max_body: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            addr: DEFAULT_ADDR.parse().expect("the default address is valid"),
+            limits: Limits::default(),
+            timeout: Duration::from_secs(10),
+            max_concurrent: 4,
+            max_body: 64 * 1024,
+        }
+    }
+}
+
+struct AppState {
+    config: ServerConfig,
+    solves: Arc<Semaphore>,
+}
+
+/// The page and its assets, compiled into the binary.
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const STYLE_CSS: &str = include_str!("../assets/style.css");
+const OPENAPI_JSON: &str = include_str!("../assets/openapi.json");
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::BAD_REQUEST);
+        (status, Json(serde_json::json!({ "error": self.message }))).into_response()
+    }
+}
+
+/// The application: page, assets and API, with the given configuration.
+pub fn router(config: ServerConfig) -> Router {
+    let max_body = config.max_body;
+    let state = Arc::new(AppState {
+        solves: Arc::new(Semaphore::new(config.max_concurrent.max(1))),
+        config,
+    });
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
+        )
+        .route(
+            "/api/openapi.json",
+            get(|| async { asset("application/json", OPENAPI_JSON) }),
+        )
+        .route("/api/families", get(families))
+        .route(
+            "/api/health",
+            get(|| async { Json(serde_json::json!({ "ok": true })) }),
+        )
+        .route("/api/solve", post(solve))
+        .route("/api/table", post(table))
+        .fallback(|| async { ApiError::new(404, "no such page or API endpoint") })
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(state)
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+async fn families() -> Json<serde_json::Value> {
+    let list: Vec<serde_json::Value> = api::families()
+        .into_iter()
+        .map(|(name, about)| serde_json::json!({ "name": name, "description": about }))
+        .collect();
+    Json(serde_json::json!({ "families": list }))
+}
+
+/// Reads a JSON body ourselves, so a malformed one gets a JSON error saying where.
+fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("malformed JSON request: {e}")))
+}
+
+/// Runs `work` on a blocking thread, within the server's limits of concurrency and time.
+async fn run_limited<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(Limits) -> Result<T, ApiError> + Send + 'static,
+{
+    let timeout = state.config.timeout;
+    let permit = tokio::time::timeout(timeout, state.solves.clone().acquire_owned())
+        .await
+        .map_err(|_| ApiError::new(429, "too many solves at once: try again shortly"))?
+        .map_err(|_| ApiError::new(429, "the server is shutting down"))?;
+    let limits = state.config.limits.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        let out = work(limits);
+        drop(permit);
+        out
+    });
+    match tokio::time::timeout(timeout, task).await {
+        Err(_) => Err(ApiError::new(
+            408,
+            format!(
+                "the solve took longer than the server's limit of {} s",
+                timeout.as_secs_f64()
+            ),
+        )),
+        Ok(Err(_)) => Err(ApiError::new(422, "the solve failed unexpectedly")),
+        Ok(Ok(r)) => r,
+    }
+}
+
+async fn solve(State(state): State<Arc<AppState>>, body: Bytes) -> Result<Response, ApiError> {
+    let req: SolveRequest = parse_body(&body)?;
+    let r = run_limited(&state, move |limits| api::solve(&req, &limits)).await?;
+    Ok(Json(r).into_response())
+}
+
+async fn table(State(state): State<Arc<AppState>>, body: Bytes) -> Result<Response, ApiError> {
+    let req: TableRequest = parse_body(&body)?;
+    let r = run_limited(&state, move |limits| api::table(&req, &limits)).await?;
+    Ok(Json(r).into_response())
+}
+
+/// Serves until Ctrl-C (or SIGTERM), printing the address it listens on to stderr.
+pub async fn serve(config: ServerConfig) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    let addr = listener.local_addr()?;
+    eprintln!("grundy: serving the explorer on http://{addr}/ (Ctrl-C to stop)");
+    axum::serve(listener, router(config))
+        .with_graceful_shutdown(shutdown())
+        .await
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}
+
+/// Runs [`serve`] on a fresh multi-threaded runtime (for the `grundy serve` command).
+pub fn serve_blocking(config: ServerConfig) -> std::io::Result<()> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(serve(config))
+}
