@@ -509,3 +509,67 @@ impl WithGame for GrundyOnly {
         Ok(g.map(|g| g.0))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(name: &str, wins: bool, remoteness: u32, ends_game: bool) -> MoveOut {
+        MoveOut {
+            mv: name.into(),
+            grundy: None,
+            outcome: if wins { "second" } else { "first" }.into(),
+            wins,
+            remoteness: Some(remoteness),
+            position_after: String::new(),
+            ends_game,
+        }
+    }
+
+    #[test]
+    fn best_move_wins_fastest_and_loses_slowest() {
+        assert_eq!(best_move(&[]), None);
+        let winning = [
+            mv("a", false, 1, false),
+            mv("b", true, 6, false),
+            mv("c", true, 2, false),
+        ];
+        assert_eq!(best_move(&winning), Some(2));
+        let losing = [
+            mv("a", false, 3, false),
+            mv("b", false, 7, false),
+            mv("c", false, 7, false),
+        ];
+        assert_eq!(best_move(&losing), Some(1));
+        let immediate = [mv("a", true, 0, false), mv("b", true, 0, true)];
+        assert_eq!(best_move(&immediate), Some(1));
+    }
+
+    #[test]
+    fn estimates_bound_the_real_move_counts() {
+        let limits = Limits {
+            max_moves: u64::MAX,
+            ..Limits::default()
+        };
+        for (family, text) in [
+            ("nim", "3 5 7"),
+            ("cutting", "4x3 2x5"),
+            ("crosses", "..X......"),
+            ("bombs", "..#/.#./#.#"),
+        ] {
+            let req = SolveRequest {
+                family: family.into(),
+                position: text.into(),
+                ..SolveRequest::default()
+            };
+            let real = solve(&req, &limits).unwrap().moves.len() as u64;
+            let est = estimate_moves(family, text);
+            assert!(real <= est, "{family} {text}: {real} moves, estimated {est}");
+        }
+        assert_eq!(
+            estimate_moves("nim", "281474976710656 281474976710656"),
+            562949953421312
+        );
+        assert_eq!(estimate_moves("nim", "99999999999999999999999"), u64::MAX);
+    }
+}

@@ -11,7 +11,7 @@ pub mod api;
 use api::{ApiError, Limits, SolveRequest, TableRequest};
 use axum::{
     body::Bytes,
-    extract::{DefaultBodyLimit, State},
+    extract::{rejection::BytesRejection, DefaultBodyLimit, State},
     http::{header, StatusCode},
     response::{IntoResponse, Response},
     routing::{get, post},
@@ -120,8 +120,14 @@ async fn families() -> Json<serde_json::Value> {
 }
 
 /// Reads a JSON body ourselves, so a malformed one gets a JSON error saying where.
-fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("malformed JSON request: {e}")))
+/// A body over the size limit is refused with 413.
+fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let body = body.map_err(|e| {
+        let status = e.status().as_u16();
+        let status = if (400..500).contains(&status) { status } else { 400 };
+        ApiError::new(status, format!("cannot read the request body: {}", e.body_text()))
+    })?;
+    serde_json::from_slice(&body).map_err(|e| ApiError::bad(format!("malformed JSON request: {e}")))
 }
 
 /// Runs `work` on a blocking thread, within the server's limits of concurrency and time.
@@ -154,14 +160,20 @@ where
     }
 }
 
-async fn solve(State(state): State<Arc<AppState>>, body: Bytes) -> Result<Response, ApiError> {
-    let req: SolveRequest = parse_body(&body)?;
+async fn solve(
+    State(state): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let req: SolveRequest = parse_body(body)?;
     let r = run_limited(&state, move |limits| api::solve(&req, &limits)).await?;
     Ok(Json(r).into_response())
 }
 
-async fn table(State(state): State<Arc<AppState>>, body: Bytes) -> Result<Response, ApiError> {
-    let req: TableRequest = parse_body(&body)?;
+async fn table(
+    State(state): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let req: TableRequest = parse_body(body)?;
     let r = run_limited(&state, move |limits| api::table(&req, &limits)).await?;
     Ok(Json(r).into_response())
 }
