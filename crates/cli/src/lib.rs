@@ -1,6 +1,7 @@
-//! The front end of grundy as a library: argument types, `solve`, `judge`, `play` and `serve` (family
+//! The front end of grundy as a library: argument types, `solve`, `judge`, `play`, `serve` and `db` (family
 //! dispatch is `grundy_games::registry`). The `grundy` binary is a thin wrapper; tests and fuzz targets call these directly.
 
+pub mod db;
 pub mod error;
 pub mod judge;
 pub mod play;

@@ -5,12 +5,20 @@
 //! or input error.
 
 use clap::{Parser, Subcommand};
-use grundy_cli::{judge, play, serve, solve};
+use grundy_cli::{db, judge, play, serve, solve};
+use std::path::PathBuf;
 
 /// Solve impartial combinatorial games: Grundy values, outcomes and winning moves.
 #[derive(Parser, Debug)]
 #[command(name = "grundy", version, about, long_about = None, propagate_version = true)]
 struct Cli {
+    /// The store of results, kept between runs [default: the user's data folder, e.g.
+    /// ~/.local/share/grundy/store.redb].
+    #[arg(long, global = true, env = "GRUNDY_DB", value_name = "PATH")]
+    db: Option<PathBuf>,
+    /// Use no store: compute everything, keep nothing.
+    #[arg(long, global = true)]
+    no_db: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -23,17 +31,24 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Play a position against perfect play in the terminal.
     Play(play::PlayArgs),
+    /// The store of results: list, show, verify, prune.
+    Db(db::DbArgs),
     /// Serve the web explorer and its JSON API (default http://127.0.0.1:7878/).
     Serve(serve::ServeArgs),
 }
 
 fn main() {
     let cli = Cli::parse();
+    let store = db::DbOptions {
+        db: cli.db,
+        no_db: cli.no_db,
+    };
     let result = match cli.command {
-        Command::Solve(args) => solve::run(args),
+        Command::Solve(args) => solve::run(args, &store),
+        Command::Db(args) => db::run(args, &store),
         Command::Judge(args) => judge::run(args),
         Command::Play(args) => play::run(args),
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => serve::run(args, &store),
     };
     match result {
         Ok(()) => {}

@@ -1,5 +1,6 @@
 //! `grundy serve`: the web explorer and its JSON API (crate `grundy-web`, docs/api.md).
 
+use crate::db::DbOptions;
 use crate::error::{usage, CliError};
 use grundy_web::{api::Limits, ServerConfig, DEFAULT_ADDR};
 use std::time::Duration;
@@ -31,7 +32,7 @@ pub struct ServeArgs {
 }
 
 /// Runs `grundy serve` until Ctrl-C.
-pub fn run(args: ServeArgs) -> Result<(), CliError> {
+pub fn run(args: ServeArgs, db: &DbOptions) -> Result<(), CliError> {
     let addr = args.addr.parse().map_err(|e| {
         usage(format!(
             "bad --addr '{}': {e} (expected HOST:PORT, e.g. {DEFAULT_ADDR})",
@@ -50,6 +51,7 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
         },
         timeout: Duration::from_secs_f64(args.timeout),
         max_concurrent: args.max_concurrent.max(1),
+        store: db.open_cache().map(std::sync::Arc::new),
         ..ServerConfig::default()
     };
     grundy_web::serve_blocking(config)

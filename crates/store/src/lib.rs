@@ -157,6 +157,7 @@ fn now() -> u64 {
 }
 
 /// An open store.
+#[derive(Debug)]
 pub struct Store {
     db: Database,
     path: PathBuf,
@@ -200,6 +201,11 @@ impl Store {
         };
         store.check_format()?;
         Ok(store)
+    }
+
+    /// The version recorded with the entries this handle writes.
+    pub fn writer(&self) -> &str {
+        &self.writer
     }
 
     /// The store's file.

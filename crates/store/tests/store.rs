@@ -150,7 +150,7 @@ fn newer_formats_and_foreign_files_are_refused() {
     // Not a database at all.
     let junk = temp_path("junk");
     std::fs::write(&junk, vec![0x5a; 10_000]).unwrap();
-    let e = Store::open(&junk, "t").err().expect("junk is refused");
+    let e = Store::open(&junk, "t").expect_err("junk is refused");
     assert!(matches!(e, StoreError::Open { .. }), "{e}");
 }
 

@@ -428,65 +428,100 @@ fn table_text(family: &str, a: usize, b: usize) -> String {
     }
 }
 
-/// Answers `POST /api/table`: for `cutting` the values of every sheet W×H and for `bombs`
-/// of a single bomb at every cell (a grid); for `crosses` the strips of n empty squares and
-/// for heap games the heaps of n (a sequence). Graph games have none (400).
-pub fn table(req: &TableRequest, limits: &Limits) -> Result<TableResponse, ApiError> {
-    if req.size == 0 || req.size > limits.max_table {
-        return Err(ApiError::bad(format!(
-            "size must be between 1 and the server's limit of {}",
-            limits.max_table
-        )));
-    }
-    let family = req.family.as_str();
+/// What a family's table looks like (without its values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableLayout {
+    /// Canonical family name.
+    pub family: String,
+    /// `sequence` or `grid`.
+    pub kind: &'static str,
+    /// What a row index means.
+    pub rows: &'static str,
+    /// What a column index means.
+    pub cols: &'static str,
+    /// Index of the first row and column.
+    pub first: usize,
+}
+
+/// The layout of `family`'s table: `cutting` (sheets W×H) and `bombs` (one bomb at each
+/// cell) are grids; `crosses` (strips of n empty squares) and heap games (heaps of n) are
+/// sequences. Graph games have none (400); unknown families are 404.
+pub fn table_layout(family: &str) -> Result<TableLayout, ApiError> {
     let no_opts = FamilyOptions::default();
-    // Check the family exists (and get its canonical name) with a trivial position.
+    // Check the family exists (and get its canonical name) with a small position.
     let canonical =
         with_game(family, &no_opts, &table_text(family, 2, 2), NameOnly).map_err(|e| match e.status {
             404 => e,
             _ => ApiError::bad(format!("the {family} family has no table or sequence")),
         })?;
-    let grundy_of = |text: &str| -> Option<u64> {
-        with_game(family, &no_opts, text, GrundyOnly(limits.max_positions))
-            .ok()
-            .flatten()
-    };
-    let n = req.size;
-    let (kind, rows, cols, first, values) = match canonical.as_str() {
+    let (kind, rows, cols, first) = match canonical.as_str() {
         "points" | "graph" => {
             return Err(ApiError::bad(format!(
                 "the {canonical} family has no table or sequence"
             )))
         }
-        "cutting" => {
-            let values = (1..=n)
-                .map(|w| (1..=n).map(|h| grundy_of(&table_text(family, w, h))).collect())
-                .collect();
-            ("grid", "width", "height", 1, values)
-        }
-        "bombs" => {
-            let values = (0..n)
-                .map(|r| (0..n).map(|c| grundy_of(&table_text(family, r, c))).collect())
-                .collect();
-            ("grid", "row of the bomb", "column of the bomb", 0, values)
-        }
-        "crosses" => {
-            let values = vec![(0..n).map(|k| grundy_of(&table_text(family, k, 0))).collect()];
-            ("sequence", "", "empty squares", 0, values)
-        }
-        _ => {
-            let values = vec![(0..n).map(|k| grundy_of(&table_text(family, k, 0))).collect()];
-            ("sequence", "", "heap size", 0, values)
-        }
+        "cutting" => ("grid", "width", "height", 1),
+        "bombs" => ("grid", "row of the bomb", "column of the bomb", 0),
+        "crosses" => ("sequence", "", "empty squares", 0),
+        _ => ("sequence", "", "heap size", 0),
     };
-    Ok(TableResponse {
+    Ok(TableLayout {
         family: canonical,
-        kind: kind.into(),
-        rows: rows.into(),
-        cols: cols.into(),
+        kind,
+        rows,
+        cols,
         first,
-        values,
     })
+}
+
+/// The values of a table of side (or length) `size`.
+pub fn table_values(layout: &TableLayout, size: usize, limits: &Limits) -> Vec<Vec<Option<u64>>> {
+    let family = layout.family.as_str();
+    let no_opts = FamilyOptions::default();
+    let grundy_of = |a: usize, b: usize| -> Option<u64> {
+        let text = table_text(family, a, b);
+        with_game(family, &no_opts, &text, GrundyOnly(limits.max_positions))
+            .ok()
+            .flatten()
+    };
+    let f = layout.first;
+    match layout.kind {
+        "grid" => (f..f + size)
+            .map(|a| (f..f + size).map(|b| grundy_of(a, b)).collect())
+            .collect(),
+        _ => vec![(f..f + size).map(|k| grundy_of(k, 0)).collect()],
+    }
+}
+
+/// Checks the size asked of a table.
+pub fn check_table_size(size: usize, limits: &Limits) -> Result<(), ApiError> {
+    if size == 0 || size > limits.max_table {
+        return Err(ApiError::bad(format!(
+            "size must be between 1 and the server's limit of {}",
+            limits.max_table
+        )));
+    }
+    Ok(())
+}
+
+/// The answer to a table request from its layout and values.
+pub fn table_response(layout: &TableLayout, values: Vec<Vec<Option<u64>>>) -> TableResponse {
+    TableResponse {
+        family: layout.family.clone(),
+        kind: layout.kind.into(),
+        rows: layout.rows.into(),
+        cols: layout.cols.into(),
+        first: layout.first,
+        values,
+    }
+}
+
+/// Answers `POST /api/table` (see [`table_layout`]).
+pub fn table(req: &TableRequest, limits: &Limits) -> Result<TableResponse, ApiError> {
+    check_table_size(req.size, limits)?;
+    let layout = table_layout(&req.family)?;
+    let values = table_values(&layout, req.size, limits);
+    Ok(table_response(&layout, values))
 }
 
 struct NameOnly;

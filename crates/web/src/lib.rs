@@ -7,6 +7,7 @@
 //! every failure is a 4xx answer with a JSON body `{"error": "..."}`.
 
 pub mod api;
+pub mod cache;
 
 use api::{ApiError, Limits, SolveRequest, TableRequest};
 use axum::{
@@ -39,6 +40,8 @@ pub struct ServerConfig {
     pub max_concurrent: usize,
     /// Largest request body accepted, in bytes (413 beyond).
     pub max_body: usize,
+    /// The persistent store: tables and slow solves are kept there and answered from it.
+    pub store: Option<Arc<grundy_store::Store>>,
 }
 
 impl Default for ServerConfig {
@@ -49,6 +52,7 @@ impl Default for ServerConfig {
             timeout: Duration::from_secs(10),
             max_concurrent: 4,
             max_body: 64 * 1024,
+            store: None,
         }
     }
 }
@@ -165,7 +169,11 @@ async fn solve(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: SolveRequest = parse_body(body)?;
-    let r = run_limited(&state, move |limits| api::solve(&req, &limits)).await?;
+    let store = state.config.store.clone();
+    let r = run_limited(&state, move |limits| {
+        cache::solve(store.as_deref(), &req, &limits)
+    })
+    .await?;
     Ok(Json(r).into_response())
 }
 
@@ -174,7 +182,11 @@ async fn table(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: TableRequest = parse_body(body)?;
-    let r = run_limited(&state, move |limits| api::table(&req, &limits)).await?;
+    let store = state.config.store.clone();
+    let r = run_limited(&state, move |limits| {
+        cache::table(store.as_deref(), &req, &limits)
+    })
+    .await?;
     Ok(Json(r).into_response())
 }
 
