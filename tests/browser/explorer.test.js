@@ -25,7 +25,7 @@ let browser;
 // Starts `grundy serve` on a free loopback port and reads the address it prints.
 function startServer() {
   return new Promise((resolve, reject) => {
-    const p = spawn(bin, ['serve', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn(bin, ['--no-db', 'serve', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     const timer = setTimeout(() => reject(new Error(`grundy serve did not start: ${err}`)), 20000);
     p.stderr.on('data', (d) => {
@@ -175,6 +175,57 @@ test('points on the maoershan board: take pieces by clicking vertices until the 
   }
   assert.match(await page.textContent('#status'), /You win|The engine wins/);
   assert.match(await page.inputValue('#position'), /^0+$/);
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test('cutting: cut sheets by clicking grid lines until someone cuts off a 1x1', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'cutting');
+  await page.fill('#position', '5x3');
+  await page.click('#apply');
+  await page.waitForFunction(() => document.getElementById('position').value === '5x3');
+  await page.click('[data-testid="play-me"]');
+  const status = await playToEnd(page, 30);
+  // 5x3 is a first-player win, and playToEnd clicks winning cuts when there are some.
+  assert.match(status, /You win/);
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test('bombs: set up a board by clicking cells, then play by selecting bombs', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'bombs');
+  // Clear the example board, then place two bombs by clicking.
+  for (const cell of await page.$$eval('#drawing rect.cell.on', (rs) => rs.map((r) => r.dataset.cell))) {
+    const before = await page.inputValue('#position');
+    await page.click(`#drawing rect[data-cell="${cell}"]`);
+    await page.waitForFunction((b) => document.getElementById('position').value !== b, before);
+  }
+  for (const cell of ['0,2', '1,1']) {
+    const before = await page.inputValue('#position');
+    await page.click(`#drawing rect[data-cell="${cell}"]`);
+    await page.waitForFunction((b) => document.getElementById('position').value !== b, before);
+  }
+  assert.strictEqual(await page.inputValue('#position'), '..#/.#./...');
+  assert.strictEqual(await page.textContent('#grundy'), '3');
+  await page.click('[data-testid="play-me"]');
+  for (let turn = 0; turn < 30; turn++) {
+    const status = await waitTurn(page);
+    if (/You win|The engine wins/.test(status)) break;
+    // Select a bomb on the board, then play one of its moves (a winning one if any).
+    const bomb = await page.$eval('#drawing rect.cell.on', (r) => r.dataset.cell);
+    await page.click(`#drawing rect[data-cell="${bomb}"]`);
+    await page.waitForSelector('#drawing rect.cell.sel');
+    const moves = await page.$$eval('#moves .move', (bs) => bs.map((b) => [b.dataset.move, b.classList.contains('win')]));
+    assert.ok(moves.length > 0 && moves.every(([m]) => m.startsWith(`${bomb}->`)), JSON.stringify(moves));
+    const pick = (moves.find(([, w]) => w) || moves[0])[0];
+    const before = await page.inputValue('#position');
+    await page.click(`#moves .move[data-move="${pick}"]`);
+    await page.waitForFunction((b) => document.getElementById('position').value !== b ||
+      /You win|The engine wins/.test(document.getElementById('status').textContent), before);
+  }
+  assert.match(await page.textContent('#status'), /You win/);
   assert.deepStrictEqual(errors, []);
   await page.close();
 });

@@ -26,9 +26,12 @@ pub struct ServeArgs {
     /// Answer HTTP 408 when a solve takes longer than this many seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub timeout: f64,
-    /// Most solves running at once (others wait, then get HTTP 429).
+    /// Most quick solves running at once (others wait, then get HTTP 429).
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub max_concurrent: usize,
+    /// Most slow solves (those storing more than 50000 positions) running at once.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub max_slow: usize,
 }
 
 /// Runs `grundy serve` until Ctrl-C.
@@ -51,6 +54,7 @@ pub fn run(args: ServeArgs, db: &DbOptions) -> Result<(), CliError> {
         },
         timeout: Duration::from_secs_f64(args.timeout),
         max_concurrent: args.max_concurrent.max(1),
+        max_slow: args.max_slow.max(1),
         store: db.open_cache().map(std::sync::Arc::new),
         ..ServerConfig::default()
     };

@@ -225,7 +225,9 @@ const cuttingDrawer = {
         svgEl('line', { x1, y1, x2, y2, class: 'grid' }, svg);
         const m = moveIn(ui, text);
         if (ui.playable && m) {
-          const l = svgEl('line', { x1, y1, x2, y2, class: `cut clickable ${resultClass(m)}` }, svg);
+          // A band around the line to click (a bare line has no area to hit).
+          const band = x1 === x2 ? { x: x1 - 4, y: y1, width: 8, height: y2 - y1 } : { x: x1, y: y1 - 4, width: x2 - x1, height: 8 };
+          const l = svgEl('rect', { ...band, class: `cut clickable ${resultClass(m)}` }, svg);
           l.setAttribute('data-move', m.move);
           l.addEventListener('click', () => ui.play(m.move));
         }

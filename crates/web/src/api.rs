@@ -41,6 +41,9 @@ pub struct ApiError {
     pub status: u16,
     /// What went wrong, for a person.
     pub message: String,
+    /// Whether the search stopped at its limit of stored positions (a larger limit might
+    /// answer).
+    pub limit_hit: bool,
 }
 
 impl ApiError {
@@ -49,6 +52,7 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            limit_hit: false,
         }
     }
 
@@ -72,10 +76,13 @@ impl From<RegistryError> for ApiError {
 impl From<SolveError> for ApiError {
     fn from(e: SolveError) -> Self {
         match e {
-            SolveError::Limit(n) => ApiError::new(
-                422,
-                format!("position too large to solve within the server's limit of {n} stored positions"),
-            ),
+            SolveError::Limit(n) => ApiError {
+                limit_hit: true,
+                ..ApiError::new(
+                    422,
+                    format!("position too large to solve within the server's limit of {n} stored positions"),
+                )
+            },
             other => ApiError::new(422, other.to_string()),
         }
     }

@@ -2,7 +2,8 @@
 //! docs/api.md) and a page, served from the binary itself, to set up positions by clicking,
 //! see who wins and play against perfect play.
 //!
-//! Solves run on blocking threads, at most [`ServerConfig::max_concurrent`] at once and each
+//! Solves run on blocking threads, in two lanes (quick ones, and those that need more than a
+//! small budget of positions), each lane with its own bound on solves at once, and each solve
 //! within a time limit and the [`api::Limits`], so a long solve never holds up other requests;
 //! every failure is a 4xx answer with a JSON body `{"error": "..."}`.
 
@@ -36,8 +37,12 @@ pub struct ServerConfig {
     pub limits: Limits,
     /// Longest a solve may take before the request is answered 408.
     pub timeout: Duration,
-    /// Most solves running at once; further ones wait (up to `timeout`), then get 429.
+    /// Most quick solves running at once; further ones wait (up to `timeout`), then get 429.
     pub max_concurrent: usize,
+    /// Positions a solve may store in the quick lane before it moves to the slow lane.
+    pub quick_positions: usize,
+    /// Most slow solves (those beyond `quick_positions`) running at once.
+    pub max_slow: usize,
     /// Largest request body accepted, in bytes (413 beyond).
     pub max_body: usize,
     /// The persistent store: tables and slow solves are kept there and answered from it.
@@ -51,6 +56,8 @@ impl Default for ServerConfig {
             limits: Limits::default(),
             timeout: Duration::from_secs(10),
             max_concurrent: 4,
+            quick_positions: 50_000,
+            max_slow: 2,
             max_body: 64 * 1024,
             store: None,
         }
@@ -59,7 +66,8 @@ impl Default for ServerConfig {
 
 struct AppState {
     config: ServerConfig,
-    solves: Arc<Semaphore>,
+    quick: Arc<Semaphore>,
+    slow: Arc<Semaphore>,
 }
 
 /// The page and its assets, compiled into the binary.
@@ -79,7 +87,8 @@ impl IntoResponse for ApiError {
 pub fn router(config: ServerConfig) -> Router {
     let max_body = config.max_body;
     let state = Arc::new(AppState {
-        solves: Arc::new(Semaphore::new(config.max_concurrent.max(1))),
+        quick: Arc::new(Semaphore::new(config.max_concurrent.max(1))),
+        slow: Arc::new(Semaphore::new(config.max_slow.max(1))),
         config,
     });
     Router::new()
@@ -134,31 +143,63 @@ fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Resul
     serde_json::from_slice(&body).map_err(|e| ApiError::bad(format!("malformed JSON request: {e}")))
 }
 
-/// Runs `work` on a blocking thread, within the server's limits of concurrency and time.
+/// Runs `work` on a blocking thread, within the server's limits of concurrency and time, in
+/// two lanes: first in the quick lane with a small budget of positions
+/// ([`ServerConfig::quick_positions`]); a solve that needs more goes on in the slow lane
+/// (at most [`ServerConfig::max_slow`] at once) with the full limits. Long solves thus
+/// never hold the quick lane, which keeps answering small requests at once.
 async fn run_limited<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
-    F: FnOnce(Limits) -> Result<T, ApiError> + Send + 'static,
+    F: Fn(Limits) -> Result<T, ApiError> + Send + Sync + 'static,
+{
+    let work = Arc::new(work);
+    let full = state.config.limits.clone();
+    let quick = Limits {
+        max_positions: full.max_positions.min(state.config.quick_positions),
+        ..full.clone()
+    };
+    let deadline = tokio::time::Instant::now() + state.config.timeout;
+    let w = work.clone();
+    match run_lane(state, &state.quick, deadline, move || w(quick)).await {
+        Err(e) if e.limit_hit && full.max_positions > state.config.quick_positions => {
+            run_lane(state, &state.slow, deadline, move || work(full)).await
+        }
+        other => other,
+    }
+}
+
+async fn run_lane<T, F>(
+    state: &AppState,
+    lane: &Arc<Semaphore>,
+    deadline: tokio::time::Instant,
+    work: F,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, ApiError> + Send + 'static,
 {
     let timeout = state.config.timeout;
-    let permit = tokio::time::timeout(timeout, state.solves.clone().acquire_owned())
-        .await
-        .map_err(|_| ApiError::new(429, "too many solves at once: try again shortly"))?
-        .map_err(|_| ApiError::new(429, "the server is shutting down"))?;
-    let limits = state.config.limits.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        let out = work(limits);
-        drop(permit);
-        out
-    });
-    match tokio::time::timeout(timeout, task).await {
-        Err(_) => Err(ApiError::new(
+    let too_slow = || {
+        ApiError::new(
             408,
             format!(
                 "the solve took longer than the server's limit of {} s",
                 timeout.as_secs_f64()
             ),
-        )),
+        )
+    };
+    let permit = tokio::time::timeout_at(deadline, lane.clone().acquire_owned())
+        .await
+        .map_err(|_| ApiError::new(429, "too many solves at once: try again shortly"))?
+        .map_err(|_| ApiError::new(429, "the server is shutting down"))?;
+    let task = tokio::task::spawn_blocking(move || {
+        let out = work();
+        drop(permit);
+        out
+    });
+    match tokio::time::timeout_at(deadline, task).await {
+        Err(_) => Err(too_slow()),
         Ok(Err(_)) => Err(ApiError::new(422, "the solve failed unexpectedly")),
         Ok(Ok(r)) => r,
     }

@@ -365,22 +365,32 @@ async fn slow_solves_time_out_and_never_block_other_requests() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn too_many_solves_at_once_get_429() {
+async fn long_solves_queue_in_their_own_lane() {
     let config = ServerConfig {
-        timeout: Duration::from_millis(200),
+        timeout: Duration::from_millis(300),
         max_concurrent: 1,
+        max_slow: 1,
+        quick_positions: 1000,
         ..ServerConfig::default()
     };
     let addr = start(config).await;
     let slow = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
-    tokio::time::sleep(Duration::from_millis(30)).await;
-    // The one solving thread is busy with the slow solve (which goes on after its 408 until
-    // done): a second solve waits for it no longer than the timeout, then gets 429.
-    let (status, v) = post(addr, "/api/solve", json!({"family": "nim", "position": "1"})).await;
-    assert_eq!(status, 429, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("too many"));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // A second long solve outgrows the quick lane, finds the slow lane busy (the first one
+    // goes on after its 408 until done) and gets 429 at its deadline.
+    let second = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // Small solves are answered at once all the while: the quick lane is free.
+    for _ in 0..5 {
+        let t = Instant::now();
+        let (status, v) = post(addr, "/api/solve", json!({"family": "nim", "position": "4 5 6"})).await;
+        assert_eq!(status, 200, "{v}");
+        assert!(t.elapsed() < Duration::from_millis(250), "{:?}", t.elapsed());
+    }
+    let (status, _, body) = second.await.unwrap();
+    assert_eq!(status, 429, "{body}");
+    assert!(body.contains("too many"));
     assert_eq!(slow.await.unwrap().0, 408);
-    // Non-solving requests are served meanwhile.
     let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
     assert_eq!(status, 200);
 }
