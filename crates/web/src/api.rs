@@ -2,11 +2,13 @@
 //! that tests, the server and `grundy play` share it. Every error is an [`ApiError`] with
 //! the HTTP status it deserves and a message saying what was wrong.
 
-use grundy_core::{Game, Outcome};
+use grundy_core::{Game, Nimber, Outcome, ParseError, Ruleset};
 use grundy_games::graph::Graph;
 use grundy_games::registry::{with_game, FamilyInfo, FamilyOptions, RegistryError, WithGame};
 use grundy_solve::{analysis::Analyzer, Convention, SolveError};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Limits that keep one request within the server's means (all configurable).
 #[derive(Clone, Debug)]
@@ -19,6 +21,9 @@ pub struct Limits {
     pub max_position_len: usize,
     /// Largest side of a table or length of a sequence asked of `/api/table`.
     pub max_table: usize,
+    /// Set by the server when the request's time is up: the search then winds down at once
+    /// (its result is thrown away) and the solve answers 408.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Limits {
@@ -28,6 +33,7 @@ impl Default for Limits {
             max_moves: 5_000,
             max_position_len: 16 * 1024,
             max_table: 40,
+            cancel: None,
         }
     }
 }
@@ -223,7 +229,12 @@ pub fn estimate_moves(family: &str, text: &str) -> u64 {
     };
     match family {
         "nim" => ints().fold(0u64, |a, n| a.saturating_add(n)),
-        "cutting" => ints().fold(0u64, |a, n| a.saturating_add(n)),
+        // The table of sheets grows with the cube of the longest side.
+        "cutting" => {
+            let moves = ints().fold(0u64, |a, n| a.saturating_add(n));
+            let side = ints().max().unwrap_or(0);
+            moves.max(side.saturating_mul(side).saturating_mul(side) / 25_000)
+        }
         "crosses" | "treblecross" => text.chars().filter(|&c| c == '.').count() as u64,
         "bombs" | "bomb" => {
             let mut total = 0u64;
@@ -354,8 +365,21 @@ impl WithGame for Solve<'_> {
             ));
         }
         let immediate = game.immediate_wins(&p).is_some();
-        let mut an = Analyzer::with_limit(game, self.limits.max_positions).with_remoteness(req.remoteness);
-        let a = an.analyze(&p, convention)?;
+        let a = match &self.limits.cancel {
+            None => Analyzer::with_limit(game, self.limits.max_positions)
+                .with_remoteness(req.remoteness)
+                .analyze(&p, convention)?,
+            Some(flag) => {
+                let g = Cancellable { game, cancel: flag };
+                let a = Analyzer::with_limit(&g, self.limits.max_positions)
+                    .with_remoteness(req.remoteness)
+                    .analyze(&p, convention);
+                if flag.load(Ordering::Relaxed) {
+                    return Err(cancelled());
+                }
+                a?
+            }
+        };
         let mut after = Vec::with_capacity(a.moves.len());
         game.moves(&p, |_, q| after.push(game.format_position(&q)));
         let winning: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
@@ -481,22 +505,32 @@ pub fn table_layout(family: &str) -> Result<TableLayout, ApiError> {
     })
 }
 
-/// The values of a table of side (or length) `size`.
-pub fn table_values(layout: &TableLayout, size: usize, limits: &Limits) -> Vec<Vec<Option<u64>>> {
+/// The values of a table of side (or length) `size`; 408 when cancelled (see
+/// [`Limits::cancel`]), never a partial table.
+pub fn table_values(
+    layout: &TableLayout,
+    size: usize,
+    limits: &Limits,
+) -> Result<Vec<Vec<Option<u64>>>, ApiError> {
     let family = layout.family.as_str();
     let no_opts = FamilyOptions::default();
-    let grundy_of = |a: usize, b: usize| -> Option<u64> {
+    let grundy_of = |a: usize, b: usize| -> Result<Option<u64>, ApiError> {
         let text = table_text(family, a, b);
-        with_game(family, &no_opts, &text, GrundyOnly(limits.max_positions))
-            .ok()
-            .flatten()
+        match with_game(family, &no_opts, &text, GrundyOnly(limits)) {
+            Ok(v) => Ok(v),
+            Err(e) if e.status == 408 => Err(e),
+            // A position the family refuses (a 1x1 sheet) or cannot solve: no value.
+            Err(_) => Ok(None),
+        }
     };
     let f = layout.first;
     match layout.kind {
         "grid" => (f..f + size)
             .map(|a| (f..f + size).map(|b| grundy_of(a, b)).collect())
             .collect(),
-        _ => vec![(f..f + size).map(|k| grundy_of(k, 0)).collect()],
+        _ => Ok(vec![(f..f + size)
+            .map(|k| grundy_of(k, 0))
+            .collect::<Result<_, _>>()?]),
     }
 }
 
@@ -527,7 +561,7 @@ pub fn table_response(layout: &TableLayout, values: Vec<Vec<Option<u64>>>) -> Ta
 pub fn table(req: &TableRequest, limits: &Limits) -> Result<TableResponse, ApiError> {
     check_table_size(req.size, limits)?;
     let layout = table_layout(&req.family)?;
-    let values = table_values(&layout, req.size, limits);
+    let values = table_values(&layout, req.size, limits)?;
     Ok(table_response(&layout, values))
 }
 
@@ -541,14 +575,94 @@ impl WithGame for NameOnly {
     }
 }
 
-struct GrundyOnly(usize);
+struct GrundyOnly<'a>(&'a Limits);
 
-impl WithGame for GrundyOnly {
+impl WithGame for GrundyOnly<'_> {
     type Output = Option<u64>;
     type Error = ApiError;
     fn run<G: Game>(self, game: &G, p: G::Position, _: &FamilyInfo) -> Result<Option<u64>, ApiError> {
-        let g = Analyzer::with_limit(game, self.0).grundy(&p)?;
+        let g = match &self.0.cancel {
+            None => Analyzer::with_limit(game, self.0.max_positions).grundy(&p)?,
+            Some(flag) => {
+                let g = Cancellable { game, cancel: flag };
+                let v = Analyzer::with_limit(&g, self.0.max_positions).grundy(&p);
+                if flag.load(Ordering::Relaxed) {
+                    return Err(cancelled());
+                }
+                v?
+            }
+        };
         Ok(g.map(|g| g.0))
+    }
+}
+
+fn cancelled() -> ApiError {
+    ApiError::new(
+        408,
+        "the solve was stopped: it took longer than the server's limit",
+    )
+}
+
+/// A game whose search can be stopped from outside: once `cancel` is set, no component has
+/// an option and no position a move, so every engine winds down at once. What it computes
+/// after that is meaningless and is thrown away by the caller, which checks the flag.
+struct Cancellable<'a, G> {
+    game: &'a G,
+    cancel: &'a AtomicBool,
+}
+
+impl<G: Game> Cancellable<'_, G> {
+    fn stopped(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+impl<G: Game> Ruleset for Cancellable<'_, G> {
+    type Component = G::Component;
+    const INDEPENDENT: bool = G::INDEPENDENT;
+
+    fn options<F: FnMut(&[Self::Component])>(&self, c: &Self::Component, emit: F) {
+        if !self.stopped() {
+            self.game.options(c, emit)
+        }
+    }
+    fn known_grundy(&self, c: &Self::Component) -> Option<Nimber> {
+        self.game.known_grundy(c)
+    }
+    fn normalize_sum(&self, sorted: &mut Vec<Self::Component>) {
+        self.game.normalize_sum(sorted)
+    }
+    fn size_hint(&self, c: &Self::Component) -> usize {
+        self.game.size_hint(c)
+    }
+}
+
+impl<G: Game> Game for Cancellable<'_, G> {
+    type Position = G::Position;
+    type Move = G::Move;
+
+    fn parse_position(&self, text: &str) -> Result<Self::Position, ParseError> {
+        self.game.parse_position(text)
+    }
+    fn components(&self, p: &Self::Position) -> Vec<Self::Component> {
+        self.game.components(p)
+    }
+    fn moves<F: FnMut(Self::Move, Self::Position)>(&self, p: &Self::Position, emit: F) {
+        if !self.stopped() {
+            self.game.moves(p, emit)
+        }
+    }
+    fn immediate_wins(&self, p: &Self::Position) -> Option<Vec<Self::Move>> {
+        self.game.immediate_wins(p)
+    }
+    fn end_moves(&self, p: &Self::Position) -> u32 {
+        self.game.end_moves(p)
+    }
+    fn format_move(&self, m: &Self::Move) -> String {
+        self.game.format_move(m)
+    }
+    fn format_position(&self, p: &Self::Position) -> String {
+        self.game.format_position(p)
     }
 }
 

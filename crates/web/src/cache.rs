@@ -52,7 +52,7 @@ pub fn table(store: Option<&Store>, req: &TableRequest, limits: &Limits) -> Resu
     let Some(store) = store else {
         return Ok(api::table_response(
             &layout,
-            api::table_values(&layout, req.size, limits),
+            api::table_values(&layout, req.size, limits)?,
         ));
     };
     let n = req.size;
@@ -68,7 +68,7 @@ pub fn table(store: Option<&Store>, req: &TableRequest, limits: &Limits) -> Resu
             return Ok(api::table_response(&layout, rows));
         }
     }
-    let rows = api::table_values(&layout, n, limits);
+    let rows = api::table_values(&layout, n, limits)?;
     let flat: Vec<u64> = rows.iter().flatten().map(|v| v.unwrap_or(NONE)).collect();
     let summary = format!("{} {}, {height}x{width}", layout.family, layout.kind);
     let entry = NewEntry {

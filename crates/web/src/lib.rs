@@ -21,6 +21,7 @@ use axum::{
 };
 use serde::de::DeserializeOwned;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -41,6 +42,8 @@ pub struct ServerConfig {
     pub max_concurrent: usize,
     /// Positions a solve may store in the quick lane before it moves to the slow lane.
     pub quick_positions: usize,
+    /// Time a solve may take in the quick lane before it moves to the slow lane.
+    pub quick_time: Duration,
     /// Most slow solves (those beyond `quick_positions`) running at once.
     pub max_slow: usize,
     /// Largest request body accepted, in bytes (413 beyond).
@@ -57,6 +60,7 @@ impl Default for ServerConfig {
             timeout: Duration::from_secs(10),
             max_concurrent: 4,
             quick_positions: 50_000,
+            quick_time: Duration::from_millis(200),
             max_slow: 2,
             max_body: 64 * 1024,
             store: None,
@@ -144,65 +148,97 @@ fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Resul
 }
 
 /// Runs `work` on a blocking thread, within the server's limits of concurrency and time, in
-/// two lanes: first in the quick lane with a small budget of positions
-/// ([`ServerConfig::quick_positions`]); a solve that needs more goes on in the slow lane
-/// (at most [`ServerConfig::max_slow`] at once) with the full limits. Long solves thus
-/// never hold the quick lane, which keeps answering small requests at once.
+/// two lanes: first in the quick lane, with a small budget of positions
+/// ([`ServerConfig::quick_positions`]) and of time ([`ServerConfig::quick_time`]); a solve
+/// that needs more goes on in the slow lane (at most [`ServerConfig::max_slow`] at once)
+/// with the full limits until the request's deadline. A solve whose time is up is stopped
+/// (through [`Limits::cancel`]), so it frees its lane at once, and long solves never hold the
+/// quick lane, which keeps answering small requests.
 async fn run_limited<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: Fn(Limits) -> Result<T, ApiError> + Send + Sync + 'static,
 {
     let work = Arc::new(work);
-    let full = state.config.limits.clone();
+    let config = &state.config;
+    let full = config.limits.clone();
     let quick = Limits {
-        max_positions: full.max_positions.min(state.config.quick_positions),
+        max_positions: full.max_positions.min(config.quick_positions),
         ..full.clone()
     };
-    let deadline = tokio::time::Instant::now() + state.config.timeout;
+    let deadline = tokio::time::Instant::now() + config.timeout;
+    let can_grow = full.max_positions > config.quick_positions || config.quick_time < config.timeout;
     let w = work.clone();
-    match run_lane(state, &state.quick, deadline, move || w(quick)).await {
-        Err(e) if e.limit_hit && full.max_positions > state.config.quick_positions => {
-            run_lane(state, &state.slow, deadline, move || work(full)).await
-        }
-        other => other,
+    match run_lane(&state.quick, deadline, Some(config.quick_time), quick, move |l| {
+        w(l)
+    })
+    .await?
+    {
+        LaneEnd::Done(Err(e)) if e.limit_hit && full.max_positions > config.quick_positions => {}
+        LaneEnd::Done(r) => return r,
+        LaneEnd::OutOfTime if can_grow && tokio::time::Instant::now() < deadline => {}
+        LaneEnd::OutOfTime => return Err(too_slow(config.timeout)),
+    }
+    match run_lane(&state.slow, deadline, None, full, move |l| work(l)).await? {
+        LaneEnd::Done(r) => r,
+        LaneEnd::OutOfTime => Err(too_slow(config.timeout)),
     }
 }
 
+fn too_slow(timeout: Duration) -> ApiError {
+    ApiError::new(
+        408,
+        format!(
+            "the solve took longer than the server's limit of {} s",
+            timeout.as_secs_f64()
+        ),
+    )
+}
+
+/// How a run in one lane ended.
+enum LaneEnd<T> {
+    /// It finished, with this answer.
+    Done(Result<T, ApiError>),
+    /// Its time ran out; it was told to stop.
+    OutOfTime,
+}
+
+/// Runs `work` in `lane`: waits for a place until `deadline` (429 after), then runs for at
+/// most `budget` (and not past `deadline`), stopping the work when the time is up.
 async fn run_lane<T, F>(
-    state: &AppState,
     lane: &Arc<Semaphore>,
     deadline: tokio::time::Instant,
+    budget: Option<Duration>,
+    mut limits: Limits,
     work: F,
-) -> Result<T, ApiError>
+) -> Result<LaneEnd<T>, ApiError>
 where
     T: Send + 'static,
-    F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+    F: FnOnce(Limits) -> Result<T, ApiError> + Send + 'static,
 {
-    let timeout = state.config.timeout;
-    let too_slow = || {
-        ApiError::new(
-            408,
-            format!(
-                "the solve took longer than the server's limit of {} s",
-                timeout.as_secs_f64()
-            ),
-        )
-    };
     let permit = tokio::time::timeout_at(deadline, lane.clone().acquire_owned())
         .await
         .map_err(|_| ApiError::new(429, "too many solves at once: try again shortly"))?
         .map_err(|_| ApiError::new(429, "the server is shutting down"))?;
+    let end = match budget {
+        Some(b) => deadline.min(tokio::time::Instant::now() + b),
+        None => deadline,
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    limits.cancel = Some(cancel.clone());
     let task = tokio::task::spawn_blocking(move || {
-        let out = work();
+        let out = work(limits);
         drop(permit);
         out
     });
-    match tokio::time::timeout_at(deadline, task).await {
-        Err(_) => Err(too_slow()),
-        Ok(Err(_)) => Err(ApiError::new(422, "the solve failed unexpectedly")),
-        Ok(Ok(r)) => r,
-    }
+    Ok(match tokio::time::timeout_at(end, task).await {
+        Err(_) => {
+            cancel.store(true, Ordering::Relaxed);
+            LaneEnd::OutOfTime
+        }
+        Ok(Err(_)) => LaneEnd::Done(Err(ApiError::new(422, "the solve failed unexpectedly"))),
+        Ok(Ok(r)) => LaneEnd::Done(r),
+    })
 }
 
 async fn solve(

@@ -338,8 +338,8 @@ async fn sizes_and_limits() {
     assert_eq!(status, 200);
 }
 
-/// A solve that takes about a second in a debug build (4×4 grid, remoteness).
-const SLOW: &str = r#"{"family":"graph","board":"grid:4x4","remoteness":true}"#;
+/// A solve that takes half a minute in a debug build (4×5 grid, remoteness).
+const SLOW: &str = r#"{"family":"graph","board":"grid:4x5","remoteness":true}"#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_solves_time_out_and_never_block_other_requests() {
@@ -365,32 +365,61 @@ async fn slow_solves_time_out_and_never_block_other_requests() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn long_solves_queue_in_their_own_lane() {
+async fn long_solves_move_to_their_own_lane_and_are_stopped_at_the_deadline() {
     let config = ServerConfig {
-        timeout: Duration::from_millis(300),
-        max_concurrent: 1,
+        timeout: Duration::from_millis(1000),
+        max_concurrent: 2,
         max_slow: 1,
         quick_positions: 1000,
+        quick_time: Duration::from_millis(100),
         ..ServerConfig::default()
     };
     let addr = start(config).await;
-    let slow = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
+    let t0 = Instant::now();
+    let a = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
     tokio::time::sleep(Duration::from_millis(50)).await;
-    // A second long solve outgrows the quick lane, finds the slow lane busy (the first one
-    // goes on after its 408 until done) and gets 429 at its deadline.
-    let second = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    // Small solves are answered at once all the while: the quick lane is free.
+    // A second long solve outgrows the quick lane and waits for the slow one.
+    let b = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    // Small solves are answered at once all the while: long ones left the quick lane.
     for _ in 0..5 {
         let t = Instant::now();
         let (status, v) = post(addr, "/api/solve", json!({"family": "nim", "position": "4 5 6"})).await;
         assert_eq!(status, 200, "{v}");
         assert!(t.elapsed() < Duration::from_millis(250), "{:?}", t.elapsed());
     }
-    let (status, _, body) = second.await.unwrap();
-    assert_eq!(status, 429, "{body}");
-    assert!(body.contains("too many"));
-    assert_eq!(slow.await.unwrap().0, 408);
+    assert_eq!(a.await.unwrap().0, 408);
+    // B waits for the slow lane until its own deadline: it gets the lane for its last moments
+    // (408) or not at all (429), depending on how soon A winds down.
+    let b = b.await.unwrap().0;
+    assert!(b == 408 || b == 429, "{b}");
+    assert!(t0.elapsed() < Duration::from_millis(3000), "{:?}", t0.elapsed());
+    // The long solves were stopped at their deadlines (not left running to the end, half a
+    // minute): the slow lane is free for a solve that needs it.
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "graph", "board": "grid:3x3", "remoteness": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
     let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_are_stopped_at_the_deadline_too() {
+    let config = ServerConfig {
+        timeout: Duration::from_millis(200),
+        limits: Limits {
+            max_table: 1000,
+            ..Limits::default()
+        },
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let (status, v) = post(addr, "/api/table", json!({"family": "bombs", "size": 1000})).await;
+    assert_eq!(status, 408, "{v}");
+    let (status, _) = post(addr, "/api/table", json!({"family": "nim", "size": 5})).await;
     assert_eq!(status, 200);
 }
