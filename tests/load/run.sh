@@ -32,6 +32,7 @@ run() { # name, path, body ("" for GET)
 
 echo "| scenario | requests/s | requests | non-2xx | socket errors | p50 | p99 |"
 echo "| --- | ---: | ---: | ---: | --- | ---: | ---: |"
+if [ -z "${ONLY_LONG:-}" ]; then
 run "GET /api/families" /api/families ""
 run "GET / (the page)" / ""
 run "solve nim 3 5 7" /api/solve '{"family":"nim","position":"3 5 7"}'
@@ -41,14 +42,20 @@ run "solve points (maoershan, misère)" /api/solve '{"family":"points","position
 run "malformed JSON (400 expected)" /api/solve '{"family":'
 run "unknown family (404 expected)" /api/solve '{"family":"chess","position":"e4"}'
 run "too large (422 expected)" /api/solve '{"family":"nim","position":"1000000000"}'
+fi
 # Long solves (each hits the 2 s timeout, then runs on to its position limit) sent in a
 # loop beside the load: the small solves must keep being answered.
+codes="$(mktemp)"
 ( end=$((SECONDS + secs + 2))
   while [ $SECONDS -lt $end ]; do
-    curl -s -o /dev/null -X POST "$url/api/solve" -d '{"family":"graph","board":"grid:5x5","remoteness":true}' &
+    curl -s -o /dev/null -w '%{http_code}\n' -X POST "$url/api/solve" \
+      -d '{"family":"graph","board":"grid:5x5","remoteness":true}' >>"$codes" &
     sleep 0.5
   done; wait ) &
 slow=$!
 sleep 1
 run "solve nim 3 5 7 while long solves run" /api/solve '{"family":"nim","position":"3 5 7"}'
 wait $slow 2>/dev/null || true
+echo
+echo "Long solves sent beside the last scenario, by HTTP status: $(sort "$codes" | uniq -c | awk '{printf "%s%s × %s", sep, $1, $2; sep=", "}')"
+rm -f "$codes"
