@@ -66,13 +66,19 @@ async function openPage() {
   return { page, errors };
 }
 
-// Waits until it is the person's turn or the game is over; returns the status text.
+// Waits until it is the person's turn or the game is over (the page says whose turn it is in
+// data-turn on its body); returns the status line.
 async function waitTurn(page) {
-  await page.waitForFunction(() => {
-    const s = document.getElementById('status').textContent;
-    return /^(Your move|Engine played|You win|The engine wins)/.test(s);
-  }, null, { timeout: 20000 });
+  await page.waitForFunction(() => ['human', 'over'].includes(document.body.dataset.turn), null, { timeout: 20000 });
   return page.textContent('#status');
+}
+
+// Clicks `target` (a selector or an element) and waits for the move to be made.
+async function clickMove(page, target) {
+  const ply = await page.evaluate(() => document.body.dataset.ply);
+  if (typeof target === 'string') await page.click(target);
+  else await target.click();
+  await page.waitForFunction((p) => document.body.dataset.ply !== p, ply);
 }
 
 async function chooseFamily(page, name) {
@@ -97,10 +103,7 @@ async function playToEnd(page, maxTurns) {
     }
     if (!target) target = await page.$('#drawing [data-move]');
     assert.ok(target, `no clickable move on the board (status: ${status})`);
-    const before = await page.inputValue('#position');
-    await target.click();
-    await page.waitForFunction((b) => document.getElementById('position').value !== b ||
-      /You win|The engine wins/.test(document.getElementById('status').textContent), before);
+    await clickMove(page, target);
   }
   throw new Error('the game did not end');
 }
@@ -111,11 +114,11 @@ test('nim: set up by clicks, then win against perfect play by clicking tokens', 
   assert.strictEqual(await page.inputValue('#position'), '3 5 7');
   // Set up 3 5 6 by clicking: one token off heap 3.
   await page.click('[data-testid="heap-minus-3"]');
-  await page.waitForFunction(() => document.getElementById('position').value === '3 5 6');
+  await page.waitForFunction(() => document.body.dataset.analysed === '3 5 6');
   assert.strictEqual(await page.textContent('#grundy'), '0');
   assert.match(await page.textContent('#outcome'), /second/);
   await page.click('[data-testid="heap-plus-1"]');
-  await page.waitForFunction(() => document.getElementById('position').value === '4 5 6');
+  await page.waitForFunction(() => document.body.dataset.analysed === '4 5 6');
   assert.strictEqual(await page.textContent('#grundy'), '7');
   // Every move is coloured by its result: 4 5 6 has exactly the winning moves to 3 5 6, 4 2 6, 4 5 1.
   const wins = await page.$$eval('#moves .move.win', (bs) => bs.map((b) => b.dataset.move));
@@ -146,7 +149,7 @@ test('undo takes back the person\'s move and the engine\'s reply', async () => {
   await chooseFamily(page, 'nim');
   await page.click('[data-testid="play-me"]');
   await waitTurn(page);
-  await page.click('#drawing [data-move="3:7->6"]');
+  await clickMove(page, '#drawing [data-move="3:7->6"]');
   const status = await waitTurn(page);
   assert.match(status, /^Engine played/);
   assert.notStrictEqual(await page.inputValue('#position'), '3 5 6');
@@ -169,9 +172,11 @@ test('points on the maoershan board: take pieces by clicking vertices until the 
     if (/You win|The engine wins/.test(status)) break;
     const best = await page.$eval('#moves .move', (b) => b.dataset.move);
     const [p, q] = best.split('-');
+    const ply = await page.evaluate(() => document.body.dataset.ply);
     await page.click(`#drawing [data-point="${p}"]`);
     if (q) await page.click(`#drawing [data-point="${q}"]`);
     else if (await page.$(`#drawing circle.sel[data-point="${p}"]`)) await page.click(`#drawing [data-point="${p}"]`);
+    await page.waitForFunction((x) => document.body.dataset.ply !== x, ply);
   }
   assert.match(await page.textContent('#status'), /You win|The engine wins/);
   assert.match(await page.inputValue('#position'), /^0+$/);
@@ -207,7 +212,7 @@ test('bombs: set up a board by clicking cells, then play by selecting bombs', as
     await page.click(`#drawing rect[data-cell="${cell}"]`);
     await page.waitForFunction((b) => document.getElementById('position').value !== b, before);
   }
-  assert.strictEqual(await page.inputValue('#position'), '..#/.#./...');
+  await page.waitForFunction(() => document.body.dataset.analysed === '..#/.#./...');
   assert.strictEqual(await page.textContent('#grundy'), '3');
   await page.click('[data-testid="play-me"]');
   for (let turn = 0; turn < 30; turn++) {
@@ -220,10 +225,7 @@ test('bombs: set up a board by clicking cells, then play by selecting bombs', as
     const moves = await page.$$eval('#moves .move', (bs) => bs.map((b) => [b.dataset.move, b.classList.contains('win')]));
     assert.ok(moves.length > 0 && moves.every(([m]) => m.startsWith(`${bomb}->`)), JSON.stringify(moves));
     const pick = (moves.find(([, w]) => w) || moves[0])[0];
-    const before = await page.inputValue('#position');
-    await page.click(`#moves .move[data-move="${pick}"]`);
-    await page.waitForFunction((b) => document.getElementById('position').value !== b ||
-      /You win|The engine wins/.test(document.getElementById('status').textContent), before);
+    await clickMove(page, `#moves .move[data-move="${pick}"]`);
   }
   assert.match(await page.textContent('#status'), /You win/);
   assert.deepStrictEqual(errors, []);

@@ -32,6 +32,7 @@ const state = {
   play: null, // { human: true/false to move, over: false }
   selected: null, // a selected bomb or vertex (drawers use it)
   busy: false,
+  ply: 0, // moves made so far (shown as data-ply on the body)
 };
 
 async function api(path, body) {
@@ -89,9 +90,11 @@ const heapDrawer = {
       const span = document.createElement('span');
       span.textContent = ` heap ${i + 1}: `;
       box.appendChild(span);
-      box.appendChild(button('−', () => { heaps[i] = Math.max(0, n - 1); ui.set(heaps.join(' ')); }, { 'data-testid': `heap-minus-${i + 1}` }));
-      box.appendChild(button('+', () => { heaps[i] = n + 1; ui.set(heaps.join(' ')); }, { 'data-testid': `heap-plus-${i + 1}` }));
-      box.appendChild(button('×', () => { heaps.splice(i, 1); ui.set(heaps.join(' ') || '1'); }));
+      // Edit the current position (the editor may lag behind quick clicks).
+      const edit = (f) => () => { const h = this.parse(state.req.position); if (i < h.length) { f(h); ui.set(h.join(' ') || '1'); } };
+      box.appendChild(button('−', edit((h) => { h[i] = Math.max(0, h[i] - 1); }), { 'data-testid': `heap-minus-${i + 1}` }));
+      box.appendChild(button('+', edit((h) => { h[i] += 1; }), { 'data-testid': `heap-plus-${i + 1}` }));
+      box.appendChild(button('×', edit((h) => { h.splice(i, 1); })));
     });
     box.appendChild(button('add a heap', () => ui.set([...heaps, 3].join(' ')), { 'data-testid': 'add-heap' }));
   },
@@ -148,7 +151,12 @@ const bombsDrawer = {
         }
       };
     } else if (ui.editing) {
-      local.cellClick = (r, c, g) => {
+      local.cellClick = (r, c) => {
+        // Edit the current position (the drawing may lag behind quick clicks).
+        const g = parseGrid(state.req.position);
+        while (g.length <= r) g.push([]);
+        const cols = Math.max(c + 1, ...g.map((row) => row.length));
+        for (const row of g) while (row.length < cols) row.push('.');
         g[r][c] = g[r][c] === '#' ? '.' : '#';
         ui.set(g.map((row) => row.join('')).join('/'));
       };
@@ -191,8 +199,10 @@ const crossesDrawer = {
       } else if (ui.editing) {
         rect.classList.add('clickable');
         rect.addEventListener('click', () => {
-          cells[i] = ch === '.' ? 'X' : '.';
-          ui.set(cells.join(''));
+          const now = state.req.position.trim().split('');
+          if (i >= now.length) return;
+          now[i] = now[i] === '.' ? 'X' : '.';
+          ui.set(now.join(''));
         });
       }
     });
@@ -312,7 +322,7 @@ const graphDrawer = {
       } else if (ui.editing && state.req.family === 'points') {
         c.classList.add('clickable');
         c.addEventListener('click', () => {
-          const s = a.position.split('');
+          const s = state.req.position.split('');
           s[p - 1] = s[p - 1] === '1' ? '0' : '1';
           ui.set(s.join(''));
         });
@@ -395,6 +405,11 @@ function render() {
   }
   $('undo').disabled = state.history.length === 0 || state.busy;
   $('explore').hidden = !playing;
+  // For tests and scripts: whose turn it is, and how many moves were made.
+  const turn = !playing ? 'explore' : state.play.over ? 'over' : state.busy ? 'busy' : state.play.human ? 'human' : 'engine';
+  document.body.dataset.turn = turn;
+  document.body.dataset.analysed = a ? a.position : '';
+  document.body.dataset.ply = String(state.ply);
 }
 
 function syncInputs() {
@@ -473,6 +488,7 @@ async function makeMove(text) {
   const m = a.moves.find((x) => x.move === text);
   if (!m) return;
   state.history.push({ req: { ...state.req }, play: state.play ? { ...state.play } : null });
+  state.ply += 1;
   state.req = after(m);
   state.selected = null;
   syncInputs();
@@ -527,6 +543,7 @@ async function engineTurn() {
   const a = state.answer;
   const m = a.moves.find((x) => x.move === a.best_move);
   if (!m) return;
+  state.ply += 1;
   state.req = after(m);
   syncInputs();
   if (m.ends_game) return finish(false, m);
