@@ -13,8 +13,10 @@ pub mod cache;
 use api::{ApiError, Limits, SolveRequest, TableRequest};
 use axum::{
     body::Bytes,
+    extract::Request,
     extract::{rejection::BytesRejection, DefaultBodyLimit, State},
     http::{header, StatusCode},
+    middleware::{self, Next},
     response::{IntoResponse, Response},
     routing::{get, post},
     Json, Router,
@@ -121,7 +123,25 @@ pub fn router(config: ServerConfig) -> Router {
         .route("/api/table", post(table))
         .fallback(|| async { ApiError::new(404, "no such page or API endpoint") })
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(middleware::from_fn_with_state(state.clone(), request_deadline))
         .with_state(state)
+}
+
+/// Every request, its body included, must be done within twice the solve timeout: a client
+/// that sends its body slowly gets 408 rather than holding the request open.
+async fn request_deadline(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let limit = state.config.timeout * 2;
+    match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => ApiError::new(
+            408,
+            format!(
+                "the request took longer than {} s (a slow upload?)",
+                limit.as_secs_f64()
+            ),
+        )
+        .into_response(),
+    }
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {

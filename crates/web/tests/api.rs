@@ -423,3 +423,30 @@ async fn tables_are_stopped_at_the_deadline_too() {
     let (status, _) = post(addr, "/api/table", json!({"family": "nim", "size": 5})).await;
     assert_eq!(status, 200);
 }
+
+#[tokio::test]
+async fn slow_uploads_get_408() {
+    let config = ServerConfig {
+        timeout: Duration::from_millis(200),
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    // Announce 100 bytes of body, send 10, then stall.
+    let head =
+        "POST /api/solve HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"family\":";
+    s.write_all(head.as_bytes()).await.unwrap();
+    let t = Instant::now();
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out))
+        .await
+        .expect("the server answers a stalled upload")
+        .unwrap();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("slow upload"), "{text}");
+    assert!(t.elapsed() < Duration::from_secs(2));
+    // Meanwhile and afterwards the server is fine.
+    let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
+    assert_eq!(status, 200);
+}
