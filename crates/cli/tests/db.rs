@@ -199,3 +199,81 @@ fn damaged_entries_are_reported_and_pruned() {
     assert!(r.stderr.contains("damaged"), "{}", r.stderr);
     assert_eq!(with_db(&db, &["db", "verify"]).code, 0);
 }
+
+/// `grundy serve` writing tables to its store is killed with SIGKILL while requests are in
+/// flight: the store still verifies, and every table answered before the kill is in it.
+#[test]
+#[cfg(unix)]
+fn serve_killed_mid_write_leaves_a_sound_store() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    let db = fresh_store("serve-kill");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["--db", db.to_str().unwrap(), "serve", "--addr", "127.0.0.1:0"])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    // "grundy: serving the explorer on http://127.0.0.1:PORT/ (Ctrl-C to stop)"
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let post = |body: &str| -> Option<String> {
+        let mut s = std::net::TcpStream::connect(&addr).ok()?;
+        let req = format!(
+            "POST /api/table HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        s.write_all(req.as_bytes()).ok()?;
+        let mut out = String::new();
+        s.read_to_string(&mut out).ok()?;
+        Some(out)
+    };
+    let mut answered = Vec::new();
+    for size in 1..=12 {
+        let body = format!(r#"{{"family":"nim","size":{size}}}"#);
+        let out = post(&body).expect("the server answers");
+        assert!(out.starts_with("HTTP/1.1 200"), "{out}");
+        answered.push(size);
+    }
+    // Requests in flight while the server is killed.
+    let addr2 = addr.clone();
+    let flight = std::thread::spawn(move || {
+        for size in 13..=40 {
+            let body = format!(r#"{{"family":"cutting","size":{size}}}"#);
+            let Ok(mut s) = std::net::TcpStream::connect(&addr2) else {
+                break;
+            };
+            let req = format!(
+                "POST /api/table HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = s.write_all(req.as_bytes());
+            let mut out = String::new();
+            let _ = s.read_to_string(&mut out);
+        }
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    server.kill().unwrap(); // SIGKILL
+    server.wait().unwrap();
+    flight.join().unwrap();
+    let verify = with_db(&db, &["db", "verify"]);
+    assert_eq!(verify.code, 0, "{}{}", verify.stdout, verify.stderr);
+    let list = with_db(&db, &["db", "list"]).stdout;
+    for size in answered {
+        assert!(
+            list.contains(&format!("table/nim/{size}\t")),
+            "table/nim/{size} lost:\n{list}"
+        );
+    }
+    let show = with_db(&db, &["db", "show", "table/nim/5"]);
+    assert!(show.stdout.contains("values:   0 1 2 3 4"), "{}", show.stdout);
+}
