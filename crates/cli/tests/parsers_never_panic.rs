@@ -49,6 +49,11 @@ proptest! {
     fn positions(text in prop_oneof!["\\PC{0,40}", near_valid()]) {
         for f in FAMILIES {
             if let Ok(shown) = with_game(f, &FamilyOptions::default(), &text, ParseOnly) {
+                // The graph family reads a whole graph and writes the position as the
+                // vertices present (a `points` position): nothing to read back.
+                if f == "graph" {
+                    continue;
+                }
                 // What is printed parses back to the same position.
                 let again = with_game(f, &FamilyOptions::default(), &shown, ParseOnly);
                 prop_assert_eq!(again.ok(), Some(shown));
