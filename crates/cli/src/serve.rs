@@ -29,7 +29,8 @@ pub struct ServeArgs {
     /// Most quick solves running at once (others wait, then get HTTP 429).
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub max_concurrent: usize,
-    /// Most slow solves (those storing more than 50000 positions) running at once.
+    /// Most slow solves running at once (those that outgrow the quick lane: more than 50000
+    /// stored positions or 0.2 s).
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub max_slow: usize,
 }

@@ -111,3 +111,12 @@ fn bad_family_or_position_is_a_usage_error() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("bad nim position"));
 }
+
+#[test]
+fn serve_refuses_a_bad_address() {
+    let r = grundy(&["serve", "--addr", "localhost"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("bad --addr 'localhost'"), "{}", r.stderr);
+    let r = grundy(&["serve", "--timeout", "0"], "");
+    assert_eq!(r.code, 2);
+}
