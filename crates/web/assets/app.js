@@ -467,9 +467,11 @@ function chooseFamily(name) {
   state.history = [];
   state.play = null;
   state.selected = null;
+  setStatus('');
+  $('table').innerHTML = '';
+  $('table-what').textContent = '';
   syncInputs();
   solveCurrent();
-  $('table').innerHTML = '';
 }
 
 // The request after a move: for the graph family the game goes on as points on its graph.
