@@ -47,7 +47,7 @@ fn main() {
         Command::Solve(args) => solve::run(args, &store),
         Command::Db(args) => db::run(args, &store),
         Command::Judge(args) => judge::run(args),
-        Command::Play(args) => play::run(args),
+        Command::Play(args) => play::run(args, &store),
         Command::Serve(args) => serve::run(args, &store),
     };
     match result {

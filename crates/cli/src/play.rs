@@ -2,11 +2,14 @@
 //! from stdin in the family's notation, one a line; the engine answers with the move perfect
 //! play chooses (win fastest, lose slowest, by remoteness). `undo`, `moves`, `hint`, `quit`.
 
+use crate::db::DbOptions;
 use crate::error::{usage, CliError};
 use crate::solve::position_text;
-use grundy_web::api::{self, ApiError, Limits, SolveRequest, SolveResponse};
+use grundy_store::Store;
+use grundy_web::api::{ApiError, Limits, SolveRequest, SolveResponse};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Who moves first.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,11 +66,14 @@ fn api_error(e: ApiError) -> CliError {
 struct Session {
     req: SolveRequest,
     limits: Limits,
+    /// Every position analysed is kept here, and answered from here next time.
+    store: Option<Store>,
 }
 
 impl Session {
     fn analyse(&self) -> Result<SolveResponse, CliError> {
-        api::solve(&self.req, &self.limits).map_err(api_error)
+        grundy_web::cache::solve_keeping(self.store.as_ref(), &self.req, &self.limits, Duration::ZERO)
+            .map_err(api_error)
     }
 
     /// Moves to the position after a move (for the graph family, the game goes on as a
@@ -88,14 +94,19 @@ fn normalise(s: &str) -> String {
 }
 
 /// Runs `grundy play`, reading stdin and writing stdout.
-pub fn run(args: PlayArgs) -> Result<(), CliError> {
+pub fn run(args: PlayArgs, db: &DbOptions) -> Result<(), CliError> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    play(args, &mut stdin.lock(), &mut stdout.lock())
+    play(args, db, &mut stdin.lock(), &mut stdout.lock())
 }
 
 /// The game loop over any input and output (tests drive it with strings).
-pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn play(
+    args: PlayArgs,
+    db: &DbOptions,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let text = match (args.family.as_str(), args.position.as_slice()) {
         ("graph", [path]) if !path.starts_with('@') => position_text(&[], Some(&PathBuf::from(path)))?,
         _ => position_text(&args.position, None)?,
@@ -123,6 +134,7 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             max_position_len: usize::MAX,
             ..Limits::default()
         },
+        store: db.open_cache(),
     };
     // Positions where it was your turn, to undo to.
     let mut history: Vec<SolveRequest> = Vec::new();

@@ -277,3 +277,23 @@ fn serve_killed_mid_write_leaves_a_sound_store() {
     let show = with_db(&db, &["db", "show", "table/nim/5"]);
     assert!(show.stdout.contains("values:   0 1 2 3 4"), "{}", show.stdout);
 }
+
+#[test]
+fn play_keeps_the_positions_it_analyses() {
+    let db = fresh_store("play");
+    let args = ["--db", db.to_str().unwrap(), "play", "nim", "1", "2"];
+    let r = grundy_env(&args, "2:2->1\n1:1->0\n", &[]);
+    assert!(r.stdout.ends_with("no move left: you win\n"), "{}", r.stdout);
+    let list = with_db(&db, &["db", "list"]).stdout;
+    // 1 2, then 1 1 (engine to move), then 1, then the empty position.
+    assert!(list.contains("4 entries"), "{list}");
+    assert!(list.contains("nim 1 1: second player wins"), "{list}");
+    // Played again, the same game comes from the store: no search needed, so even a limit
+    // of one stored position is enough (without the store it is not).
+    let tight = [&args[..], &["--max-positions", "1"]].concat();
+    let again = grundy_env(&tight, "2:2->1\n1:1->0\n", &[]);
+    assert_eq!(again.stdout, r.stdout, "{}", again.stderr);
+    let without = grundy_env(&[&["--no-db"], &tight[2..]].concat(), "2:2->1\n1:1->0\n", &[]);
+    assert_eq!(without.code, 1, "{}", without.stdout);
+    assert!(with_db(&db, &["db", "list"]).stdout.contains("4 entries"));
+}

@@ -9,8 +9,19 @@ use std::time::{Duration, Instant};
 /// Solves that take at least this long are kept in the store.
 pub const KEEP_AFTER: Duration = Duration::from_millis(20);
 
-/// [`api::solve`], answered from the store when it holds the request.
+/// [`api::solve`], answered from the store when it holds the request; answers that took
+/// [`KEEP_AFTER`] or more are kept.
 pub fn solve(store: Option<&Store>, req: &SolveRequest, limits: &Limits) -> Result<SolveResponse, ApiError> {
+    solve_keeping(store, req, limits, KEEP_AFTER)
+}
+
+/// [`solve`], keeping answers that took `keep_after` or more (`Duration::ZERO`: all).
+pub fn solve_keeping(
+    store: Option<&Store>,
+    req: &SolveRequest,
+    limits: &Limits,
+    keep_after: Duration,
+) -> Result<SolveResponse, ApiError> {
     let Some(store) = store else {
         return api::solve(req, limits);
     };
@@ -24,7 +35,7 @@ pub fn solve(store: Option<&Store>, req: &SolveRequest, limits: &Limits) -> Resu
     }
     let t = Instant::now();
     let r = api::solve(req, limits)?;
-    if t.elapsed() >= KEEP_AFTER {
+    if t.elapsed() >= keep_after {
         if let Ok(bytes) = serde_json::to_vec(&r) {
             let summary = format!(
                 "{} {}: {} player wins",
