@@ -59,3 +59,18 @@ wait $slow 2>/dev/null || true
 echo
 echo "Long solves sent beside the last scenario, by HTTP status: $(sort "$codes" | uniq -c | awk '{printf "%s%s × %s", sep, $1, $2; sep=", "}')"
 rm -f "$codes"
+
+# The same slow solve with a store: the first answer is kept, the others come from it.
+kill $server 2>/dev/null || true
+wait $server 2>/dev/null || true
+store="$(mktemp -d)"
+"$bin" --db "$store/store.redb" serve --addr "127.0.0.1:$port" --timeout 2 2>/dev/null &
+server=$!
+for _ in $(seq 50); do curl -sf "$url/api/health" >/dev/null && break; sleep 0.1; done
+echo
+echo "| scenario | requests/s | requests | non-2xx | socket errors | p50 | p99 |"
+echo "| --- | ---: | ---: | ---: | --- | ---: | ---: |"
+run "solve points (maoershan, misère), with a store" /api/solve '{"family":"points","position":"111111111111","misere":true}'
+kill $server 2>/dev/null || true
+wait $server 2>/dev/null || true
+rm -rf "$store"
