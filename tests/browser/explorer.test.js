@@ -83,10 +83,9 @@ async function clickMove(page, target) {
 
 async function chooseFamily(page, name) {
   await page.selectOption('#family', name);
-  await page.waitForFunction((n) => {
-    const p = document.getElementById('family-about').textContent;
-    return p.length > 0 && document.querySelectorAll('#moves .move').length > 0 && document.getElementById('family').value === n;
-  }, name);
+  // The page has analysed the family's example (data-family and data-analysed on its body).
+  await page.waitForFunction((n) => document.body.dataset.family === n &&
+    document.body.dataset.analysed === document.getElementById('position').value, name);
 }
 
 // Plays the game by clicking the board: a winning move when there is one, else any move.

@@ -33,6 +33,7 @@ const state = {
   selected: null, // a selected bomb or vertex (drawers use it)
   busy: false,
   ply: 0, // moves made so far (shown as data-ply on the body)
+  seq: 0, // number of the latest /api/solve request
 };
 
 async function api(path, body) {
@@ -409,6 +410,7 @@ function render() {
   const turn = !playing ? 'explore' : state.play.over ? 'over' : state.busy ? 'busy' : state.play.human ? 'human' : 'engine';
   document.body.dataset.turn = turn;
   document.body.dataset.analysed = a ? a.position : '';
+  document.body.dataset.family = a ? a.family : '';
   document.body.dataset.ply = String(state.ply);
 }
 
@@ -427,22 +429,25 @@ function request() {
 }
 
 async function solveCurrent() {
+  // Answers may come back out of order: only the latest request's answer counts.
+  const seq = ++state.seq;
   state.busy = true;
   showError('');
+  let answer = null;
+  let error = '';
   try {
-    state.answer = await api('/api/solve', request());
-    if (state.req.family !== 'graph') state.req.position = state.answer.position;
-    showError('');
-    return state.answer;
+    answer = await api('/api/solve', request());
   } catch (e) {
-    state.answer = null;
-    showError(e.message);
-    return null;
-  } finally {
-    state.busy = false;
-    syncInputs();
-    render();
+    error = e.message;
   }
+  if (seq !== state.seq) return state.answer;
+  state.answer = answer;
+  if (answer && state.req.family !== 'graph') state.req.position = answer.position;
+  showError(error);
+  state.busy = false;
+  syncInputs();
+  render();
+  return answer;
 }
 
 function setPosition(text) {

@@ -292,9 +292,43 @@ pub async fn serve(config: ServerConfig) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     eprintln!("grundy: serving the explorer on http://{addr}/ (Ctrl-C to stop)");
-    axum::serve(listener, router(config))
-        .with_graceful_shutdown(shutdown())
-        .await
+    serve_on(listener, config, shutdown()).await
+}
+
+/// Serves on `listener` until `stop` completes. Each connection is HTTP/1.1 with a deadline
+/// for its request headers (twice the solve timeout), so a client that sends its headers
+/// slowly is disconnected rather than kept open for ever.
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    config: ServerConfig,
+    stop: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let header_timeout = config.timeout * 2;
+    let app = router(config);
+    tokio::pin!(stop);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors and the like: wait a little, go on.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            _ = &mut stop => return Ok(()),
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            // A connection that fails (reset, timed out) concerns that client only.
+            let _ = http
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }
 
 async fn shutdown() {

@@ -1,7 +1,7 @@
 //! The JSON API over real TCP on loopback: answers, every kind of bad input (always a 4xx
 //! with a JSON message), limits, timeouts, and a long solve not holding up other requests.
 
-use grundy_web::{api::Limits, router, ServerConfig};
+use grundy_web::{api::Limits, serve_on, ServerConfig};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -11,7 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 async fn start(config: ServerConfig) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router(config)).await.unwrap() });
+    tokio::spawn(async move { serve_on(listener, config, std::future::pending()).await.unwrap() });
     addr
 }
 
@@ -447,6 +447,30 @@ async fn slow_uploads_get_408() {
     assert!(text.contains("slow upload"), "{text}");
     assert!(t.elapsed() < Duration::from_secs(2));
     // Meanwhile and afterwards the server is fine.
+    let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn slow_headers_are_cut_off() {
+    let config = ServerConfig {
+        timeout: Duration::from_millis(200),
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: t\r\nX-Slow: ")
+        .await
+        .unwrap();
+    let t = Instant::now();
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out))
+        .await
+        .expect("the server closes a connection whose headers never end")
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.is_empty() || text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
     assert_eq!(status, 200);
 }
