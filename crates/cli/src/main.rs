@@ -8,12 +8,20 @@ mod plot;
 mod seq;
 
 use clap::{Parser, Subcommand};
-use grundy_cli::{judge, solve};
+use grundy_cli::{db, judge, play, serve, solve};
+use std::path::PathBuf;
 
 /// Solve impartial combinatorial games: Grundy values, outcomes and winning moves.
 #[derive(Parser, Debug)]
 #[command(name = "grundy", version, about, long_about = None, propagate_version = true)]
 struct Cli {
+    /// The store of results, kept between runs [default: the user's data folder, e.g.
+    /// ~/.local/share/grundy/store.redb].
+    #[arg(long, global = true, env = "GRUNDY_DB", value_name = "PATH")]
+    db: Option<PathBuf>,
+    /// Use no store: compute everything, keep nothing.
+    #[arg(long, global = true)]
+    no_db: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -28,15 +36,28 @@ enum Command {
     Seq(seq::SeqArgs),
     /// A scatter plot of G(n) against n (PNG or SVG).
     Plot(plot::PlotArgs),
+    /// Play a position against perfect play in the terminal.
+    Play(play::PlayArgs),
+    /// The store of results: list, show, verify, prune.
+    Db(db::DbArgs),
+    /// Serve the web explorer and its JSON API (default http://127.0.0.1:7878/).
+    Serve(serve::ServeArgs),
 }
 
 fn main() {
     let cli = Cli::parse();
+    let store = db::DbOptions {
+        db: cli.db,
+        no_db: cli.no_db,
+    };
     let code = match cli.command {
-        Command::Solve(args) => report(solve::run(args)),
+        Command::Solve(args) => report(solve::run(args, &store)),
         Command::Judge(args) => report(judge::run(args)),
         Command::Seq(args) => report_any(seq::run(args)),
         Command::Plot(args) => report_any(plot::run(args)),
+        Command::Db(args) => report(db::run(args, &store)),
+        Command::Play(args) => report(play::run(args, &store)),
+        Command::Serve(args) => report(serve::run(args, &store)),
     };
     std::process::exit(code);
 }

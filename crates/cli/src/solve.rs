@@ -1,5 +1,6 @@
 //! `grundy solve FAMILY POSITION`: who wins, the Grundy value, every winning move.
 
+use crate::db::{analysis_key, load_analysis, save_analysis, DbOptions, StoredAnalysis, StoredMove};
 use crate::error::{usage, CliError};
 use grundy_core::{Game, Outcome};
 use grundy_games::registry::{with_game, FamilyInfo, FamilyOptions, WithGame};
@@ -133,8 +134,9 @@ fn heap_values(rules: &grundy_core::HeapRules, count: u64) -> Option<Vec<u64>> {
     grundy_solve::seq::values(rules, count).ok()
 }
 
-/// Runs `grundy solve`.
-pub fn run(args: SolveArgs) -> Result<(), CliError> {
+/// Runs `grundy solve`; with a store, answers from it when it holds the position, and
+/// keeps what it computes.
+pub fn run(args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
     let text = match (args.family.as_str(), args.position.as_slice()) {
         // For the graph family the position is a whole graph: its edge-list file.
         ("graph", [path]) if path != "-" && !path.starts_with('@') => {
@@ -168,18 +170,35 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
     if args.dense {
         return crate::dense::run(&args, &opts, &text);
     }
-    with_game(&family, &opts, &text, Report { args: &args })
+    let graph_id = opts
+        .graph
+        .as_ref()
+        .map(|(_, t)| format!("{:016x}", grundy_store::checksum(t.as_bytes())));
+    let report = Report {
+        args: &args,
+        db,
+        graph_id,
+        text_id: format!("{:016x}", grundy_store::checksum(text.as_bytes())),
+    };
+    let a = with_game(&family, &opts, &text, report)?;
+    print(&args, &a);
+    Ok(())
 }
 
 struct Report<'a> {
     args: &'a SolveArgs,
+    db: &'a DbOptions,
+    /// Checksum of the edge-list file, part of the store's key.
+    graph_id: Option<String>,
+    /// Checksum of the position's text (for the graph family, the graph).
+    text_id: String,
 }
 
 impl WithGame for Report<'_> {
-    type Output = ();
+    type Output = StoredAnalysis;
     type Error = CliError;
 
-    fn run<G: Game>(self, game: &G, p: G::Position, info: &FamilyInfo) -> Result<(), CliError> {
+    fn run<G: Game>(self, game: &G, p: G::Position, info: &FamilyInfo) -> Result<StoredAnalysis, CliError> {
         let args = self.args;
         let convention = if args.misere {
             if !info.misere {
@@ -192,91 +211,143 @@ impl WithGame for Report<'_> {
         } else {
             Convention::Normal
         };
+        let position = game.format_position(&p);
+        // The graph family's position is the whole graph: key it by the graph.
+        let position_key = match info.name.as_str() {
+            "graph" => format!("{position}@{}", self.text_id),
+            _ => position.clone(),
+        };
+        let conv = if args.misere { "misere" } else { "normal" };
         let search = match args.engine {
             Engine::Auto => info.prefer_search,
             Engine::Memo => false,
             Engine::Search => true,
+        } && convention == Convention::Normal
+            && !args.remoteness;
+        // The pruned search values the moves only with --all-moves: keep those apart.
+        let engine = match (search, args.all_moves) {
+            (false, _) => "-",
+            (true, false) => "search",
+            (true, true) => "search-all",
         };
-        let a = if search && convention == Convention::Normal && !args.remoteness {
+        let mut parts = vec![
+            conv,
+            if args.remoteness { "remoteness" } else { "-" },
+            args.board.as_deref().unwrap_or("-"),
+            args.rule.as_deref().unwrap_or("-"),
+            self.graph_id.as_deref().unwrap_or("-"),
+        ];
+        if engine != "-" {
+            parts.push(engine);
+        }
+        let key = analysis_key(&info.name, &parts, &position_key);
+        let store = self.db.open_cache();
+        if let Some(found) = store.as_ref().and_then(|s| load_analysis(s, &key)) {
+            return Ok(found);
+        }
+        let a = if search {
             grundy_solve::search::analyze_normal(game, &p, args.all_moves, args.max_positions)?
         } else {
             Analyzer::with_limit(game, args.max_positions)
                 .with_remoteness(args.remoteness)
                 .analyze(&p, convention)?
         };
-        let winning: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
-        let position = game.format_position(&p);
-        if args.json {
-            let mut obj = serde_json::json!({
-                "family": info.name,
-                "position": position,
-                "convention": if args.misere { "misere" } else { "normal" },
-                "grundy": a.grundy.map(|g| g.0),
-                "outcome": a.outcome.as_str(),
-                "winning_moves": winning,
-            });
-            if args.remoteness {
-                obj["remoteness"] = serde_json::json!(a.remoteness);
-            }
-            if args.all_moves {
-                let moves: Vec<serde_json::Value> = a
-                    .moves
-                    .iter()
-                    .map(|r| {
-                        serde_json::json!({
-                            "move": game.format_move(&r.mv),
-                            "grundy": r.grundy.map(|g| g.0),
-                            "outcome": r.outcome.as_str(),
-                            "wins": r.outcome == Outcome::Second,
-                            "remoteness": r.remoteness,
-                        })
-                    })
-                    .collect();
-                obj["moves"] = serde_json::Value::Array(moves);
-            }
-            println!("{obj}");
-            return Ok(());
-        }
-        let who = match a.outcome {
-            Outcome::First => "first player (the player to move) wins",
-            Outcome::Second => "second player wins (the player to move loses)",
-        };
-        println!(
-            "{} {}{}",
-            info.name,
+        let stored = StoredAnalysis {
+            family: info.name.clone(),
             position,
-            if args.misere { " (misère)" } else { "" }
-        );
-        println!("outcome:       {who}");
-        match a.grundy {
-            Some(g) => println!("grundy value:  {}", g.0),
-            None if args.misere => println!("grundy value:  none (misère play)"),
-            None => println!("grundy value:  none (the player to move wins at once)"),
+            convention: conv.to_string(),
+            grundy: a.grundy.map(|g| g.0),
+            outcome: a.outcome.as_str().to_string(),
+            remoteness: a.remoteness,
+            winning_moves: a.winning_moves.iter().map(|m| game.format_move(m)).collect(),
+            moves: a
+                .moves
+                .iter()
+                .map(|r| StoredMove {
+                    mv: game.format_move(&r.mv),
+                    grundy: r.grundy.map(|g| g.0),
+                    outcome: r.outcome.as_str().to_string(),
+                    remoteness: r.remoteness,
+                })
+                .collect(),
+        };
+        if let Some(s) = &store {
+            save_analysis(s, &key, &stored);
         }
-        if let Some(r) = a.remoteness {
-            let what = match a.outcome {
-                Outcome::First => "moves for the player to move to win against best defence",
-                Outcome::Second => "moves the player to move can hold out before losing",
-            };
-            println!("remoteness:    {r} ({what})");
-        }
-        if winning.is_empty() {
-            println!("winning moves: none");
-        } else {
-            println!("winning moves: {}", winning.join(" "));
+        Ok(stored)
+    }
+}
+
+/// Prints an analysis as text or JSON.
+fn print(args: &SolveArgs, a: &StoredAnalysis) {
+    let second = |o: &str| o == Outcome::Second.as_str();
+    if args.json {
+        let mut obj = serde_json::json!({
+            "family": a.family,
+            "position": a.position,
+            "convention": a.convention,
+            "grundy": a.grundy,
+            "outcome": a.outcome,
+            "winning_moves": a.winning_moves,
+        });
+        if args.remoteness {
+            obj["remoteness"] = serde_json::json!(a.remoteness);
         }
         if args.all_moves {
-            println!("all moves:");
-            for r in &a.moves {
-                let value = r.grundy.map(|g| format!("grundy {}", g.0)).unwrap_or_default();
-                let verdict = if r.outcome == Outcome::Second {
-                    "wins"
-                } else {
-                    "loses"
-                };
-                println!("  {:<16} {verdict:<6} {value}", game.format_move(&r.mv));
-            }
+            let moves: Vec<serde_json::Value> = a
+                .moves
+                .iter()
+                .map(|r| {
+                    serde_json::json!({
+                        "move": r.mv,
+                        "grundy": r.grundy,
+                        "outcome": r.outcome,
+                        "wins": second(&r.outcome),
+                        "remoteness": r.remoteness,
+                    })
+                })
+                .collect();
+            obj["moves"] = serde_json::Value::Array(moves);
         }
-        Ok(())
+        println!("{obj}");
+        return;
+    }
+    let who = if second(&a.outcome) {
+        "second player wins (the player to move loses)"
+    } else {
+        "first player (the player to move) wins"
+    };
+    println!(
+        "{} {}{}",
+        a.family,
+        a.position,
+        if args.misere { " (misère)" } else { "" }
+    );
+    println!("outcome:       {who}");
+    match a.grundy {
+        Some(g) => println!("grundy value:  {g}"),
+        None if args.misere => println!("grundy value:  none (misère play)"),
+        None => println!("grundy value:  none (the player to move wins at once)"),
+    }
+    if let Some(r) = a.remoteness {
+        let what = if second(&a.outcome) {
+            "moves the player to move can hold out before losing"
+        } else {
+            "moves for the player to move to win against best defence"
+        };
+        println!("remoteness:    {r} ({what})");
+    }
+    if a.winning_moves.is_empty() {
+        println!("winning moves: none");
+    } else {
+        println!("winning moves: {}", a.winning_moves.join(" "));
+    }
+    if args.all_moves {
+        println!("all moves:");
+        for r in &a.moves {
+            let value = r.grundy.map(|g| format!("grundy {g}")).unwrap_or_default();
+            let verdict = if second(&r.outcome) { "wins" } else { "loses" };
+            println!("  {:<16} {verdict:<6} {value}", r.mv);
+        }
     }
 }

@@ -12,10 +12,27 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Runs `grundy ARGS` with `input` on stdin.
+/// The store the tests use: one per test process, never the user's.
+pub fn test_store() -> std::path::PathBuf {
+    std::env::temp_dir()
+        .join(format!("grundy-cli-tests-{}", std::process::id()))
+        .join("store.redb")
+}
+
+/// Runs `grundy ARGS` with `input` on stdin (with the tests' store).
 pub fn grundy(args: &[&str], input: &str) -> Run {
+    grundy_env(
+        args,
+        input,
+        &[("GRUNDY_DB", test_store().to_str().expect("a UTF-8 temp path"))],
+    )
+}
+
+/// Runs `grundy ARGS` with `input` on stdin and the given environment variables.
+pub fn grundy_env(args: &[&str], input: &str, env: &[(&str, &str)]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,0 +1,334 @@
+//! The persistent store as the commands see it: where it is (`--db PATH`, `GRUNDY_DB`, the
+//! user's data folder; `--no-db` for none), the analyses `solve` keeps there, and
+//! `grundy db list|show|verify|prune`.
+
+use crate::error::{usage, CliError};
+use grundy_store::{EntryInfo, NewEntry, Store, StoreError};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Bumped when an engine change could alter stored answers: entries written under another
+/// epoch (or another grundy version) are not used for answers (`grundy db prune --stale`).
+pub const ENGINE_EPOCH: u32 = 1;
+
+/// Who writes entries: the grundy version and the engine epoch.
+pub fn writer() -> String {
+    format!("grundy {} engine {ENGINE_EPOCH}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Where the store is, from the global options.
+#[derive(Clone, Debug, Default)]
+pub struct DbOptions {
+    /// `--db PATH` or `GRUNDY_DB`.
+    pub db: Option<PathBuf>,
+    /// `--no-db`.
+    pub no_db: bool,
+}
+
+impl DbOptions {
+    /// The store's path, or `None` with `--no-db` (or when no data folder is known).
+    pub fn path(&self) -> Option<PathBuf> {
+        if self.no_db {
+            return None;
+        }
+        self.db.clone().or_else(grundy_store::default_path)
+    }
+
+    /// Opens the store for keeping results. A store that cannot be used (another format, a
+    /// damaged or foreign file) is reported on stderr and the command goes on without it.
+    pub fn open_cache(&self) -> Option<Store> {
+        let path = self.path()?;
+        match Store::open(&path, &writer()) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("grundy: note: not using the store: {e}");
+                None
+            }
+        }
+    }
+
+    /// Opens the store for `grundy db`, where failing to open it is the answer.
+    fn open_required(&self) -> Result<Store, CliError> {
+        let path = self.path().ok_or_else(|| {
+            usage("no store: --no-db was given, or no data folder is known (give --db PATH)")
+        })?;
+        Store::open(&path, &writer()).map_err(store_error)
+    }
+}
+
+/// A store error as a failure (exit 1).
+pub fn store_error(e: StoreError) -> CliError {
+    CliError::Failure(e.into())
+}
+
+/// One move of a stored analysis.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct StoredMove {
+    /// The move, in the family's notation.
+    pub mv: String,
+    /// Grundy value after it.
+    pub grundy: Option<u64>,
+    /// Outcome after it (`first`/`second`).
+    pub outcome: String,
+    /// Remoteness after it.
+    pub remoteness: Option<u32>,
+}
+
+/// An analysis as `solve` prints it and the store keeps it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct StoredAnalysis {
+    /// Canonical family name.
+    pub family: String,
+    /// The position as the family writes it.
+    pub position: String,
+    /// `normal` or `misere`.
+    pub convention: String,
+    /// Grundy value.
+    pub grundy: Option<u64>,
+    /// `first` or `second`.
+    pub outcome: String,
+    /// Remoteness, when computed.
+    pub remoteness: Option<u32>,
+    /// The winning moves.
+    pub winning_moves: Vec<String>,
+    /// Every move with its result.
+    pub moves: Vec<StoredMove>,
+}
+
+/// The key of an analysis: everything that determines the answer.
+pub fn analysis_key(family: &str, parts: &[&str], position: &str) -> String {
+    format!("analysis/{family}/{}/{position}", parts.join("/"))
+}
+
+/// A stored analysis of `key` written by this version, if any. A damaged entry is
+/// reported and ignored (it will be rewritten).
+pub fn load_analysis(store: &Store, key: &str) -> Option<StoredAnalysis> {
+    match store.get(key) {
+        Ok(Some((info, bytes))) if info.writer == writer() => serde_json::from_slice(&bytes).ok(),
+        Ok(_) => None,
+        Err(e) => {
+            eprintln!("grundy: note: {e}; solving again");
+            None
+        }
+    }
+}
+
+/// Keeps an analysis; a failure to write is reported, not fatal.
+pub fn save_analysis(store: &Store, key: &str, a: &StoredAnalysis) {
+    let Ok(bytes) = serde_json::to_vec(a) else { return };
+    let summary = format!(
+        "{} {}{}: {}",
+        a.family,
+        a.position.chars().take(40).collect::<String>(),
+        if a.convention == "misere" {
+            " (misère)"
+        } else {
+            ""
+        },
+        match a.grundy {
+            Some(g) => format!("grundy {g}"),
+            None => format!("{} player wins", a.outcome),
+        }
+    );
+    let entry = NewEntry {
+        key,
+        kind: "analysis",
+        family: &a.family,
+        summary: &summary,
+    };
+    if let Err(e) = store.put(&entry, &bytes) {
+        eprintln!("grundy: note: could not keep the result: {e}");
+    }
+}
+
+/// Arguments of `grundy db`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "The store is --db PATH, else $GRUNDY_DB, else the user's data folder \
+    (e.g. ~/.local/share/grundy/store.redb). Examples:\n  \
+    grundy db list\n  \
+    grundy db show 'analysis/nim/normal/-/-/-/-/3 5 7'\n  \
+    grundy db verify\n  \
+    grundy db prune --stale"
+)]
+pub struct DbArgs {
+    #[command(subcommand)]
+    command: DbCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum DbCommand {
+    /// List the entries: key, kind, size, writer.
+    List {
+        /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one entry: its record and its content.
+    Show {
+        /// The entry's key (as `list` prints it).
+        key: String,
+    },
+    /// Read every entry back and check it; exit 1 if anything is wrong.
+    Verify,
+    /// Remove entries (and blocks no entry uses).
+    Prune {
+        /// Remove every entry.
+        #[arg(long)]
+        all: bool,
+        /// Remove entries written by another version of grundy.
+        #[arg(long)]
+        stale: bool,
+        /// Remove the entries of this family.
+        #[arg(long, value_name = "NAME")]
+        family: Option<String>,
+        /// Remove entries older than this many days.
+        #[arg(long, value_name = "DAYS")]
+        older_than: Option<u64>,
+    },
+    /// Print the store's path.
+    Path,
+}
+
+fn size(n: u64) -> String {
+    match n {
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / (1 << 20) as f64),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
+        n => format!("{n} B"),
+    }
+}
+
+/// Runs `grundy db`.
+pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
+    if let DbCommand::Path = args.command {
+        match opts.path() {
+            Some(p) => println!("{}", p.display()),
+            None => println!("none"),
+        }
+        return Ok(());
+    }
+    let store = opts.open_required()?;
+    match args.command {
+        DbCommand::Path => {}
+        DbCommand::List { json } => {
+            let entries = store.list().map_err(store_error)?;
+            for e in &entries {
+                if json {
+                    println!("{}", serde_json::to_string(e).unwrap_or_default());
+                } else {
+                    let stale = if e.writer == writer() {
+                        ""
+                    } else {
+                        " (other version)"
+                    };
+                    println!(
+                        "{}\t{}\t{} ({} stored)\t{}{stale}",
+                        e.key,
+                        e.kind,
+                        size(e.bytes),
+                        size(e.stored),
+                        e.summary
+                    );
+                }
+            }
+            if !json {
+                println!("{} entries in {}", entries.len(), store.path().display());
+            }
+        }
+        DbCommand::Show { key } => {
+            let Some((info, bytes)) = store.get(&key).map_err(store_error)? else {
+                return Err(usage(format!(
+                    "no entry '{key}' in the store (see grundy db list)"
+                )));
+            };
+            print_info(&info);
+            if info.kind == "table" {
+                let values: Vec<String> = bytes
+                    .chunks_exact(8)
+                    .map(|c| {
+                        let v = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+                        if v == grundy_store::NONE {
+                            "-".to_string()
+                        } else {
+                            v.to_string()
+                        }
+                    })
+                    .take(1000)
+                    .collect();
+                println!("values:   {}", values.join(" "));
+            } else {
+                println!("content:  {}", String::from_utf8_lossy(&bytes));
+            }
+        }
+        DbCommand::Verify => {
+            let r = store.verify().map_err(store_error)?;
+            println!(
+                "{}: {} entries, {} blocks, {} orphan blocks, {} problems",
+                store.path().display(),
+                r.entries,
+                r.blocks,
+                r.orphan_blocks,
+                r.problems.len()
+            );
+            for p in &r.problems {
+                println!("problem: {p}");
+            }
+            if !r.problems.is_empty() {
+                return Err(CliError::Failure(anyhow::anyhow!(
+                    "the store has {} damaged entries (grundy db prune removes what cannot be read)",
+                    r.problems.len()
+                )));
+            }
+        }
+        DbCommand::Prune {
+            all,
+            stale,
+            family,
+            older_than,
+        } => {
+            if !all && !stale && family.is_none() && older_than.is_none() {
+                return Err(usage(
+                    "say what to prune: --all, --stale, --family NAME or --older-than DAYS",
+                ));
+            }
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            let me = writer();
+            // Damaged entries go whatever the filter: they cannot be read.
+            let damaged: Vec<String> = store
+                .verify()
+                .map_err(store_error)?
+                .problems
+                .iter()
+                .filter_map(|p| p.split('\'').nth(1).map(str::to_string))
+                .collect();
+            let removed = store
+                .prune(|e| {
+                    all || (stale && e.writer != me)
+                        || family.as_deref().is_some_and(|f| f == e.family)
+                        || older_than.is_some_and(|d| now.saturating_sub(e.created) > d * 86_400)
+                        || damaged.contains(&e.key)
+                })
+                .map_err(store_error)?;
+            println!("removed {removed} entries from {}", store.path().display());
+        }
+    }
+    Ok(())
+}
+
+fn print_info(info: &EntryInfo) {
+    println!("key:      {}", info.key);
+    println!("kind:     {}", info.kind);
+    println!("family:   {}", info.family);
+    println!("summary:  {}", info.summary);
+    println!("writer:   {}", info.writer);
+    println!("created:  {} (seconds since 1970)", info.created);
+    println!(
+        "size:     {} ({} stored in {} blocks)",
+        size(info.bytes),
+        size(info.stored),
+        info.blocks
+    );
+}

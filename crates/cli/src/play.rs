@@ -1,0 +1,253 @@
+//! `grundy play FAMILY POSITION`: play against perfect play in the terminal. Moves are read
+//! from stdin in the family's notation, one a line; the engine answers with the move perfect
+//! play chooses (win fastest, lose slowest, by remoteness). `undo`, `moves`, `hint`, `quit`.
+
+use crate::db::DbOptions;
+use crate::error::{usage, CliError};
+use crate::solve::position_text;
+use grundy_store::Store;
+use grundy_web::api::{ApiError, Limits, SolveRequest, SolveResponse};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Who moves first.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    /// You move first.
+    Me,
+    /// The engine moves first.
+    Engine,
+}
+
+/// Arguments of `grundy play`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Type a move in the family's notation (as `grundy solve --all-moves` writes \
+    them), or: undo (take back your last move), moves (list the legal moves), hint (the best move), \
+    quit. Examples:\n  \
+    grundy play nim 3 5 7\n  \
+    grundy play crosses ......... --first engine\n  \
+    printf '1:3->0\\n' | grundy play nim 3 4"
+)]
+pub struct PlayArgs {
+    /// Game family: nim, bombs, cutting, crosses, points, graph.
+    pub family: String,
+    /// The starting position in the family's notation; `@FILE` reads it from a file.
+    pub position: Vec<String>,
+    /// Who moves first.
+    #[arg(long, value_enum, default_value_t = First::Me)]
+    pub first: First,
+    /// Misère play: the player who cannot move wins.
+    #[arg(long)]
+    pub misere: bool,
+    /// Give up (exit 1) once a search has stored this many positions.
+    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    pub max_positions: usize,
+    /// Built-in board for the graph games.
+    #[arg(long, value_name = "NAME")]
+    pub board: Option<String>,
+    /// Edge-list file of the host graph for `points`.
+    #[arg(long, value_name = "FILE")]
+    pub graph: Option<PathBuf>,
+    /// Rule of the graph games.
+    #[arg(long, value_name = "RULE")]
+    pub rule: Option<String>,
+}
+
+fn api_error(e: ApiError) -> CliError {
+    match e.status {
+        422 | 408 => CliError::Failure(anyhow::anyhow!(e.message)),
+        _ => CliError::Usage(e.message),
+    }
+}
+
+/// The game being played: the request for the current position.
+struct Session {
+    req: SolveRequest,
+    limits: Limits,
+    /// Every position analysed is kept here, and answered from here next time.
+    store: Option<Store>,
+}
+
+impl Session {
+    fn analyse(&self) -> Result<SolveResponse, CliError> {
+        grundy_web::cache::solve_keeping(self.store.as_ref(), &self.req, &self.limits, Duration::ZERO)
+            .map_err(api_error)
+    }
+
+    /// Moves to the position after a move (for the graph family, the game goes on as a
+    /// `points` position on the same graph).
+    fn advance(&mut self, after: &str) {
+        if self.req.family == "graph" {
+            self.req.family = "points".into();
+            if self.req.board.is_none() {
+                self.req.graph = Some(std::mem::take(&mut self.req.position));
+            }
+        }
+        self.req.position = after.to_string();
+    }
+}
+
+fn normalise(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Runs `grundy play`, reading stdin and writing stdout.
+pub fn run(args: PlayArgs, db: &DbOptions) -> Result<(), CliError> {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    play(args, db, &mut stdin.lock(), &mut stdout.lock())
+}
+
+/// The game loop over any input and output (tests drive it with strings).
+pub fn play(
+    args: PlayArgs,
+    db: &DbOptions,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let text = match (args.family.as_str(), args.position.as_slice()) {
+        ("graph", [path]) if !path.starts_with('@') => position_text(&[], Some(&PathBuf::from(path)))?,
+        _ => position_text(&args.position, None)?,
+    };
+    let graph = match &args.graph {
+        None => None,
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| usage(format!("cannot read graph file {}: {e}", path.display())))?,
+        ),
+    };
+    let mut session = Session {
+        req: SolveRequest {
+            family: args.family.clone(),
+            position: text,
+            misere: args.misere,
+            remoteness: true,
+            board: args.board.clone(),
+            graph,
+            rule: args.rule.clone(),
+        },
+        limits: Limits {
+            max_positions: args.max_positions,
+            max_moves: 1_000_000,
+            max_position_len: usize::MAX,
+            ..Limits::default()
+        },
+        store: db.open_cache(),
+    };
+    // Positions where it was your turn, to undo to.
+    let mut history: Vec<SolveRequest> = Vec::new();
+    let mut engine_to_move = args.first == First::Engine;
+    let mut pending = Some(session.analyse()?);
+    let convention = if args.misere {
+        " (misère: whoever cannot move wins)"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "grundy play {}{convention}: you against perfect play. Type a move, or: undo, moves, hint, quit.",
+        args.family
+    )?;
+    loop {
+        let a = match pending.take() {
+            Some(a) => a,
+            None => session.analyse()?,
+        };
+        writeln!(out, "position: {}", a.position)?;
+        if a.moves.is_empty() {
+            // Nobody can move: under normal play the player to move loses.
+            let mover_wins = args.misere;
+            let you_win = mover_wins != engine_to_move;
+            writeln!(
+                out,
+                "no move left: {}",
+                if you_win { "you win" } else { "the engine wins" }
+            )?;
+            return Ok(());
+        }
+        if engine_to_move {
+            let best = a
+                .best_move
+                .as_ref()
+                .and_then(|b| a.moves.iter().find(|m| &m.mv == b));
+            let Some(m) = best else {
+                return Err(CliError::Failure(anyhow::anyhow!(
+                    "the engine found no move to play"
+                )));
+            };
+            writeln!(out, "engine plays {}", m.mv)?;
+            if m.ends_game {
+                writeln!(out, "position: {}", m.position_after)?;
+                writeln!(out, "the engine wins")?;
+                return Ok(());
+            }
+            session.advance(&m.position_after.clone());
+            engine_to_move = false;
+            continue;
+        }
+        let verdict = match a.outcome.as_str() {
+            "first" => "you can win",
+            _ => "you lose against perfect play",
+        };
+        let r = a
+            .remoteness
+            .map(|r| format!(", remoteness {r}"))
+            .unwrap_or_default();
+        writeln!(out, "your move ({verdict}{r}):")?;
+        out.flush()?;
+        let chosen = loop {
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out, "input ended: game abandoned")?;
+                return Ok(());
+            }
+            let word = normalise(&line);
+            match word.as_str() {
+                "" => continue,
+                "quit" | "q" => {
+                    writeln!(out, "game abandoned")?;
+                    return Ok(());
+                }
+                "moves" => {
+                    let list: Vec<String> = a
+                        .moves
+                        .iter()
+                        .map(|m| format!("{}{}", m.mv, if m.wins { "(wins)" } else { "" }))
+                        .collect();
+                    writeln!(out, "moves: {}", list.join(" "))?;
+                }
+                "hint" => writeln!(out, "hint: {}", a.best_move.as_deref().unwrap_or("none"))?,
+                "undo" => match history.pop() {
+                    Some(prev) => {
+                        session.req = prev;
+                        break None;
+                    }
+                    None => writeln!(out, "nothing to undo")?,
+                },
+                w => match a.moves.iter().find(|m| normalise(&m.mv) == w) {
+                    Some(m) => break Some(m.clone()),
+                    None => writeln!(
+                        out,
+                        "'{}' is not a legal move here (type 'moves' to list them)",
+                        line.trim()
+                    )?,
+                },
+            }
+            out.flush()?;
+        };
+        let Some(m) = chosen else {
+            writeln!(out, "undone")?;
+            continue;
+        };
+        history.push(session.req.clone());
+        if m.ends_game {
+            writeln!(out, "position: {}", m.position_after)?;
+            writeln!(out, "you win")?;
+            return Ok(());
+        }
+        session.advance(&m.position_after);
+        engine_to_move = true;
+    }
+}

@@ -1,0 +1,686 @@
+// grundy explorer: plain JavaScript, no build step. Each family is drawn by a small module
+// in DRAWERS, keyed by family name; a family without one gets the text box and the move list.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svgEl(tag, attrs, parent) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function svgRoot(w, h) {
+  return svgEl('svg', { width: w, height: h, viewBox: `0 0 ${w} ${h}` });
+}
+function button(label, onClick, attrs) {
+  const b = document.createElement('button');
+  b.textContent = label;
+  b.addEventListener('click', onClick);
+  for (const [k, v] of Object.entries(attrs || {})) b.setAttribute(k, v);
+  return b;
+}
+
+// ---------------------------------------------------------------- state
+const state = {
+  families: [],
+  // The request for the current position: family, position, board, graph, rule, misere.
+  req: null,
+  answer: null, // the last /api/solve answer
+  history: [], // requests to undo to
+  play: null, // { human: true/false to move, over: false }
+  selected: null, // a selected bomb or vertex (drawers use it)
+  busy: false,
+  ply: 0, // moves made so far (shown as data-ply on the body)
+  seq: 0, // number of the latest /api/solve request
+};
+
+async function api(path, body) {
+  const r = await fetch(path, {
+    method: body ? 'POST' : 'GET',
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const j = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
+  return j;
+}
+
+// ---------------------------------------------------------------- drawers
+// A drawer: { example, draw(svgParent, pos, ui), editor?(box, pos, ui) }. `ui.moves` is the
+// move list of the current position (or null), `ui.playable` tells whether clicks make moves,
+// `ui.play(moveText)` makes a move, `ui.set(positionText)` changes the position being set up.
+
+function moveIn(ui, text) {
+  return ui.moves ? ui.moves.find((m) => m.move === text) : null;
+}
+function resultClass(m) {
+  return m ? (m.wins ? 'win' : 'lose') : '';
+}
+
+const heapDrawer = {
+  example: '3 5 7',
+  parse: (t) => t.split(/[\s,]+/).filter((x) => x !== '').map(Number),
+  draw(root, pos, ui) {
+    const heaps = this.parse(pos);
+    const shown = heaps.map((n) => Math.min(n, 40));
+    const h = 40 + 18 * Math.max(1, ...shown);
+    const svg = svgRoot(Math.max(200, 60 * heaps.length + 20), h);
+    heaps.forEach((n, i) => {
+      const x = 40 + 60 * i;
+      svgEl('text', { x: x - 8, y: h - 6 }, svg).textContent = String(n);
+      for (let k = 0; k < shown[i]; k++) {
+        // Clicking token k (from the bottom) takes it and every token above it.
+        const m = moveIn(ui, `${i + 1}:${n}->${k}`);
+        const c = svgEl('circle', { cx: x, cy: h - 30 - 18 * k, r: 8, class: `token ${ui.playable ? resultClass(m) : ''}` }, svg);
+        c.setAttribute('data-heap', i + 1);
+        c.setAttribute('data-token', k + 1);
+        if (m && ui.playable) {
+          c.classList.add('clickable');
+          c.setAttribute('data-move', m.move);
+          c.addEventListener('click', () => ui.play(m.move));
+        }
+      }
+    });
+    root.appendChild(svg);
+  },
+  editor(box, pos, ui) {
+    const heaps = this.parse(pos);
+    heaps.forEach((n, i) => {
+      const span = document.createElement('span');
+      span.textContent = ` heap ${i + 1}: `;
+      box.appendChild(span);
+      // Edit the current position (the editor may lag behind quick clicks).
+      const edit = (f) => () => { const h = this.parse(state.req.position); if (i < h.length) { f(h); ui.set(h.join(' ') || '1'); } };
+      box.appendChild(button('−', edit((h) => { h[i] = Math.max(0, h[i] - 1); }), { 'data-testid': `heap-minus-${i + 1}` }));
+      box.appendChild(button('+', edit((h) => { h[i] += 1; }), { 'data-testid': `heap-plus-${i + 1}` }));
+      box.appendChild(button('×', edit((h) => { h.splice(i, 1); })));
+    });
+    box.appendChild(button('add a heap', () => ui.set([...heaps, 3].join(' ')), { 'data-testid': 'add-heap' }));
+  },
+};
+
+function parseGrid(t) {
+  return t.split(/[\/\n]/).map((r) => r.trim()).filter((r) => r !== '').map((r) => r.split(''));
+}
+
+const gridDrawer = (on, off, exampleText) => ({
+  example: exampleText,
+  draw(root, pos, ui) {
+    const g = parseGrid(pos);
+    const rows = g.length, cols = Math.max(1, ...g.map((r) => r.length));
+    const s = Math.max(14, Math.min(40, Math.floor(480 / Math.max(rows, cols))));
+    const svg = svgRoot(cols * s + 30, rows * s + 30);
+    for (let c = 0; c < cols; c++) svgEl('text', { x: 24 + c * s + s / 3, y: 12 }, svg).textContent = String(c);
+    for (let r = 0; r < rows; r++) {
+      svgEl('text', { x: 2, y: 20 + r * s + s / 2 }, svg).textContent = String(r);
+      for (let c = 0; c < cols; c++) {
+        const ch = g[r][c] || off;
+        const rect = svgEl('rect', { x: 20 + c * s, y: 16 + r * s, width: s, height: s, class: `cell ${ch === on ? 'on' : ''}` }, svg);
+        rect.setAttribute('data-cell', `${r},${c}`);
+        if (ui.cellClick) {
+          rect.classList.add('clickable');
+          rect.addEventListener('click', () => ui.cellClick(r, c, g));
+        }
+        if (ui.decorate) ui.decorate(rect, r, c, ch);
+      }
+    }
+    root.appendChild(svg);
+  },
+});
+
+const bombsDrawer = {
+  ...gridDrawer('#', '.', '.#./..#/#..'),
+  draw(root, pos, ui) {
+    const sel = state.selected;
+    const local = { ...ui };
+    if (ui.playable) {
+      local.cellClick = (r, c, g) => {
+        if (g[r][c] === '#') { state.selected = `${r},${c}`; render(); return; }
+        // A bomb on an edge moves along it: click its target.
+        if (sel) {
+          const m = moveIn(ui, `${sel}->${r},${c}`);
+          if (m) ui.play(m.move);
+        }
+      };
+      local.decorate = (rect, r, c) => {
+        if (sel === `${r},${c}`) rect.classList.add('sel');
+        if (sel) {
+          const m = moveIn(ui, `${sel}->${r},${c}`);
+          if (m) { rect.classList.add(resultClass(m)); rect.setAttribute('data-move', m.move); }
+        }
+      };
+    } else if (ui.editing) {
+      local.cellClick = (r, c) => {
+        // Edit the current position (the drawing may lag behind quick clicks).
+        const g = parseGrid(state.req.position);
+        while (g.length <= r) g.push([]);
+        const cols = Math.max(c + 1, ...g.map((row) => row.length));
+        for (const row of g) while (row.length < cols) row.push('.');
+        g[r][c] = g[r][c] === '#' ? '.' : '#';
+        ui.set(g.map((row) => row.join('')).join('/'));
+      };
+    }
+    gridDrawer('#', '.').draw.call(this, root, pos, local);
+  },
+  editor(box, pos, ui) { gridEditor(box, pos, ui, '.'); },
+  filter: (m) => !state.selected || m.move.startsWith(`${state.selected}->`),
+};
+
+function gridEditor(box, pos, ui, fill) {
+  const g = parseGrid(pos);
+  const rows = g.length, cols = Math.max(1, ...g.map((r) => r.length));
+  const make = (r, c) => Array.from({ length: r }, (_, i) => Array.from({ length: c }, (_, j) => (g[i] && g[i][j]) || fill).join('')).join('/');
+  box.appendChild(document.createTextNode('Click cells to toggle them. '));
+  box.appendChild(button('rows −', () => rows > 1 && ui.set(make(rows - 1, cols))));
+  box.appendChild(button('rows +', () => ui.set(make(rows + 1, cols))));
+  box.appendChild(button('columns −', () => cols > 1 && ui.set(make(rows, cols - 1))));
+  box.appendChild(button('columns +', () => ui.set(make(rows, cols + 1))));
+}
+
+const crossesDrawer = {
+  example: '..........',
+  draw(root, pos, ui) {
+    const cells = pos.trim().split('');
+    const s = Math.max(16, Math.min(40, Math.floor(900 / Math.max(1, cells.length))));
+    const svg = svgRoot(cells.length * s + 20, s + 36);
+    cells.forEach((ch, i) => {
+      const m = moveIn(ui, String(i + 1));
+      const rect = svgEl('rect', { x: 10 + i * s, y: 8, width: s, height: s, class: `cell ${ui.playable ? resultClass(m) : ''}` }, svg);
+      rect.setAttribute('data-cell', String(i + 1));
+      if (ch !== '.') {
+        svgEl('text', { x: 10 + i * s + s / 2 - 5, y: 8 + s / 2 + 5, 'pointer-events': 'none' }, svg).textContent = 'X';
+      }
+      svgEl('text', { x: 10 + i * s + 2, y: s + 28 }, svg).textContent = String(i + 1);
+      if (ui.playable && m) {
+        rect.classList.add('clickable');
+        rect.setAttribute('data-move', m.move);
+        rect.addEventListener('click', () => ui.play(m.move));
+      } else if (ui.editing) {
+        rect.classList.add('clickable');
+        rect.addEventListener('click', () => {
+          const now = state.req.position.trim().split('');
+          if (i >= now.length) return;
+          now[i] = now[i] === '.' ? 'X' : '.';
+          ui.set(now.join(''));
+        });
+      }
+    });
+    root.appendChild(svg);
+  },
+  editor(box, pos, ui) {
+    box.appendChild(document.createTextNode('Click squares to put or remove an X. '));
+    box.appendChild(button('shorter', () => pos.length > 1 && ui.set(pos.slice(0, -1))));
+    box.appendChild(button('longer', () => ui.set(pos + '.')));
+  },
+};
+
+const cuttingDrawer = {
+  example: '4x3 2x5',
+  parse: (t) => t.split(/\s+/).filter((x) => x).map((w) => w.split(/x/i).map(Number)),
+  draw(root, pos, ui) {
+    const sheets = this.parse(pos);
+    const s = 22;
+    let x = 10;
+    const height = Math.max(...sheets.map(([, h]) => h || 1)) * s + 40;
+    const width = sheets.reduce((a, [w]) => a + (w || 1) * s + 24, 20);
+    const svg = svgRoot(Math.min(width, 4000), Math.min(height, 4000));
+    sheets.forEach(([w, h], k) => {
+      svgEl('rect', { x, y: 10, width: w * s, height: h * s, class: 'sheet' }, svg);
+      svgEl('text', { x, y: h * s + 26 }, svg).textContent = `${w}x${h}`;
+      const lines = [];
+      for (let a = 1; a < w; a++) lines.push([x + a * s, 10, x + a * s, 10 + h * s, `${k + 1}:${w}x${h}->${a}x${h}+${w - a}x${h}`]);
+      for (let b = 1; b < h; b++) lines.push([x, 10 + b * s, x + w * s, 10 + b * s, `${k + 1}:${w}x${h}->${w}x${b}+${w}x${h - b}`]);
+      for (const [x1, y1, x2, y2, text] of lines) {
+        svgEl('line', { x1, y1, x2, y2, class: 'grid' }, svg);
+        const m = moveIn(ui, text);
+        if (ui.playable && m) {
+          // A band around the line to click (a bare line has no area to hit).
+          const band = x1 === x2 ? { x: x1 - 4, y: y1, width: 8, height: y2 - y1 } : { x: x1, y: y1 - 4, width: x2 - x1, height: 8 };
+          const l = svgEl('rect', { ...band, class: `cut clickable ${resultClass(m)}` }, svg);
+          l.setAttribute('data-move', m.move);
+          l.addEventListener('click', () => ui.play(m.move));
+        }
+      }
+      x += w * s + 24;
+    });
+    root.appendChild(svg);
+  },
+  editor(box, pos, ui) {
+    const sheets = this.parse(pos);
+    sheets.forEach(([w, h], k) => {
+      box.appendChild(document.createTextNode(` sheet ${k + 1}: `));
+      const set = (nw, nh) => { sheets[k] = [Math.max(1, nw), Math.max(1, nh)]; ui.set(sheets.map((p) => p.join('x')).join(' ')); };
+      box.appendChild(button('w−', () => set(w - 1, h)));
+      box.appendChild(button('w+', () => set(w + 1, h)));
+      box.appendChild(button('h−', () => set(w, h - 1)));
+      box.appendChild(button('h+', () => set(w, h + 1)));
+      box.appendChild(button('×', () => { sheets.splice(k, 1); ui.set(sheets.map((p) => p.join('x')).join(' ') || '2x2'); }));
+    });
+    box.appendChild(button('add a sheet', () => ui.set(`${pos} 3x3`.trim())));
+  },
+};
+
+// Where to draw the points of a graph: the NEFU 1356 board and grids by rows, others on a circle.
+function layout(graph, board) {
+  const n = graph.points;
+  const W = 420, H = 300;
+  if (graph.name === 'maoershan') {
+    const rows = [[1, 2], [3, 4, 5, 6], [7, 8, 9, 10], [11, 12]];
+    const cols = { 1: 1, 2: 2, 3: 0, 4: 1, 5: 2, 6: 3, 7: 0, 8: 1, 9: 2, 10: 3, 11: 1, 12: 2 };
+    const at = {};
+    rows.forEach((r, i) => r.forEach((p) => { at[p] = [60 + cols[p] * 100, 40 + i * 70]; }));
+    return (p) => at[p];
+  }
+  const grid = /^grid:(\d+)x(\d+)$/.exec(board || '');
+  if (grid) {
+    const c = Number(grid[2]);
+    return (p) => [40 + ((p - 1) % c) * 60, 40 + Math.floor((p - 1) / c) * 60];
+  }
+  if (/^path:/.test(board || '')) return (p) => [30 + ((p - 1) % 10) * 50, 40 + Math.floor((p - 1) / 10) * 60];
+  return (p) => {
+    const t = (2 * Math.PI * (p - 1)) / n - Math.PI / 2;
+    return [W / 2 + (W / 2 - 40) * Math.cos(t), H / 2 + (H / 2 - 30) * Math.sin(t)];
+  };
+}
+
+const graphDrawer = {
+  example: '110000000011',
+  draw(root, pos, ui) {
+    const a = state.answer;
+    if (!a || !a.graph) return;
+    const g = a.graph;
+    const at = layout(g, state.req.board);
+    const pts = Array.from({ length: g.points }, (_, i) => at(i + 1));
+    const w = Math.max(...pts.map((p) => p[0])) + 40, h = Math.max(...pts.map((p) => p[1])) + 40;
+    const svg = svgRoot(w, h);
+    const present = state.req.family === 'graph' ? '1'.repeat(g.points) : a.position;
+    for (const [p, q] of g.edges) {
+      const [x1, y1] = at(p), [x2, y2] = at(q);
+      const on = present[p - 1] === '1' && present[q - 1] === '1';
+      svgEl('line', { x1, y1, x2, y2, class: 'edge', 'stroke-dasharray': on ? '' : '4 4' }, svg);
+    }
+    const sel = state.selected;
+    for (let p = 1; p <= g.points; p++) {
+      const [x, y] = at(p);
+      const single = moveIn(ui, String(p));
+      const pair = sel && sel !== p ? moveIn(ui, `${Math.min(sel, p)}-${Math.max(sel, p)}`) : null;
+      const m = pair || (sel === p || !sel ? single : null);
+      const c = svgEl('circle', { cx: x, cy: y, r: 14, class: `vertex ${present[p - 1] === '1' ? 'on' : ''} ${sel === p ? 'sel' : ''} ${ui.playable ? resultClass(m) : ''}` }, svg);
+      c.setAttribute('data-point', String(p));
+      svgEl('text', { x: x + 16, y: y - 10 }, svg).textContent = String(p);
+      if (ui.playable && present[p - 1] === '1') {
+        c.classList.add('clickable');
+        c.addEventListener('click', () => {
+          const hasPairs = ui.moves.some((mv) => mv.move.split('-').includes(String(p)) && mv.move.includes('-'));
+          if (pair) return ui.play(pair.move);
+          if (sel === p && single) return ui.play(single.move);
+          if (!hasPairs && single) return ui.play(single.move);
+          state.selected = sel === p ? null : p;
+          render();
+        });
+      } else if (ui.editing && state.req.family === 'points') {
+        c.classList.add('clickable');
+        c.addEventListener('click', () => {
+          const s = state.req.position.split('');
+          s[p - 1] = s[p - 1] === '1' ? '0' : '1';
+          ui.set(s.join(''));
+        });
+      }
+    }
+    root.appendChild(svg);
+  },
+  filter: (m) => !state.selected || m.move.split('-').includes(String(state.selected)),
+};
+
+const DRAWERS = {
+  nim: heapDrawer,
+  bombs: bombsDrawer,
+  cutting: cuttingDrawer,
+  crosses: crossesDrawer,
+  points: graphDrawer,
+  graph: { ...graphDrawer, example: '' },
+};
+
+// Families added later get a drawer by the look of their name or position.
+function drawerFor(family, position) {
+  if (DRAWERS[family]) return DRAWERS[family];
+  if (/^(\d*\.\d+|sub:.*|grundys?-game|kayles|dawson.*)$/.test(family)) return { ...heapDrawer, editor: heapDrawer.editor };
+  if (/^[.#xXoO\/\s]+$/.test(position || '') && /[\/\n]/.test(position)) return gridDrawer('#', '.');
+  return null;
+}
+
+// ---------------------------------------------------------------- rendering
+function setStatus(text, cls) {
+  const s = $('status');
+  s.textContent = text;
+  s.className = `status ${cls || ''}`;
+}
+
+function showError(msg) {
+  const e = $('error');
+  e.hidden = !msg;
+  e.textContent = msg || '';
+}
+
+function render() {
+  const a = state.answer;
+  const req = state.req;
+  const drawer = drawerFor(req.family, req.position);
+  const playing = !!state.play;
+  const humanTurn = playing && state.play.human && !state.play.over && !state.busy;
+  const editing = !playing && $('edit').checked;
+  const ui = {
+    moves: a ? a.moves : null,
+    playable: !editing && (humanTurn || !playing) && !!a && !state.busy,
+    editing,
+    play: (m) => makeMove(m),
+    set: (t) => setPosition(t),
+  };
+  const drawing = $('drawing');
+  drawing.innerHTML = '';
+  if (drawer) drawer.draw(drawing, req.position, ui);
+  else drawing.textContent = req.position;
+  const editor = $('editor');
+  editor.innerHTML = '';
+  if (drawer && drawer.editor && editing) drawer.editor(editor, req.position, ui);
+
+  $('outcome').textContent = a ? (a.outcome === 'first' ? 'first player (to move) wins' : 'second player wins') : '–';
+  $('grundy').textContent = a ? (a.grundy === null ? (a.convention === 'misere' ? 'none (misère)' : 'none (wins at once)') : String(a.grundy)) : '–';
+  $('remoteness').textContent = a && a.remoteness !== null ? String(a.remoteness) : '–';
+  const box = $('moves');
+  box.innerHTML = '';
+  if (a) {
+    const filter = drawer && drawer.filter ? drawer.filter : () => true;
+    for (const m of a.moves.filter(filter)) {
+      const b = button(m.move, () => makeMove(m.move), {
+        class: `move ${m.wins ? 'win' : 'lose'}`,
+        'data-move': m.move,
+        title: `${m.wins ? 'wins' : 'loses'}; grundy after: ${m.grundy ?? '–'}; remoteness after: ${m.remoteness ?? '–'}`,
+      });
+      b.disabled = !(!state.busy && (!playing || humanTurn));
+      box.appendChild(b);
+    }
+    if (a.moves.length === 0) box.textContent = 'no move';
+  }
+  $('undo').disabled = state.history.length === 0 || state.busy;
+  $('explore').hidden = !playing;
+  // For tests and scripts: whose turn it is, and how many moves were made.
+  const turn = !playing ? 'explore' : state.play.over ? 'over' : state.busy ? 'busy' : state.play.human ? 'human' : 'engine';
+  document.body.dataset.turn = turn;
+  document.body.dataset.analysed = a ? a.position : '';
+  document.body.dataset.family = a ? a.family : '';
+  document.body.dataset.ply = String(state.ply);
+}
+
+function syncInputs() {
+  const req = state.req;
+  $('position').value = req.position;
+  const graphy = req.family === 'points' || req.family === 'graph';
+  $('board-label').hidden = !graphy;
+  $('rule-label').hidden = !graphy;
+}
+
+function request() {
+  const r = { ...state.req, misere: $('misere').checked, remoteness: $('remote').checked || !!state.play };
+  for (const k of ['board', 'graph', 'rule']) if (r[k] === null || r[k] === undefined || r[k] === '') delete r[k];
+  return r;
+}
+
+async function solveCurrent() {
+  // Answers may come back out of order: only the latest request's answer counts.
+  const seq = ++state.seq;
+  state.busy = true;
+  showError('');
+  let answer = null;
+  let error = '';
+  try {
+    answer = await api('/api/solve', request());
+  } catch (e) {
+    error = e.message;
+  }
+  if (seq !== state.seq) return state.answer;
+  state.answer = answer;
+  if (answer && state.req.family !== 'graph') state.req.position = answer.position;
+  showError(error);
+  state.busy = false;
+  syncInputs();
+  render();
+  return answer;
+}
+
+function setPosition(text) {
+  state.req.position = text;
+  state.selected = null;
+  syncInputs();
+  solveCurrent();
+}
+
+function chooseFamily(name) {
+  const d = drawerFor(name, '');
+  const graphy = name === 'points' || name === 'graph';
+  state.req = {
+    family: name,
+    position: d ? d.example : '',
+    board: graphy ? $('board').value || (name === 'graph' ? 'petersen' : 'maoershan') : null,
+    rule: graphy ? $('rule').value : null,
+  };
+  if (name === 'graph' && !$('board').value) $('board').value = 'petersen';
+  const f = state.families.find((f) => f.name === name);
+  $('family-about').textContent = f ? f.description : '';
+  state.history = [];
+  state.play = null;
+  state.selected = null;
+  setStatus('');
+  $('table').innerHTML = '';
+  $('table-what').textContent = '';
+  syncInputs();
+  solveCurrent();
+}
+
+// The request after a move: for the graph family the game goes on as points on its graph.
+function after(move) {
+  const next = { ...state.req, position: move.position_after };
+  if (next.family === 'graph') {
+    next.family = 'points';
+    if (!next.board) next.graph = state.req.position;
+  }
+  return next;
+}
+
+async function makeMove(text) {
+  const a = state.answer;
+  if (!a || state.busy) return;
+  const m = a.moves.find((x) => x.move === text);
+  if (!m) return;
+  state.history.push({ req: { ...state.req }, play: state.play ? { ...state.play } : null });
+  state.ply += 1;
+  state.req = after(m);
+  state.selected = null;
+  syncInputs();
+  if (state.play) {
+    if (m.ends_game) return finish(true, m);
+    state.play.human = false;
+    await solveCurrent();
+    await engineTurn();
+  } else {
+    await solveCurrent();
+  }
+}
+
+function finish(humanMovedLast, m) {
+  // The player who made the winning move `m` wins at once.
+  state.play.over = true;
+  state.answer = { ...state.answer, moves: [] };
+  state.req.position = m.position_after;
+  syncInputs();
+  render();
+  const humanWins = humanMovedLast;
+  setStatus(humanWins ? 'You win! (the move wins at once)' : 'The engine wins (its move wins at once).', humanWins ? 'win' : 'lose');
+}
+
+function checkOver() {
+  const a = state.answer;
+  if (!state.play || !a || a.moves.length > 0) return false;
+  // Nobody can move: the player to move loses under normal play, wins under misère.
+  const moverWins = a.convention === 'misere';
+  const humanWins = moverWins === state.play.human;
+  state.play.over = true;
+  render();
+  setStatus(humanWins ? 'You win! No move is left.' : 'The engine wins: no move is left.', humanWins ? 'win' : 'lose');
+  return true;
+}
+
+function promptHuman() {
+  const a = state.answer;
+  if (!a) return;
+  const r = a.remoteness !== null ? ` (remoteness ${a.remoteness})` : '';
+  if (a.outcome === 'first') setStatus(`Your move: you can win${r}. Green moves win.`, 'win');
+  else setStatus(`Your move: perfect play beats you${r}. Hold out!`, 'lose');
+}
+
+async function engineTurn() {
+  if (!state.answer || checkOver()) return;
+  setStatus('The engine is thinking…');
+  state.busy = true;
+  render();
+  await new Promise((r) => setTimeout(r, 250));
+  state.busy = false;
+  const a = state.answer;
+  const m = a.moves.find((x) => x.move === a.best_move);
+  if (!m) return;
+  state.ply += 1;
+  state.req = after(m);
+  syncInputs();
+  if (m.ends_game) return finish(false, m);
+  state.play.human = true;
+  await solveCurrent();
+  if (!checkOver()) {
+    promptHuman();
+    setStatus(`Engine played ${m.move}. ${$('status').textContent}`, $('status').className.replace('status', '').trim());
+  }
+}
+
+async function startGame(humanFirst) {
+  $('edit').checked = false;
+  state.play = { human: humanFirst, over: false };
+  state.history = [];
+  state.selected = null;
+  await solveCurrent();
+  if (!state.answer) { state.play = null; return; }
+  if (humanFirst) {
+    if (!checkOver()) promptHuman();
+  } else {
+    state.play.human = false;
+    await engineTurn();
+  }
+}
+
+async function undo() {
+  if (state.busy) return;
+  // Back to the last position where the person was to move (or one step when exploring).
+  let h = state.history.pop();
+  while (h && state.play && h.play && !h.play.human && state.history.length) h = state.history.pop();
+  if (!h) return;
+  state.req = h.req;
+  state.play = h.play ? { ...h.play, over: false, human: true } : null;
+  state.selected = null;
+  syncInputs();
+  await solveCurrent();
+  if (state.play) promptHuman();
+  else setStatus('');
+}
+
+// ---------------------------------------------------------------- tables
+function colour(v) {
+  if (v === null || v === undefined) return '#ddd';
+  if (v === 0) return '#263042';
+  return `hsl(${(v * 47) % 360}, 65%, ${60 + (v % 3) * 8}%)`;
+}
+
+async function showTable() {
+  const family = state.req.family;
+  const box = $('table');
+  box.innerHTML = '';
+  try {
+    const t = await api('/api/table', { family, size: Number($('table-size').value) || 20 });
+    $('table-what').textContent = t.kind === 'grid' ? `— ${family}: rows = ${t.rows}, columns = ${t.cols}` : `— ${family}: Grundy value by ${t.cols}`;
+    if (t.kind === 'grid') {
+      const table = document.createElement('table');
+      table.className = 'grundy';
+      const head = table.insertRow();
+      head.appendChild(document.createElement('th'));
+      t.values[0].forEach((_, j) => { const th = document.createElement('th'); th.textContent = String(j + t.first); head.appendChild(th); });
+      t.values.forEach((row, i) => {
+        const tr = table.insertRow();
+        const th = document.createElement('th');
+        th.textContent = String(i + t.first);
+        tr.appendChild(th);
+        row.forEach((v) => {
+          const td = tr.insertCell();
+          td.textContent = v === null ? '·' : String(v);
+          td.style.background = colour(v);
+          td.style.color = v === 0 ? '#fff' : '#000';
+        });
+      });
+      box.appendChild(table);
+    } else {
+      const vals = t.values[0];
+      const max = Math.max(1, ...vals.map((v) => v ?? 0));
+      const W = Math.max(300, vals.length * 18 + 40), H = 200;
+      const svg = svgRoot(W, H + 30);
+      svgEl('line', { x1: 30, y1: H, x2: W, y2: H, class: 'edge' }, svg);
+      vals.forEach((v, n) => {
+        const x = 36 + n * 18;
+        if (v !== null) {
+          const y = H - (v / max) * (H - 20);
+          svgEl('circle', { cx: x, cy: y, r: 5, fill: colour(v), stroke: '#333' }, svg);
+          svgEl('text', { x: x - 4, y: y - 8 }, svg).textContent = String(v);
+        }
+        if (n % 5 === 0) svgEl('text', { x: x - 4, y: H + 16 }, svg).textContent = String(n + t.first);
+      });
+      box.appendChild(svg);
+    }
+  } catch (e) {
+    box.textContent = e.message;
+  }
+}
+
+// ---------------------------------------------------------------- start
+async function init() {
+  const f = await api('/api/families');
+  state.families = f.families;
+  const sel = $('family');
+  for (const fam of f.families) {
+    const o = document.createElement('option');
+    o.value = fam.name;
+    o.textContent = fam.name;
+    sel.appendChild(o);
+  }
+  sel.addEventListener('change', () => chooseFamily(sel.value));
+  $('apply').addEventListener('click', () => { state.play = null; state.history = []; setStatus(''); setPosition($('position').value.trim()); });
+  $('misere').addEventListener('change', () => solveCurrent());
+  $('remote').addEventListener('change', () => solveCurrent());
+  $('board').addEventListener('change', async () => {
+    state.req.board = $('board').value;
+    if (state.req.family === 'points') {
+      // Every point of the new board holds a piece to start with.
+      try {
+        const g = await api('/api/solve', { family: 'graph', board: state.req.board, position: '' });
+        state.req.position = '1'.repeat(g.graph.points);
+      } catch (e) { showError(e.message); return; }
+    }
+    solveCurrent();
+  });
+  $('edit').addEventListener('change', () => render());
+  $('rule').addEventListener('change', () => { state.req.rule = $('rule').value; solveCurrent(); });
+  $('play-me').addEventListener('click', () => startGame(true));
+  $('play-engine').addEventListener('click', () => startGame(false));
+  $('undo').addEventListener('click', undo);
+  $('explore').addEventListener('click', () => { state.play = null; setStatus(''); render(); });
+  $('show-table').addEventListener('click', showTable);
+  chooseFamily(sel.value || 'nim');
+}
+
+init().catch((e) => showError(e.message));

@@ -1,0 +1,358 @@
+//! The grundy web explorer: an HTTP server with a JSON API over the engines (see
+//! docs/api.md) and a page, served from the binary itself, to set up positions by clicking,
+//! see who wins and play against perfect play.
+//!
+//! Solves run on blocking threads, in two lanes (quick ones, and those that need more than a
+//! small budget of positions), each lane with its own bound on solves at once, and each solve
+//! within a time limit and the [`api::Limits`], so a long solve never holds up other requests;
+//! every failure is a 4xx answer with a JSON body `{"error": "..."}`.
+
+pub mod api;
+pub mod cache;
+
+use api::{ApiError, Limits, SolveRequest, TableRequest};
+use axum::{
+    body::Bytes,
+    extract::Request,
+    extract::{rejection::BytesRejection, DefaultBodyLimit, State},
+    http::{header, StatusCode},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Json, Router,
+};
+use serde::de::DeserializeOwned;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// The address `grundy serve` listens on unless told otherwise.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
+
+/// How the server runs: where it listens and the limits of one request.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Address to listen on.
+    pub addr: SocketAddr,
+    /// Limits of one solve.
+    pub limits: Limits,
+    /// Longest a solve may take before the request is answered 408.
+    pub timeout: Duration,
+    /// Most quick solves running at once; further ones wait (up to `timeout`), then get 429.
+    pub max_concurrent: usize,
+    /// Positions a solve may store in the quick lane before it moves to the slow lane.
+    pub quick_positions: usize,
+    /// Time a solve may take in the quick lane before it moves to the slow lane.
+    pub quick_time: Duration,
+    /// Most slow solves (those beyond `quick_positions`) running at once.
+    pub max_slow: usize,
+    /// Largest request body accepted, in bytes (413 beyond).
+    pub max_body: usize,
+    /// The persistent store: tables and slow solves are kept there and answered from it.
+    pub store: Option<Arc<grundy_store::Store>>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            addr: DEFAULT_ADDR.parse().expect("the default address is valid"),
+            limits: Limits::default(),
+            timeout: Duration::from_secs(10),
+            max_concurrent: 4,
+            quick_positions: 50_000,
+            quick_time: Duration::from_millis(200),
+            max_slow: 2,
+            max_body: 64 * 1024,
+            store: None,
+        }
+    }
+}
+
+struct AppState {
+    config: ServerConfig,
+    quick: Arc<Semaphore>,
+    slow: Arc<Semaphore>,
+}
+
+/// The page and its assets, compiled into the binary.
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const STYLE_CSS: &str = include_str!("../assets/style.css");
+const OPENAPI_JSON: &str = include_str!("../assets/openapi.json");
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::BAD_REQUEST);
+        (status, Json(serde_json::json!({ "error": self.message }))).into_response()
+    }
+}
+
+/// The application: page, assets and API, with the given configuration.
+pub fn router(config: ServerConfig) -> Router {
+    let max_body = config.max_body;
+    let state = Arc::new(AppState {
+        quick: Arc::new(Semaphore::new(config.max_concurrent.max(1))),
+        slow: Arc::new(Semaphore::new(config.max_slow.max(1))),
+        config,
+    });
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
+        )
+        .route(
+            "/api/openapi.json",
+            get(|| async { asset("application/json", OPENAPI_JSON) }),
+        )
+        .route("/api/families", get(families))
+        .route(
+            "/api/health",
+            get(|| async { Json(serde_json::json!({ "ok": true })) }),
+        )
+        .route("/api/solve", post(solve))
+        .route("/api/table", post(table))
+        .fallback(|| async { ApiError::new(404, "no such page or API endpoint") })
+        .layer(DefaultBodyLimit::max(max_body))
+        .layer(middleware::from_fn_with_state(state.clone(), request_deadline))
+        .with_state(state)
+}
+
+/// Every request, its body included, must be done within twice the solve timeout: a client
+/// that sends its body slowly gets 408 rather than holding the request open.
+async fn request_deadline(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let limit = state.config.timeout * 2;
+    match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => ApiError::new(
+            408,
+            format!(
+                "the request took longer than {} s (a slow upload?)",
+                limit.as_secs_f64()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+async fn families() -> Json<serde_json::Value> {
+    let list: Vec<serde_json::Value> = api::families()
+        .into_iter()
+        .map(|(name, about)| serde_json::json!({ "name": name, "description": about }))
+        .collect();
+    Json(serde_json::json!({ "families": list }))
+}
+
+/// Reads a JSON body ourselves, so a malformed one gets a JSON error saying where.
+/// A body over the size limit is refused with 413.
+fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let body = body.map_err(|e| {
+        let status = e.status().as_u16();
+        let status = if (400..500).contains(&status) { status } else { 400 };
+        ApiError::new(status, format!("cannot read the request body: {}", e.body_text()))
+    })?;
+    serde_json::from_slice(&body).map_err(|e| ApiError::bad(format!("malformed JSON request: {e}")))
+}
+
+/// Runs `work` on a blocking thread, within the server's limits of concurrency and time, in
+/// two lanes: first in the quick lane, with a small budget of positions
+/// ([`ServerConfig::quick_positions`]) and of time ([`ServerConfig::quick_time`]); a solve
+/// that needs more goes on in the slow lane (at most [`ServerConfig::max_slow`] at once)
+/// with the full limits until the request's deadline. A solve whose time is up is stopped
+/// (through [`Limits::cancel`]), so it frees its lane at once, and long solves never hold the
+/// quick lane, which keeps answering small requests.
+async fn run_limited<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: Fn(Limits) -> Result<T, ApiError> + Send + Sync + 'static,
+{
+    let work = Arc::new(work);
+    let config = &state.config;
+    let full = config.limits.clone();
+    let quick = Limits {
+        max_positions: full.max_positions.min(config.quick_positions),
+        ..full.clone()
+    };
+    let deadline = tokio::time::Instant::now() + config.timeout;
+    let can_grow = full.max_positions > config.quick_positions || config.quick_time < config.timeout;
+    let w = work.clone();
+    match run_lane(&state.quick, deadline, Some(config.quick_time), quick, move |l| {
+        w(l)
+    })
+    .await?
+    {
+        LaneEnd::Done(Err(e)) if e.limit_hit && full.max_positions > config.quick_positions => {}
+        LaneEnd::Done(r) => return r,
+        LaneEnd::OutOfTime if can_grow && tokio::time::Instant::now() < deadline => {}
+        LaneEnd::OutOfTime => return Err(too_slow(config.timeout)),
+    }
+    match run_lane(&state.slow, deadline, None, full, move |l| work(l)).await? {
+        LaneEnd::Done(r) => r,
+        LaneEnd::OutOfTime => Err(too_slow(config.timeout)),
+    }
+}
+
+fn too_slow(timeout: Duration) -> ApiError {
+    ApiError::new(
+        408,
+        format!(
+            "the solve took longer than the server's limit of {} s",
+            timeout.as_secs_f64()
+        ),
+    )
+}
+
+/// How a run in one lane ended.
+enum LaneEnd<T> {
+    /// It finished, with this answer.
+    Done(Result<T, ApiError>),
+    /// Its time ran out; it was told to stop.
+    OutOfTime,
+}
+
+/// Runs `work` in `lane`: waits for a place until `deadline` (429 after), then runs for at
+/// most `budget` (and not past `deadline`), stopping the work when the time is up.
+async fn run_lane<T, F>(
+    lane: &Arc<Semaphore>,
+    deadline: tokio::time::Instant,
+    budget: Option<Duration>,
+    mut limits: Limits,
+    work: F,
+) -> Result<LaneEnd<T>, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(Limits) -> Result<T, ApiError> + Send + 'static,
+{
+    let permit = tokio::time::timeout_at(deadline, lane.clone().acquire_owned())
+        .await
+        .map_err(|_| ApiError::new(429, "too many solves at once: try again shortly"))?
+        .map_err(|_| ApiError::new(429, "the server is shutting down"))?;
+    let end = match budget {
+        Some(b) => deadline.min(tokio::time::Instant::now() + b),
+        None => deadline,
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    limits.cancel = Some(cancel.clone());
+    let task = tokio::task::spawn_blocking(move || {
+        let out = work(limits);
+        drop(permit);
+        out
+    });
+    Ok(match tokio::time::timeout_at(end, task).await {
+        Err(_) => {
+            cancel.store(true, Ordering::Relaxed);
+            LaneEnd::OutOfTime
+        }
+        Ok(Err(_)) => LaneEnd::Done(Err(ApiError::new(422, "the solve failed unexpectedly"))),
+        Ok(Ok(r)) => LaneEnd::Done(r),
+    })
+}
+
+async fn solve(
+    State(state): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let req: SolveRequest = parse_body(body)?;
+    let store = state.config.store.clone();
+    let r = run_limited(&state, move |limits| {
+        cache::solve(store.as_deref(), &req, &limits)
+    })
+    .await?;
+    Ok(Json(r).into_response())
+}
+
+async fn table(
+    State(state): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let req: TableRequest = parse_body(body)?;
+    let store = state.config.store.clone();
+    let r = run_limited(&state, move |limits| {
+        cache::table(store.as_deref(), &req, &limits)
+    })
+    .await?;
+    Ok(Json(r).into_response())
+}
+
+/// Serves until Ctrl-C (or SIGTERM), printing the address it listens on to stderr.
+pub async fn serve(config: ServerConfig) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    let addr = listener.local_addr()?;
+    eprintln!("grundy: serving the explorer on http://{addr}/ (Ctrl-C to stop)");
+    serve_on(listener, config, shutdown()).await
+}
+
+/// Serves on `listener` until `stop` completes. Each connection is HTTP/1.1 with a deadline
+/// for its request headers (twice the solve timeout), so a client that sends its headers
+/// slowly is disconnected rather than kept open for ever.
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    config: ServerConfig,
+    stop: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let header_timeout = config.timeout * 2;
+    let app = router(config);
+    tokio::pin!(stop);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors and the like: wait a little, go on.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            _ = &mut stop => return Ok(()),
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            // A connection that fails (reset, timed out) concerns that client only.
+            let _ = http
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}
+
+/// Runs [`serve`] on a fresh multi-threaded runtime (for the `grundy serve` command).
+pub fn serve_blocking(config: ServerConfig) -> std::io::Result<()> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(serve(config))
+}

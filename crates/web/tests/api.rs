@@ -1,0 +1,476 @@
+//! The JSON API over real TCP on loopback: answers, every kind of bad input (always a 4xx
+//! with a JSON message), limits, timeouts, and a long solve not holding up other requests.
+
+use grundy_web::{api::Limits, serve_on, ServerConfig};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Starts the server on a free port and returns its address.
+async fn start(config: ServerConfig) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { serve_on(listener, config, std::future::pending()).await.unwrap() });
+    addr
+}
+
+/// One HTTP/1.1 request; returns the status, the content type and the body.
+async fn request(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> (u16, String, String) {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    s.write_all(body).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a response head");
+    let status = head[9..12].parse().unwrap();
+    let ctype = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-type: ")
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    (status, ctype, body.to_string())
+}
+
+async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    let (status, _, text) = request(addr, "POST", path, body.to_string().as_bytes()).await;
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")),
+    )
+}
+
+/// Asserts a 4xx JSON error whose message contains `needle`.
+async fn expect_error(addr: SocketAddr, path: &str, body: &[u8], status: u16, needle: &str) {
+    let (got, ctype, text) = request(addr, "POST", path, body).await;
+    assert_eq!(got, status, "{text}");
+    assert!(ctype.starts_with("application/json"), "{ctype}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let msg = v["error"].as_str().unwrap();
+    assert!(msg.contains(needle), "'{msg}' does not contain '{needle}'");
+}
+
+#[tokio::test]
+async fn page_assets_and_families() {
+    let addr = start(ServerConfig::default()).await;
+    let (status, ctype, body) = request(addr, "GET", "/", b"").await;
+    assert_eq!(status, 200);
+    assert!(ctype.starts_with("text/html"));
+    assert!(body.contains("grundy") && body.contains("/app.js"));
+    let (status, ctype, _) = request(addr, "GET", "/app.js", b"").await;
+    assert_eq!((status, ctype.starts_with("text/javascript")), (200, true));
+    let (status, _, body) = request(addr, "GET", "/api/openapi.json", b"").await;
+    assert_eq!(status, 200);
+    assert!(serde_json::from_str::<Value>(&body).unwrap()["paths"]["/api/solve"].is_object());
+    let (status, _, body) = request(addr, "GET", "/api/families", b"").await;
+    assert_eq!(status, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let names: Vec<&str> = v["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    for (name, _) in grundy_games::registry::FAMILIES {
+        assert!(names.contains(name), "{name} missing from {names:?}");
+    }
+    let (status, _, body) = request(addr, "GET", "/nope", b"").await;
+    assert_eq!(status, 404);
+    assert!(body.contains("error"));
+}
+
+#[tokio::test]
+async fn solve_nim() {
+    let addr = start(ServerConfig::default()).await;
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "nim", "position": "3 5 7", "remoteness": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["grundy"], 1);
+    assert_eq!(v["outcome"], "first");
+    assert_eq!(v["winning_moves"], json!(["1:3->2", "2:5->4", "3:7->6"]));
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3 + 5 + 7);
+    let m = moves.iter().find(|m| m["move"] == "2:5->4").unwrap();
+    assert_eq!(m["wins"], true);
+    assert_eq!(m["grundy"], 0);
+    assert_eq!(m["outcome"], "second");
+    assert_eq!(m["position_after"], "3 4 7");
+    assert!(m["remoteness"].is_u64());
+    // Perfect play picks a winning move, the fastest one.
+    let best = v["best_move"].as_str().unwrap();
+    let fastest = moves
+        .iter()
+        .filter(|m| m["wins"] == true)
+        .map(|m| m["remoteness"].as_u64().unwrap())
+        .min()
+        .unwrap();
+    let b = moves.iter().find(|m| m["move"] == best).unwrap();
+    assert_eq!(
+        (b["wins"].as_bool(), b["remoteness"].as_u64()),
+        (Some(true), Some(fastest))
+    );
+    // Misère: 1 1 is a first-player win (take one heap, leave the last token).
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "nim", "position": "1 1", "misere": true}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        (v["convention"].as_str(), v["outcome"].as_str()),
+        (Some("misere"), Some("first"))
+    );
+    assert_eq!(v["grundy"], Value::Null);
+}
+
+#[tokio::test]
+async fn immediate_wins_end_the_game() {
+    let addr = start(ServerConfig::default()).await;
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "crosses", "position": "XX......"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["grundy"], Value::Null);
+    assert_eq!(v["best_move"], "3");
+    let ends: Vec<&Value> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["ends_game"] == true)
+        .collect();
+    assert_eq!(ends.len(), 1);
+    assert_eq!(ends[0]["move"], "3");
+    assert_eq!(ends[0]["position_after"], "XXX.....");
+}
+
+#[tokio::test]
+async fn graph_games_carry_their_graph() {
+    let addr = start(ServerConfig::default()).await;
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "points", "position": "110000000011", "misere": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["graph"]["points"], 12);
+    assert_eq!(v["graph"]["edges"].as_array().unwrap().len(), 12);
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "graph", "board": "cycle:5", "rule": "node-kayles"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["graph"]["edges"].as_array().unwrap().len(), 5);
+    // A move on the whole graph leads to a points position on the same graph.
+    assert_eq!(v["moves"][0]["position_after"], "00110");
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "points", "board": "cycle:5", "rule": "node-kayles", "position": "00110"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn tables() {
+    let addr = start(ServerConfig::default()).await;
+    let (status, v) = post(addr, "/api/table", json!({"family": "cutting", "size": 4})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["kind"], "grid");
+    // Sheets 2x2, 2x3, 3x2 and 3x3 are losses for the player to move; 1-wide sheets win at once.
+    assert_eq!(v["values"][1][1], 0);
+    assert_eq!(v["values"][1][2], 0);
+    assert_eq!(v["values"][0][3], Value::Null);
+    let (status, v) = post(addr, "/api/table", json!({"family": "nim", "size": 5})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["values"], json!([[0, 1, 2, 3, 4]]));
+    // Crosses: strips of n empty squares (0.007 shifted by two: 0, 1, 1, 1, 2 for n = 0..4 ...).
+    let (status, v) = post(addr, "/api/table", json!({"family": "crosses", "size": 4})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["kind"], "sequence");
+    let (status, v) = post(addr, "/api/table", json!({"family": "bombs", "size": 3})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["values"][0][0], 0, "a bomb on the corner explodes at once");
+    assert_eq!(v["values"][0][2], 2, "a bomb at (0, 2) is a nim heap of 2");
+    expect_error(addr, "/api/table", br#"{"family":"points"}"#, 400, "no table").await;
+    expect_error(
+        addr,
+        "/api/table",
+        br#"{"family":"nim","size":100000}"#,
+        400,
+        "size",
+    )
+    .await;
+    expect_error(addr, "/api/table", br#"{"family":"zzz"}"#, 404, "unknown family").await;
+}
+
+#[tokio::test]
+async fn bad_input_is_a_4xx_with_a_message() {
+    let addr = start(ServerConfig::default()).await;
+    expect_error(
+        addr,
+        "/api/solve",
+        b"{\"family\": \"nim\", ",
+        400,
+        "malformed JSON",
+    )
+    .await;
+    expect_error(addr, "/api/solve", b"", 400, "malformed JSON").await;
+    expect_error(addr, "/api/solve", b"[1,2,3]", 400, "malformed JSON").await;
+    expect_error(addr, "/api/solve", b"\xff\xfe", 400, "malformed JSON").await;
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"family":"nim","position":"1","colour":"red"}"#,
+        400,
+        "unknown field",
+    )
+    .await;
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"family":"chess","position":"e4"}"#,
+        404,
+        "unknown family",
+    )
+    .await;
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"family":"nim","position":"3 x"}"#,
+        400,
+        "column 3",
+    )
+    .await;
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"family":"crosses","position":"...","misere":true}"#,
+        400,
+        "misère",
+    )
+    .await;
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"family":"crosses","position":"XXX.."}"#,
+        400,
+        "three",
+    )
+    .await;
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"family":"nim","position":"1","rule":"x"}"#,
+        400,
+        "graph games",
+    )
+    .await;
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"family":"points","position":"1","board":"moon"}"#,
+        400,
+        "unknown board",
+    )
+    .await;
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"family":"nim","position":"281474976710656"}"#,
+        422,
+        "too large",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn sizes_and_limits() {
+    let config = ServerConfig {
+        limits: Limits {
+            max_positions: 50,
+            ..Limits::default()
+        },
+        max_body: 4096,
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let big = format!(r#"{{"family":"nim","position":"{}"}}"#, "1 ".repeat(4000));
+    expect_error(addr, "/api/solve", big.as_bytes(), 413, "request body").await;
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"family":"nim","position":"100000"}"#,
+        422,
+        "limit of 5000",
+    )
+    .await;
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"family":"graph","board":"grid:3x4","remoteness":true}"#,
+        422,
+        "50 stored positions",
+    )
+    .await;
+    // The server is still fine afterwards.
+    let (status, _) = post(addr, "/api/solve", json!({"family": "nim", "position": "1 2"})).await;
+    assert_eq!(status, 200);
+}
+
+/// A solve that takes half a minute in a debug build (4×5 grid, remoteness).
+const SLOW: &str = r#"{"family":"graph","board":"grid:4x5","remoteness":true}"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_solves_time_out_and_never_block_other_requests() {
+    let config = ServerConfig {
+        timeout: Duration::from_millis(150),
+        max_concurrent: 2,
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let slow = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    // While it runs, other requests (the page, a small solve) are answered at once.
+    let t = Instant::now();
+    let (status, _, _) = request(addr, "GET", "/api/families", b"").await;
+    assert_eq!(status, 200);
+    let (status, _) = post(addr, "/api/solve", json!({"family": "nim", "position": "4 5 6"})).await;
+    assert_eq!(status, 200);
+    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+    let (status, ctype, body) = slow.await.unwrap();
+    assert_eq!(status, 408, "{body}");
+    assert!(ctype.starts_with("application/json"));
+    assert!(body.contains("longer than the server's limit"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_solves_move_to_their_own_lane_and_are_stopped_at_the_deadline() {
+    let config = ServerConfig {
+        timeout: Duration::from_millis(1000),
+        max_concurrent: 2,
+        max_slow: 1,
+        quick_positions: 1000,
+        quick_time: Duration::from_millis(100),
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let t0 = Instant::now();
+    let a = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // A second long solve outgrows the quick lane and waits for the slow one.
+    let b = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    // Small solves are answered at once all the while: long ones left the quick lane.
+    for _ in 0..5 {
+        let t = Instant::now();
+        let (status, v) = post(addr, "/api/solve", json!({"family": "nim", "position": "4 5 6"})).await;
+        assert_eq!(status, 200, "{v}");
+        assert!(t.elapsed() < Duration::from_millis(250), "{:?}", t.elapsed());
+    }
+    assert_eq!(a.await.unwrap().0, 408);
+    // B waits for the slow lane until its own deadline: it gets the lane for its last moments
+    // (408) or not at all (429), depending on how soon A winds down.
+    let b = b.await.unwrap().0;
+    assert!(b == 408 || b == 429, "{b}");
+    assert!(t0.elapsed() < Duration::from_millis(3000), "{:?}", t0.elapsed());
+    // The long solves were stopped at their deadlines (not left running to the end, half a
+    // minute): the slow lane is free for a solve that needs it.
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "graph", "board": "grid:3x3", "remoteness": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_are_stopped_at_the_deadline_too() {
+    let config = ServerConfig {
+        timeout: Duration::from_millis(200),
+        limits: Limits {
+            max_table: 1000,
+            ..Limits::default()
+        },
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let (status, v) = post(addr, "/api/table", json!({"family": "bombs", "size": 1000})).await;
+    assert_eq!(status, 408, "{v}");
+    let (status, _) = post(addr, "/api/table", json!({"family": "nim", "size": 5})).await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn slow_uploads_get_408() {
+    let config = ServerConfig {
+        timeout: Duration::from_millis(200),
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    // Announce 100 bytes of body, send 10, then stall.
+    let head =
+        "POST /api/solve HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"family\":";
+    s.write_all(head.as_bytes()).await.unwrap();
+    let t = Instant::now();
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out))
+        .await
+        .expect("the server answers a stalled upload")
+        .unwrap();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("slow upload"), "{text}");
+    assert!(t.elapsed() < Duration::from_secs(2));
+    // Meanwhile and afterwards the server is fine.
+    let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn slow_headers_are_cut_off() {
+    let config = ServerConfig {
+        timeout: Duration::from_millis(200),
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: t\r\nX-Slow: ")
+        .await
+        .unwrap();
+    let t = Instant::now();
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out))
+        .await
+        .expect("the server closes a connection whose headers never end")
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.is_empty() || text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
+    assert_eq!(status, 200);
+}

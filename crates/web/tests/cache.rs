@@ -1,0 +1,84 @@
+//! The server's use of the store: tables kept as dense arrays, slow solves kept as answers.
+
+use grundy_store::{NewEntry, Store, NONE};
+use grundy_web::api::{Limits, SolveRequest, TableRequest};
+use grundy_web::cache;
+use std::time::Instant;
+
+fn store(name: &str) -> Store {
+    let dir = std::env::temp_dir().join(format!("grundy-web-cache-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    Store::open(&dir.join("store.redb"), "web-test").unwrap()
+}
+
+#[test]
+fn tables_are_kept_as_dense_arrays_and_read_back() {
+    let s = store("tables");
+    let limits = Limits::default();
+    let req = TableRequest {
+        family: "cutting".into(),
+        size: 8,
+    };
+    let computed = cache::table(Some(&s), &req, &limits).unwrap();
+    let (info, values) = s.get_values("table/cutting/8").unwrap().expect("kept");
+    assert_eq!((info.kind.as_str(), values.len()), ("table", 64));
+    assert_eq!(values[0], NONE, "1x1 has no value");
+    assert_eq!(values[8 + 1], 0, "G(2,2) = 0");
+    assert_eq!(cache::table(Some(&s), &req, &limits).unwrap(), computed);
+    // What is read back is what is stored: doctor the array and see it served.
+    let mut doctored = values.clone();
+    doctored[8 + 1] = 77;
+    let entry = NewEntry {
+        key: "table/cutting/8",
+        kind: "table",
+        family: "cutting",
+        summary: "",
+    };
+    s.put_values(&entry, &doctored).unwrap();
+    assert_eq!(
+        cache::table(Some(&s), &req, &limits).unwrap().values[1][1],
+        Some(77)
+    );
+    // A sequence, and no store at all.
+    let nim = TableRequest {
+        family: "nim".into(),
+        size: 6,
+    };
+    assert_eq!(
+        cache::table(Some(&s), &nim, &limits).unwrap().values,
+        vec![(0..6).map(Some).collect::<Vec<_>>()]
+    );
+    assert_eq!(cache::table(None, &nim, &limits).unwrap().values[0][5], Some(5));
+}
+
+#[test]
+fn slow_solves_are_answered_from_the_store() {
+    let s = store("solves");
+    let limits = Limits::default();
+    let req = SolveRequest {
+        family: "graph".into(),
+        board: Some("grid:4x4".into()),
+        remoteness: true,
+        ..SolveRequest::default()
+    };
+    let t = Instant::now();
+    let first = cache::solve(Some(&s), &req, &limits).unwrap();
+    let slow = t.elapsed();
+    assert_eq!(s.list().unwrap().len(), 1);
+    let t = Instant::now();
+    let again = cache::solve(Some(&s), &req, &limits).unwrap();
+    assert_eq!(again, first);
+    assert!(
+        t.elapsed() * 5 < slow,
+        "{:?} from the store vs {slow:?} computed",
+        t.elapsed()
+    );
+    // Quick solves are not kept.
+    let quick = SolveRequest {
+        family: "nim".into(),
+        position: "1 2".into(),
+        ..SolveRequest::default()
+    };
+    cache::solve(Some(&s), &quick, &limits).unwrap();
+    assert_eq!(s.list().unwrap().len(), 1);
+}

@@ -1,0 +1,263 @@
+// Browser tests of the grundy explorer: Debian's chromium driven by playwright-core plays
+// real games to the end by clicks, checks the API's errors from the page, and saves a
+// screenshot to docs/screenshot.png.
+//
+// Run: cargo build --bin grundy && (cd tests/browser && npm ci && npm test)
+// GRUNDY_BIN names the binary (default: $CARGO_TARGET_DIR or ../../target, debug build);
+// CHROMIUM the browser (default /usr/bin/chromium).
+'use strict';
+
+const { test, before, after } = require('node:test');
+const assert = require('node:assert');
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+
+const root = path.resolve(__dirname, '..', '..');
+const targetDir = process.env.CARGO_TARGET_DIR || path.join(root, 'target');
+const bin = process.env.GRUNDY_BIN || path.join(targetDir, 'debug', 'grundy');
+const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+let server;
+let base;
+let browser;
+
+// Starts `grundy serve` on a free loopback port and reads the address it prints.
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const p = spawn(bin, ['--no-db', 'serve', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`grundy serve did not start: ${err}`)), 20000);
+    p.stderr.on('data', (d) => {
+      err += d;
+      const m = /http:\/\/([0-9.]+:\d+)\//.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ proc: p, base: `http://${m[1]}` });
+      }
+    });
+    p.on('exit', (code) => reject(new Error(`grundy serve exited with ${code}: ${err}`)));
+    p.on('error', reject);
+  });
+}
+
+before(async () => {
+  const s = await startServer();
+  server = s.proc;
+  base = s.base;
+  browser = await chromium.launch({
+    executablePath: browserPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill('SIGTERM');
+});
+
+async function openPage() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(base + '/');
+  await page.waitForSelector('#moves .move');
+  return { page, errors };
+}
+
+// Waits until it is the person's turn or the game is over (the page says whose turn it is in
+// data-turn on its body); returns the status line.
+async function waitTurn(page) {
+  await page.waitForFunction(() => ['human', 'over'].includes(document.body.dataset.turn), null, { timeout: 20000 });
+  return page.textContent('#status');
+}
+
+// Clicks `target` (a selector or an element) and waits for the move to be made.
+async function clickMove(page, target) {
+  const ply = await page.evaluate(() => document.body.dataset.ply);
+  if (typeof target === 'string') await page.click(target);
+  else await target.click();
+  await page.waitForFunction((p) => document.body.dataset.ply !== p, ply);
+}
+
+async function chooseFamily(page, name) {
+  await page.selectOption('#family', name);
+  // The page has analysed the family's example (data-family and data-analysed on its body).
+  await page.waitForFunction((n) => document.body.dataset.family === n &&
+    document.body.dataset.analysed === document.getElementById('position').value, name);
+}
+
+// Plays the game by clicking the board: a winning move when there is one, else any move.
+// Returns the final status line.
+async function playToEnd(page, maxTurns) {
+  for (let turn = 0; turn < maxTurns; turn++) {
+    const status = await waitTurn(page);
+    if (/You win|The engine wins/.test(status)) return status;
+    const wins = await page.$$eval('#moves .move.win', (bs) => bs.map((b) => b.dataset.move));
+    let target = null;
+    for (const w of wins) {
+      target = await page.$(`#drawing [data-move="${w}"]`);
+      if (target) break;
+    }
+    if (!target) target = await page.$('#drawing [data-move]');
+    assert.ok(target, `no clickable move on the board (status: ${status})`);
+    await clickMove(page, target);
+  }
+  throw new Error('the game did not end');
+}
+
+test('nim: set up by clicks, then win against perfect play by clicking tokens', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'nim');
+  assert.strictEqual(await page.inputValue('#position'), '3 5 7');
+  // Set up 3 5 6 by clicking: one token off heap 3.
+  await page.click('[data-testid="heap-minus-3"]');
+  await page.waitForFunction(() => document.body.dataset.analysed === '3 5 6');
+  assert.strictEqual(await page.textContent('#grundy'), '0');
+  assert.match(await page.textContent('#outcome'), /second/);
+  await page.click('[data-testid="heap-plus-1"]');
+  await page.waitForFunction(() => document.body.dataset.analysed === '4 5 6');
+  assert.strictEqual(await page.textContent('#grundy'), '7');
+  // Every move is coloured by its result: 4 5 6 has exactly the winning moves to 3 5 6, 4 2 6, 4 5 1.
+  const wins = await page.$$eval('#moves .move.win', (bs) => bs.map((b) => b.dataset.move));
+  assert.deepStrictEqual(wins.sort(), ['1:4->3', '2:5->2', '3:6->1']);
+  await page.click('[data-testid="play-me"]');
+  const status = await playToEnd(page, 40);
+  assert.match(status, /You win/);
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test('crosses: the engine starts and wins against a person who plays on', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'crosses');
+  await page.fill('#position', '.........');
+  await page.click('#apply');
+  await page.waitForFunction(() => document.getElementById('moves').children.length === 9);
+  await page.click('[data-testid="play-engine"]');
+  const status = await playToEnd(page, 20);
+  assert.match(status, /The engine wins/);
+  assert.match(await page.inputValue('#position'), /XXX/);
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test('undo takes back the person\'s move and the engine\'s reply', async () => {
+  const { page } = await openPage();
+  await chooseFamily(page, 'nim');
+  await page.click('[data-testid="play-me"]');
+  await waitTurn(page);
+  await clickMove(page, '#drawing [data-move="3:7->6"]');
+  const status = await waitTurn(page);
+  assert.match(status, /^Engine played/);
+  assert.notStrictEqual(await page.inputValue('#position'), '3 5 6');
+  await page.click('[data-testid="undo"]');
+  await page.waitForFunction(() => document.getElementById('position').value === '3 5 7');
+  assert.match(await waitTurn(page), /^Your move/);
+  await page.close();
+});
+
+test('points on the maoershan board: take pieces by clicking vertices until the game ends', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'points');
+  await page.waitForSelector('#drawing [data-point="12"]');
+  await page.fill('#position', '110100000011');
+  await page.click('#apply');
+  await page.waitForFunction(() => document.getElementById('position').value === '110100000011');
+  await page.click('[data-testid="play-me"]');
+  for (let turn = 0; turn < 20; turn++) {
+    const status = await waitTurn(page);
+    if (/You win|The engine wins/.test(status)) break;
+    const best = await page.$eval('#moves .move', (b) => b.dataset.move);
+    const [p, q] = best.split('-');
+    const ply = await page.evaluate(() => document.body.dataset.ply);
+    await page.click(`#drawing [data-point="${p}"]`);
+    if (q) await page.click(`#drawing [data-point="${q}"]`);
+    else if (await page.$(`#drawing circle.sel[data-point="${p}"]`)) await page.click(`#drawing [data-point="${p}"]`);
+    await page.waitForFunction((x) => document.body.dataset.ply !== x, ply);
+  }
+  assert.match(await page.textContent('#status'), /You win|The engine wins/);
+  assert.match(await page.inputValue('#position'), /^0+$/);
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test('cutting: cut sheets by clicking grid lines until someone cuts off a 1x1', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'cutting');
+  await page.fill('#position', '5x3');
+  await page.click('#apply');
+  await page.waitForFunction(() => document.getElementById('position').value === '5x3');
+  await page.click('[data-testid="play-me"]');
+  const status = await playToEnd(page, 30);
+  // 5x3 is a first-player win, and playToEnd clicks winning cuts when there are some.
+  assert.match(status, /You win/);
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test('bombs: set up a board by clicking cells, then play by selecting bombs', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'bombs');
+  // Clear the example board, then place two bombs by clicking.
+  for (const cell of await page.$$eval('#drawing rect.cell.on', (rs) => rs.map((r) => r.dataset.cell))) {
+    const before = await page.inputValue('#position');
+    await page.click(`#drawing rect[data-cell="${cell}"]`);
+    await page.waitForFunction((b) => document.getElementById('position').value !== b, before);
+  }
+  for (const cell of ['0,2', '1,1']) {
+    const before = await page.inputValue('#position');
+    await page.click(`#drawing rect[data-cell="${cell}"]`);
+    await page.waitForFunction((b) => document.getElementById('position').value !== b, before);
+  }
+  await page.waitForFunction(() => document.body.dataset.analysed === '..#/.#./...');
+  assert.strictEqual(await page.textContent('#grundy'), '3');
+  await page.click('[data-testid="play-me"]');
+  for (let turn = 0; turn < 30; turn++) {
+    const status = await waitTurn(page);
+    if (/You win|The engine wins/.test(status)) break;
+    // Select a bomb on the board, then play one of its moves (a winning one if any).
+    const bomb = await page.$eval('#drawing rect.cell.on', (r) => r.dataset.cell);
+    await page.click(`#drawing rect[data-cell="${bomb}"]`);
+    await page.waitForSelector('#drawing rect.cell.sel');
+    const moves = await page.$$eval('#moves .move', (bs) => bs.map((b) => [b.dataset.move, b.classList.contains('win')]));
+    assert.ok(moves.length > 0 && moves.every(([m]) => m.startsWith(`${bomb}->`)), JSON.stringify(moves));
+    const pick = (moves.find(([, w]) => w) || moves[0])[0];
+    await clickMove(page, `#moves .move[data-move="${pick}"]`);
+  }
+  assert.match(await page.textContent('#status'), /You win/);
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test('bad input shows the server\'s message, and the API answers 4xx JSON', async () => {
+  const { page } = await openPage();
+  await page.fill('#position', '3 x 7');
+  await page.click('#apply');
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await page.textContent('#error'), /bad nim position/);
+  const r = await page.evaluate(async () => {
+    const res = await fetch('/api/solve', { method: 'POST', body: '{"family":' });
+    return { status: res.status, body: await res.json() };
+  });
+  assert.strictEqual(r.status, 400);
+  assert.match(r.body.error, /malformed JSON/);
+  await page.close();
+});
+
+test('cutting table as a coloured grid; screenshot for docs', async () => {
+  const { page } = await openPage();
+  await chooseFamily(page, 'cutting');
+  await page.fill('#table-size', '12');
+  await page.click('[data-testid="show-table"]');
+  await page.waitForSelector('#table table.grundy');
+  // G(2,2) = G(2,3) = 0 (row 2, columns 2 and 3; the first row and column are sheets of side 1).
+  const cells = await page.$$eval('#table table.grundy tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.strictEqual(cells[2][2], '0');
+  assert.strictEqual(cells[2][3], '0');
+  await page.click('[data-testid="play-me"]');
+  await waitTurn(page);
+  await page.screenshot({ path: path.join(root, 'docs', 'screenshot.png'), fullPage: true });
+  await page.close();
+});
