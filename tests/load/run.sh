@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Load test of `grundy serve` on loopback with wrk (Debian package `wrk`); every run is
-# bounded in time. Prints one markdown table row per scenario (docs/benchmarks.web.md).
+# bounded in time. Prints one markdown table row per scenario (docs/benchmarks.md).
 # Usage: tests/load/run.sh [path/to/grundy] [seconds per scenario]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
