@@ -251,19 +251,7 @@ mod tests {
         }
     }
 
-    struct Nim;
-    impl Ruleset for Nim {
-        type Component = u32;
-        fn options<F: FnMut(&[u32])>(&self, c: &u32, mut emit: F) {
-            for k in 0..*c {
-                if k == 0 {
-                    emit(&[]);
-                } else {
-                    emit(&[k]);
-                }
-            }
-        }
-    }
+    use crate::test_rules::Nim;
 
     #[test]
     fn nim_heaps_have_the_nim_genera() {

@@ -13,6 +13,8 @@ pub mod misere;
 pub mod remoteness;
 pub mod search;
 pub mod seq;
+#[cfg(test)]
+mod test_rules;
 
 pub use analysis::{analyze, Analysis, Convention};
 pub use memo::GrundyMemo;

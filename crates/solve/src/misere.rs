@@ -177,19 +177,7 @@ impl<'r, R: Ruleset> MisereSearch<'r, R> {
 mod tests {
     use super::*;
 
-    struct Nim;
-    impl Ruleset for Nim {
-        type Component = u32;
-        fn options<F: FnMut(&[u32])>(&self, c: &u32, mut emit: F) {
-            for k in 0..*c {
-                if k == 0 {
-                    emit(&[]);
-                } else {
-                    emit(&[k]);
-                }
-            }
-        }
-    }
+    use crate::test_rules::Nim;
 
     /// Misère Nim (Bouton): the player to move wins iff (some heap > 1 and xor != 0) or
     /// (all heaps ≤ 1 and xor == 0).

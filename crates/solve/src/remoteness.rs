@@ -137,19 +137,7 @@ impl<'r, R: Ruleset> RemotenessSearch<'r, R> {
 mod tests {
     use super::*;
 
-    struct Nim;
-    impl Ruleset for Nim {
-        type Component = u32;
-        fn options<F: FnMut(&[u32])>(&self, c: &u32, mut emit: F) {
-            for k in 0..*c {
-                if k == 0 {
-                    emit(&[]);
-                } else {
-                    emit(&[k]);
-                }
-            }
-        }
-    }
+    use crate::test_rules::Nim;
 
     #[test]
     fn single_heaps() {
