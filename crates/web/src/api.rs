@@ -214,9 +214,25 @@ pub struct TableResponse {
     pub values: Vec<Vec<Option<u64>>>,
 }
 
-/// The families the server knows: `(name, description)`.
+/// Heap games offered by name on the page (any other code works through the API too).
+pub const HEAP_PRESETS: &[(&str, &str)] = &[
+    ("0.77", "Kayles (octal 0.77): heaps of pins, e.g. '5 9 12'"),
+    ("0.07", "Dawson's Kayles (octal 0.07): heaps, e.g. '7 10'"),
+    ("0.137", "Dawson's chess (octal 0.137): heaps, e.g. '8 13'"),
+    ("0.6", "Officers (octal 0.6): heaps, e.g. '20 31'"),
+    (
+        "grundys-game",
+        "Grundy's game: split a heap into two unequal heaps, e.g. '12 9'",
+    ),
+    ("sub:1,3,4", "subtraction game S(1,3,4): heaps, e.g. '10 11'"),
+];
+
+/// The families the server knows: `(name, description)`: every family of the registry and
+/// the heap-game presets.
 pub fn families() -> Vec<(&'static str, &'static str)> {
-    grundy_games::registry::FAMILIES.to_vec()
+    let mut all = grundy_games::registry::FAMILIES.to_vec();
+    all.extend_from_slice(HEAP_PRESETS);
+    all
 }
 
 /// An upper estimate of the number of moves of a position, from its text alone, so a

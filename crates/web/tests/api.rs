@@ -79,9 +79,18 @@ async fn page_assets_and_families() {
         .iter()
         .map(|f| f["name"].as_str().unwrap())
         .collect();
-    for (name, _) in grundy_games::registry::FAMILIES {
+    for (name, _) in grundy_games::registry::FAMILIES
+        .iter()
+        .chain(grundy_web::api::HEAP_PRESETS)
+    {
         assert!(names.contains(name), "{name} missing from {names:?}");
     }
+    // A heap-game preset answers through the same API.
+    let body = br#"{"family":"0.77","position":"5 9 12"}"#;
+    let (status, _, answer) = request(addr, "POST", "/api/solve", body).await;
+    assert_eq!(status, 200, "{answer}");
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(v["grundy"], 4, "{answer}");
     let (status, _, body) = request(addr, "GET", "/nope", b"").await;
     assert_eq!(status, 404);
     assert!(body.contains("error"));
