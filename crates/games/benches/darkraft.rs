@@ -2,23 +2,12 @@
 //! boards (figures in docs/benchmarks.md).
 
 use criterion::{criterion_main, BenchmarkId, Criterion};
-use grundy_games::darkraft::{baseline, Board, Cell, Darkraft};
+use grundy_games::darkraft::{baseline, Board, Darkraft};
 use std::hint::black_box;
 use std::time::Duration;
 
-/// splitmix64 letters from `seed` (the same boards as the `darkraft_time` example).
 fn random_board(rows: usize, cols: usize, seed: u64) -> Board {
-    let mut x = seed;
-    let cells = (0..rows * cols)
-        .map(|_| {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            [Cell::L, Cell::R, Cell::X][((z ^ (z >> 31)) % 3) as usize]
-        })
-        .collect();
-    Board::new(rows, cols, cells).expect("valid size")
+    Board::random(rows, cols, seed)
 }
 
 fn fast(board: &Board) -> u64 {

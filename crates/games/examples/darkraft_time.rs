@@ -3,22 +3,11 @@
 //! last of REPEAT runs is timed, so thread start-up is not counted)..
 
 use grundy_core::Game;
-use grundy_games::darkraft::{baseline, Board, Cell, Darkraft};
+use grundy_games::darkraft::{baseline, Board, Darkraft};
 use std::time::Instant;
 
-/// The board of the criterion bench: splitmix64 letters from `seed`.
 fn random_board(rows: usize, cols: usize, seed: u64) -> Board {
-    let mut x = seed;
-    let cells = (0..rows * cols)
-        .map(|_| {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            [Cell::L, Cell::R, Cell::X][((z ^ (z >> 31)) % 3) as usize]
-        })
-        .collect();
-    Board::new(rows, cols, cells).expect("valid size")
+    Board::random(rows, cols, seed)
 }
 
 fn main() {

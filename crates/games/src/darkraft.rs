@@ -97,6 +97,23 @@ impl fmt::Display for Shot {
 }
 
 impl Board {
+    /// A board of `rows × cols` letters drawn uniformly by splitmix64 from `seed`: the
+    /// random boards of the benchmarks, the timing example and the tests.
+    #[doc(hidden)]
+    pub fn random(rows: usize, cols: usize, seed: u64) -> Board {
+        let mut x = seed;
+        let cells = (0..rows * cols)
+            .map(|_| {
+                x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = x;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                [Cell::L, Cell::R, Cell::X][((z ^ (z >> 31)) % 3) as usize]
+            })
+            .collect();
+        Board::new(rows, cols, cells).expect("a random board has a valid size")
+    }
+
     /// A board of `rows × cols` cells given row by row, or `None` when the sizes disagree,
     /// the board is empty or has more than [`MAX_CELLS`] cells.
     pub fn new(rows: usize, cols: usize, cells: Vec<Cell>) -> Option<Board> {

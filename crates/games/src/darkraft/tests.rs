@@ -112,19 +112,8 @@ fn one_row_and_one_column_boards() {
     }
 }
 
-/// A deterministic pseudo-random board of `rows × cols` letters.
 pub(crate) fn random_board(rows: usize, cols: usize, seed: u64) -> Board {
-    let mut x = seed;
-    let cells = (0..rows * cols)
-        .map(|_| {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            [Cell::L, Cell::R, Cell::X][((z ^ (z >> 31)) % 3) as usize]
-        })
-        .collect();
-    Board::new(rows, cols, cells).unwrap()
+    Board::random(rows, cols, seed)
 }
 
 #[test]
