@@ -31,7 +31,8 @@ pub enum First {
     printf '1:3->0\\n' | grundy play nim 3 4"
 )]
 pub struct PlayArgs {
-    /// Game family: nim, bombs, cutting, crosses, points, graph.
+    /// Game family, as for `grundy solve`: nim, darkraft, bombs, cutting, crosses, cram,
+    /// chomp, points, graph, or a heap game code (0.77, grundys-game, sub:1,3,4, ...).
     pub family: String,
     /// The starting position in the family's notation; `@FILE` reads it from a file.
     pub position: Vec<String>,
