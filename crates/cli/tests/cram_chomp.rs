@@ -2,16 +2,7 @@
 //! memory budget, and bad positions.
 
 mod common;
-use common::{assert_usage_error, grundy};
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["solve"];
-    all.extend_from_slice(args);
-    all.push("--json");
-    let r = grundy(&all, "");
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    serde_json::from_str(&r.stdout).expect("valid JSON")
-}
+use common::{assert_usage_error, grundy, solve_json as json};
 
 #[test]
 fn cram_rectangles() {

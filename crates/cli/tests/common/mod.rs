@@ -77,3 +77,13 @@ pub fn assert_usage_error(r: &Run, needle: &str) {
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     assert!(r.stderr.len() < 400, "short error: {}", r.stderr);
 }
+
+/// `grundy solve ARGS --json`, checked to succeed, as a JSON value.
+pub fn solve_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["solve"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let r = grundy(&all, "");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    serde_json::from_str(&r.stdout).expect("valid JSON")
+}
