@@ -432,6 +432,8 @@ async function solveCurrent() {
   // Answers may come back out of order: only the latest request's answer counts.
   const seq = ++state.seq;
   state.busy = true;
+  // Scripts watching whose turn it is must not see the previous turn while this solves.
+  if (state.play) document.body.dataset.turn = 'busy';
   showError('');
   let answer = null;
   let error = '';
