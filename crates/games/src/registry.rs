@@ -45,6 +45,14 @@ pub const FAMILIES: &[(&str, &str)] = &[
         "Crosses and Crosses / Treblecross (POJ 3537): a strip of '.' and 'X'",
     ),
     (
+        "cram",
+        "Cram: dominoes on a board: 'RxC' or rows of '.' and '#' (a hole), e.g. '3x4'",
+    ),
+    (
+        "chomp",
+        "Chomp: a bar 'RxC' or column heights, e.g. '4x7' or '7 7 5 3'",
+    ),
+    (
         "points",
         "pieces on a graph's points as a 0/1 string (--board, --graph, --rule)",
     ),
