@@ -231,6 +231,114 @@ test('bombs: set up a board by clicking cells, then play by selecting bombs', as
   await page.close();
 });
 
+// Clicks `selector` in set-up mode and waits until the page has analysed the new position;
+// returns the position text.
+async function editClick(page, selector) {
+  const before = await page.inputValue('#position');
+  await page.click(selector);
+  await page.waitForFunction((b) => {
+    const now = document.getElementById('position').value;
+    return now !== b && document.body.dataset.analysed === now;
+  }, before);
+  return page.inputValue('#position');
+}
+
+test('darkraft: set up a board by clicking cells, see what a shot destroys, then win', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'darkraft');
+  assert.strictEqual(await page.inputValue('#position'), 'XLRL/RXLR/LRXL');
+  assert.strictEqual(await page.$$eval('#drawing rect.cell', (rs) => rs.length), 12);
+  assert.strictEqual(await editClick(page, '[data-testid="rows-minus"]'), 'XLRL/RXLR');
+  assert.strictEqual(await editClick(page, '[data-testid="columns-minus"]'), 'XLR/RXL');
+  // A click turns a cell L -> R -> X -> . (destroyed) -> L.
+  assert.strictEqual(await editClick(page, '#drawing rect[data-cell="2,2"]'), 'XLR/R.L');
+  assert.strictEqual(await editClick(page, '#drawing rect[data-cell="1,1"]'), '.LR/R.L');
+  assert.strictEqual(await editClick(page, '#drawing rect[data-cell="1,1"]'), 'LLR/R.L');
+  assert.strictEqual(await page.textContent('#grundy'), '3');
+  assert.match(await page.textContent('#outcome'), /first/);
+  assert.ok(await page.$('#drawing rect.dead[data-cell="2,2"]'));
+  // Exploring: every intact cell is a move, coloured by its result; 2,1 alone wins.
+  await page.uncheck('#edit');
+  await page.waitForSelector('#drawing rect[data-move]');
+  const cells = await page.$$eval('#drawing rect[data-move]', (rs) => rs.map((r) => [r.dataset.move, r.classList.contains('win') ? 'win' : r.classList.contains('lose') ? 'lose' : '']));
+  assert.deepStrictEqual(cells.sort(), [['1,1', 'lose'], ['1,2', 'lose'], ['1,3', 'lose'], ['2,1', 'win'], ['2,3', 'lose']]);
+  // Hovering a cell marks what its lasers destroy: the cells the move turns to '.'.
+  await page.hover('#drawing rect[data-move="1,2"]');
+  const hit = await page.$$eval('#drawing rect.hit', (rs) => rs.map((r) => r.dataset.cell).sort());
+  const after = await page.evaluate(async () => {
+    const res = await fetch('/api/solve', { method: 'POST', body: JSON.stringify({ family: 'darkraft', position: 'LLR/R.L' }) });
+    return (await res.json()).moves.find((m) => m.move === '1,2').position_after;
+  });
+  const destroyed = [];
+  after.split('/').forEach((row, r) => [...row].forEach((ch, c) => { if (ch === '.' && 'LLR/R.L'.split('/')[r][c] !== '.') destroyed.push(`${r + 1},${c + 1}`); }));
+  assert.deepStrictEqual(hit, destroyed.sort());
+  assert.deepStrictEqual(hit, ['1,2', '2,1']);
+  await page.click('[data-testid="play-me"]');
+  const status = await playToEnd(page, 10);
+  assert.match(status, /You win/);
+  assert.match(await page.inputValue('#position'), /^[.\/]+$/);
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test('cram: set up holes by clicking, the engine starts, place dominoes by clicks and win', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'cram');
+  assert.strictEqual(await page.inputValue('#position'), '3x4');
+  assert.strictEqual(await editClick(page, '[data-testid="rows-plus"]'), '4x4');
+  assert.strictEqual(await editClick(page, '#drawing rect[data-cell="1,1"]'), '#.../..../..../....');
+  assert.strictEqual(await editClick(page, '#drawing rect[data-cell="4,4"]'), '#.../..../..../...#');
+  // Symmetric under the half turn, no domino on its own image: the second player wins.
+  assert.strictEqual(await page.textContent('#grundy'), '0');
+  assert.match(await page.textContent('#outcome'), /second/);
+  assert.ok(await page.$('#drawing rect.on[data-cell="1,1"]'));
+  await page.click('[data-testid="play-engine"]');
+  assert.match(await waitTurn(page), /^Engine played/);
+  // First move by two clicks: a square, then the square next to it.
+  const win = await page.$eval('#moves .move.win', (b) => b.dataset.move);
+  const [a, b] = win.split('-');
+  await page.click(`#drawing rect[data-cell="${a}"]`);
+  await page.waitForSelector(`#drawing rect.sel[data-cell="${a}"]`);
+  const listed = await page.$$eval('#moves .move', (bs) => bs.map((x) => x.dataset.move));
+  assert.ok(listed.length > 0 && listed.every((m) => m.split('-').includes(a)), JSON.stringify(listed));
+  assert.ok(await page.$(`#drawing rect.cell.win[data-cell="${b}"][data-move="${win}"]`));
+  await clickMove(page, `#drawing rect.cell[data-cell="${b}"]`);
+  // Then by clicking the joints between two empty squares.
+  const status = await playToEnd(page, 20);
+  assert.match(status, /You win/);
+  assert.match(await page.inputValue('#position'), /^[.#\/]+$/);
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test('chomp: shape the bar by clicking squares, see what a bite takes, then win', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'chomp');
+  assert.strictEqual(await page.inputValue('#position'), '4x5');
+  // A click on a square takes it with everything above and right of it...
+  assert.strictEqual(await editClick(page, '#drawing rect[data-cell="2,3"]'), '4 4 1 1 1');
+  assert.strictEqual(await editClick(page, '[data-testid="rows-minus"]'), '3x2');
+  // ... and a click on an empty place adds it with everything below and left of it.
+  assert.strictEqual(await editClick(page, '#drawing rect.ghost[data-cell="1,3"]'), '3 3 1');
+  assert.strictEqual(await page.textContent('#grundy'), '3');
+  assert.match(await page.textContent('#outcome'), /first/);
+  await page.uncheck('#edit');
+  await page.waitForSelector('#drawing rect[data-move]');
+  // Every square but the poisoned one is a move; 3,1 and 2,2 win.
+  assert.ok(await page.$('#drawing rect.poison[data-cell="1,1"]:not([data-move])'));
+  const wins = await page.$$eval('#drawing rect.win', (rs) => rs.map((r) => r.dataset.move).sort());
+  assert.deepStrictEqual(wins, ['2,2', '3,1']);
+  assert.strictEqual(await page.$$eval('#drawing rect[data-move]', (rs) => rs.length), 6);
+  await page.hover('#drawing rect[data-move="2,2"]');
+  assert.deepStrictEqual(await page.$$eval('#drawing rect.hit', (rs) => rs.map((r) => r.dataset.cell).sort()), ['2,2', '3,2']);
+  await page.click('[data-testid="play-me"]');
+  const status = await playToEnd(page, 10);
+  assert.match(status, /You win/);
+  assert.strictEqual(await page.inputValue('#position'), '1');
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
 test('bad input shows the server\'s message, and the API answers 4xx JSON', async () => {
   const { page } = await openPage();
   await page.fill('#position', '3 x 7');

@@ -168,15 +168,22 @@ const bombsDrawer = {
   filter: (m) => !state.selected || m.move.startsWith(`${state.selected}->`),
 };
 
-function gridEditor(box, pos, ui, fill) {
-  const g = parseGrid(pos);
-  const rows = g.length, cols = Math.max(1, ...g.map((r) => r.length));
-  const make = (r, c) => Array.from({ length: r }, (_, i) => Array.from({ length: c }, (_, j) => (g[i] && g[i][j]) || fill).join('')).join('/');
-  box.appendChild(document.createTextNode('Click cells to toggle them. '));
-  box.appendChild(button('rows −', () => rows > 1 && ui.set(make(rows - 1, cols))));
-  box.appendChild(button('rows +', () => ui.set(make(rows + 1, cols))));
-  box.appendChild(button('columns −', () => cols > 1 && ui.set(make(rows, cols - 1))));
-  box.appendChild(button('columns +', () => ui.set(make(rows, cols + 1))));
+// Buttons to resize a board of rows (new cells are `fill`); `parse` reads the family's board
+// into rows of cells, `hint` says what clicks on the cells do.
+function gridEditor(box, pos, ui, fill, hint, parse) {
+  const read = parse || parseGrid;
+  // Resize the current position (the editor may lag behind quick clicks).
+  const resize = (dr, dc) => () => {
+    const g = read(state.req.position) || [];
+    const rows = g.length + dr, cols = Math.max(1, ...g.map((r) => r.length)) + dc;
+    if (rows < 1 || cols < 1) return;
+    ui.set(Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (g[i] && g[i][j]) || fill).join('')).join('/'));
+  };
+  box.appendChild(document.createTextNode(hint || 'Click cells to toggle them. '));
+  box.appendChild(button('rows −', resize(-1, 0), { 'data-testid': 'rows-minus' }));
+  box.appendChild(button('rows +', resize(1, 0), { 'data-testid': 'rows-plus' }));
+  box.appendChild(button('columns −', resize(0, -1), { 'data-testid': 'columns-minus' }));
+  box.appendChild(button('columns +', resize(0, 1), { 'data-testid': 'columns-plus' }));
 }
 
 const crossesDrawer = {
@@ -262,6 +269,284 @@ const cuttingDrawer = {
   },
 };
 
+// ---------------------------------------------------------------- boards counted from 1
+// darkraft, cram and chomp name cells `row,col` from 1, so their drawings do too (in
+// data-cell as in data-move).
+
+// The moves by their text (boards may have thousands of cells).
+function moveMap(ui) {
+  return new Map((ui.moves || []).map((m) => [m.move, m]));
+}
+
+// Boards larger than this are not drawn (the server refuses most of them anyway).
+const MAX_DRAWN_CELLS = 20000;
+
+function tooLarge(root, rows, cols) {
+  if (rows * cols <= MAX_DRAWN_CELLS && rows > 0 && cols > 0) return false;
+  const p = document.createElement('p');
+  p.className = 'about';
+  p.textContent = rows > 0 && cols > 0 ? `A board of ${rows}×${cols} cells is too large to draw.` : 'Nothing to draw.';
+  root.appendChild(p);
+  return true;
+}
+
+// An SVG of rows × cols squares numbered from 1 along the sides; `rowNumber(r)` is the label
+// of the r-th row drawn from the top (from 0), `r + 1` unless given (chomp counts from the
+// bottom). `square(r, c, cls)` draws a square, `letter(r, c, text)` writes in it.
+function squareBoard(rows, cols, rowNumber) {
+  const s = Math.max(14, Math.min(44, Math.floor(480 / Math.max(rows, cols))));
+  const left = 28, top = 18;
+  const svg = svgRoot(cols * s + left + 8, rows * s + top + 8);
+  const every = s < 20 ? 5 : 1;
+  const label = (n) => n === 1 || n % every === 0;
+  for (let c = 0; c < cols; c++) {
+    if (label(c + 1)) svgEl('text', { x: left + c * s + s / 2, y: 12, 'text-anchor': 'middle' }, svg).textContent = String(c + 1);
+  }
+  for (let r = 0; r < rows; r++) {
+    const n = rowNumber ? rowNumber(r) : r + 1;
+    if (label(n)) svgEl('text', { x: left - 6, y: top + r * s + s / 2 + 4, 'text-anchor': 'end' }, svg).textContent = String(n);
+  }
+  return {
+    svg,
+    s,
+    at: (r, c) => [left + c * s, top + r * s],
+    square: (r, c, cls) => svgEl('rect', { x: left + c * s, y: top + r * s, width: s, height: s, class: `cell ${cls || ''}` }, svg),
+    letter(r, c, text, cls) {
+      const t = svgEl('text', { x: left + c * s + s / 2, y: top + r * s + s / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'pointer-events': 'none', class: `letter ${cls || ''}` }, svg);
+      t.style.fontSize = `${Math.max(9, Math.round(s * 0.45))}px`;
+      t.textContent = text;
+    },
+  };
+}
+
+// While the pointer is over `el`, the squares `cells()` returns are marked (class `hit`): what
+// the move would take.
+function preview(el, cells) {
+  el.addEventListener('mouseenter', () => { for (const e of cells()) if (e) e.classList.add('hit'); });
+  el.addEventListener('mouseleave', () => { for (const e of cells()) if (e) e.classList.remove('hit'); });
+}
+
+const DARKRAFT_NEXT = { L: 'R', R: 'X', X: '.', '.': 'L' };
+const DARKRAFT_RAYS = { L: [[1, -1], [-1, 1]], R: [[-1, -1], [1, 1]], X: [[1, -1], [-1, 1], [-1, -1], [1, 1]] };
+
+// The cells a shot at (r, c) (from 0) destroys: the cell, and along each of its lasers every
+// intact cell up to a destroyed one or the border (as `Board::fire` in darkraft.rs).
+function darkraftShot(g, r, c) {
+  const hit = [[r, c]];
+  for (const [dr, dc] of DARKRAFT_RAYS[g[r][c]] || []) {
+    for (let i = r + dr, j = c + dc; g[i] && g[i][j] && g[i][j] !== '.'; i += dr, j += dc) hit.push([i, j]);
+  }
+  return hit;
+}
+
+const darkraftDrawer = {
+  example: 'XLRL/RXLR/LRXL',
+  draw(root, pos, ui) {
+    const g = parseGrid(pos);
+    const rows = g.length, cols = Math.max(0, ...g.map((r) => r.length));
+    if (tooLarge(root, rows, cols)) return;
+    const b = squareBoard(rows, cols);
+    const moves = moveMap(ui);
+    const rects = g.map(() => []);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const ch = g[r][c] || '.';
+        const m = moves.get(`${r + 1},${c + 1}`);
+        const rect = b.square(r, c, ch === '.' ? 'dead' : ui.playable ? resultClass(m) : '');
+        rect.setAttribute('data-cell', `${r + 1},${c + 1}`);
+        rects[r][c] = rect;
+        if (ch !== '.') b.letter(r, c, ch);
+        if (ui.playable && m) {
+          // Every intact cell is a move: fire its lasers.
+          rect.classList.add('clickable');
+          rect.setAttribute('data-move', m.move);
+          rect.addEventListener('click', () => ui.play(m.move));
+          preview(rect, () => darkraftShot(g, r, c).map(([i, j]) => rects[i][j]));
+        } else if (ui.editing) {
+          rect.classList.add('clickable');
+          rect.addEventListener('click', () => {
+            // Edit the current position (the drawing may lag behind quick clicks).
+            const now = parseGrid(state.req.position);
+            if (!now[r] || now[r][c] === undefined) return;
+            now[r][c] = DARKRAFT_NEXT[now[r][c]] || 'L';
+            ui.set(now.map((row) => row.join('')).join('/'));
+          });
+        }
+      }
+    }
+    root.appendChild(b.svg);
+  },
+  editor(box, pos, ui) {
+    gridEditor(box, pos, ui, 'L', 'Click a cell to change it: L → R → X → . (destroyed) → L. ');
+  },
+};
+
+// `RxC` (an empty board, as cram and chomp write full boards) as its rows and columns, or null.
+function dimensions(t) {
+  const m = /^\s*(\d+)\s*[xX]\s*(\d+)\s*$/.exec(t || '');
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+// A cram board as rows of `.` (empty) and `#` (a hole or a covered square).
+function cramGrid(t) {
+  const d = dimensions(t);
+  if (!d) return parseGrid(t);
+  const [rows, cols] = d[0] * d[1] <= MAX_DRAWN_CELLS ? d : [0, 0];
+  return Array.from({ length: rows }, () => Array(cols).fill('.'));
+}
+
+// A cram move `r1,c1-r2,c2` for the squares `a` and `b` (`row,col` from 1), the first above or
+// left of the second.
+function cramMove(a, b) {
+  const [ra, ca] = a.split(',').map(Number), [rb, cb] = b.split(',').map(Number);
+  return ra < rb || (ra === rb && ca < cb) ? `${a}-${b}` : `${b}-${a}`;
+}
+
+const cramDrawer = {
+  example: '3x4',
+  draw(root, pos, ui) {
+    const g = cramGrid(pos);
+    const rows = g.length, cols = Math.max(0, ...g.map((r) => r.length));
+    if (tooLarge(root, rows, cols)) return;
+    const b = squareBoard(rows, cols);
+    const moves = moveMap(ui);
+    const sel = ui.playable ? state.selected : null;
+    const rects = {};
+    // Squares that some domino may still cover.
+    const free = new Set([...moves.keys()].flatMap((m) => m.split('-')));
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const here = `${r + 1},${c + 1}`;
+        const empty = g[r][c] === '.';
+        const rect = b.square(r, c, empty ? '' : 'on');
+        rect.setAttribute('data-cell', here);
+        rects[here] = rect;
+        if (ui.playable && free.has(here)) {
+          // Click a square, then a square next to it: the domino on both.
+          const m = sel && sel !== here ? moves.get(cramMove(sel, here)) : null;
+          rect.classList.add('clickable');
+          if (sel === here) rect.classList.add('sel');
+          if (m) {
+            rect.classList.add(resultClass(m));
+            rect.setAttribute('data-move', m.move);
+            preview(rect, () => [rects[sel], rect]);
+          }
+          rect.addEventListener('click', () => {
+            if (m) return ui.play(m.move);
+            state.selected = sel === here ? null : here;
+            render();
+          });
+        } else if (ui.editing) {
+          rect.classList.add('clickable');
+          rect.addEventListener('click', () => {
+            // Edit the current position (the drawing may lag behind quick clicks).
+            const now = cramGrid(state.req.position);
+            if (!now[r] || now[r][c] === undefined) return;
+            now[r][c] = now[r][c] === '.' ? '#' : '.';
+            ui.set(now.map((row) => row.join('')).join('/'));
+          });
+        }
+      }
+    }
+    if (ui.playable) {
+      // Or click the joint between two empty squares: a domino across it.
+      for (const m of moves.values()) {
+        const [a, z] = m.move.split('-');
+        const [r1, c1] = a.split(',').map(Number), [r2, c2] = z.split(',').map(Number);
+        const [x, y] = b.at(r1 - 1, c1 - 1);
+        const s = b.s, across = r1 === r2;
+        const w = across ? s * 0.3 : s * 0.6, h = across ? s * 0.6 : s * 0.3;
+        const cx = across ? x + s : x + s / 2, cy = across ? y + s / 2 : y + s;
+        const j = svgEl('rect', { x: cx - w / 2, y: cy - h / 2, width: w, height: h, rx: 3, class: `joint clickable ${resultClass(m)}` }, b.svg);
+        j.setAttribute('data-move', m.move);
+        j.addEventListener('click', () => ui.play(m.move));
+        preview(j, () => [rects[a], rects[z]]);
+      }
+    }
+    root.appendChild(b.svg);
+  },
+  editor(box, pos, ui) {
+    gridEditor(box, pos, ui, '.', 'Click a square to make it a hole (#) or empty again. ', cramGrid);
+  },
+  filter: (m) => !state.selected || m.move.split('-').includes(state.selected),
+};
+
+// Chomp: the column heights from left to right (`RxC` is a full bar), or null if unreadable.
+function chompHeights(t) {
+  const d = dimensions(t);
+  if (d) return d[0] * d[1] <= MAX_DRAWN_CELLS ? Array(d[1]).fill(d[0]) : null;
+  const h = (t || '').split(/[\s,]+/).filter((x) => x !== '').map(Number);
+  return h.length > 0 && h.every((n) => Number.isInteger(n) && n > 0) ? h : null;
+}
+
+const chompDrawer = {
+  example: '4x5',
+  draw(root, pos, ui) {
+    const h = chompHeights(pos);
+    if (!h) return;
+    // When setting up, one more row and column of empty places to add squares in.
+    const extra = ui.editing ? 1 : 0;
+    const rows = Math.max(...h) + extra, cols = h.length + extra;
+    if (tooLarge(root, rows, cols)) return;
+    // Rows count from 1 at the bottom, columns from 1 at the left: square (1, 1) is poisoned.
+    const b = squareBoard(rows, cols, (i) => rows - i);
+    const moves = moveMap(ui);
+    const squares = {};
+    const has = (r, c) => c <= h.length && h[c - 1] >= r;
+    for (let c = 1; c <= cols; c++) {
+      for (let r = 1; r <= rows; r++) {
+        const here = `${r},${c}`;
+        if (!has(r, c) && !ui.editing) continue;
+        const poison = r === 1 && c === 1;
+        const m = moves.get(here);
+        const cls = !has(r, c) ? 'ghost' : poison ? 'poison' : ui.playable && m ? resultClass(m) : 'choc';
+        const rect = b.square(rows - r, c - 1, cls);
+        rect.setAttribute('data-cell', here);
+        squares[here] = rect;
+        if (poison) b.letter(rows - r, c - 1, '☠', 'poison');
+        if (ui.playable && m) {
+          // Take this square and every square above and to the right of it.
+          rect.classList.add('clickable');
+          rect.setAttribute('data-move', m.move);
+          rect.addEventListener('click', () => ui.play(m.move));
+          preview(rect, () => Object.entries(squares)
+            .filter(([k]) => { const [i, j] = k.split(',').map(Number); return i >= r && j >= c; })
+            .map(([, e]) => e));
+        } else if (ui.editing && !poison) {
+          rect.classList.add('clickable');
+          rect.addEventListener('click', () => {
+            // Edit the current position (the drawing may lag behind quick clicks).
+            const now = chompHeights(state.req.position);
+            if (!now) return;
+            if (c <= now.length && now[c - 1] >= r) {
+              // A square of the bar: bite it off with all above and right of it.
+              for (let j = c; j <= now.length; j++) now[j - 1] = Math.min(now[j - 1], r - 1);
+            } else {
+              // An empty place: add it and every place below and left of it.
+              while (now.length < c) now.push(0);
+              for (let j = 1; j <= c; j++) now[j - 1] = Math.max(now[j - 1], r);
+            }
+            ui.set(now.filter((x) => x > 0).join(' ') || '1');
+          });
+        }
+      }
+    }
+    root.appendChild(b.svg);
+  },
+  editor(box, pos, ui) {
+    box.appendChild(document.createTextNode('Click a square to take it with all above and right of it; click an empty place to add it with all below and left of it. '));
+    const edit = (f) => () => {
+      const h = chompHeights(state.req.position);
+      if (!h) return;
+      ui.set(f(h).filter((x) => x > 0).join(' ') || '1');
+    };
+    box.appendChild(button('rows −', edit((h) => h.map((x) => x - 1)), { 'data-testid': 'rows-minus' }));
+    box.appendChild(button('rows +', edit((h) => h.map((x) => x + 1)), { 'data-testid': 'rows-plus' }));
+    box.appendChild(button('columns −', edit((h) => h.slice(1)), { 'data-testid': 'columns-minus' }));
+    box.appendChild(button('columns +', edit((h) => [h[0], ...h]), { 'data-testid': 'columns-plus' }));
+  },
+};
+
 // Where to draw the points of a graph: the NEFU 1356 board and grids by rows, others on a circle.
 function layout(graph, board) {
   const n = graph.points;
@@ -339,6 +624,9 @@ const DRAWERS = {
   bombs: bombsDrawer,
   cutting: cuttingDrawer,
   crosses: crossesDrawer,
+  darkraft: darkraftDrawer,
+  cram: cramDrawer,
+  chomp: chompDrawer,
   points: graphDrawer,
   graph: { ...graphDrawer, example: '' },
 };
