@@ -562,7 +562,11 @@ trait Seen {
         }
     }
     fn has(&self, v: usize) -> bool;
-    fn mex(&self) -> usize;
+    /// The first value from `from` on that is not marked.
+    fn next_unmarked(&self, from: usize) -> usize;
+    fn mex(&self) -> usize {
+        self.next_unmarked(0)
+    }
 }
 
 /// Values below 2^16: a fixed array, indexed without bounds checks; `.1` bytes are in use.
@@ -595,9 +599,12 @@ impl Seen for Small<'_> {
         v < 1 << 16 && self.0[v & 0xFFFF] != 0
     }
     #[inline(always)]
-    fn mex(&self) -> usize {
+    fn next_unmarked(&self, from: usize) -> usize {
         let n = self.1;
-        self.0[..n].iter().position(|&b| b == 0).unwrap_or(n)
+        match self.0.get(from..n) {
+            Some(rest) => from + memchr::memchr(0, rest).unwrap_or(rest.len()),
+            None => from,
+        }
     }
 }
 
@@ -618,7 +625,10 @@ impl Seen for Wide<'_> {
     fn has(&self, v: usize) -> bool {
         self.0.get(v).is_some_and(|&b| b != 0)
     }
-    fn mex(&self) -> usize {
-        self.0.iter().position(|&b| b == 0).unwrap_or(self.0.len())
+    fn next_unmarked(&self, from: usize) -> usize {
+        match self.0.get(from..) {
+            Some(rest) => from + memchr::memchr(0, rest).unwrap_or(rest.len()),
+            None => from,
+        }
     }
 }
