@@ -2,6 +2,7 @@
 //! user's data folder; `--no-db` for none), the analyses `solve` keeps there, and
 //! `grundy db list|show|verify|prune`.
 
+use crate::entries;
 use crate::error::{usage, CliError};
 use grundy_store::{EntryInfo, NewEntry, Store, StoreError};
 use serde::{Deserialize, Serialize};
@@ -148,8 +149,13 @@ pub fn save_analysis(store: &Store, key: &str, a: &StoredAnalysis) {
     (e.g. ~/.local/share/grundy/store.redb). Examples:\n  \
     grundy db list\n  \
     grundy db show 'analysis/nim/normal/-/-/-/-/3 5 7'\n  \
+    grundy db show seq/0.77\n  \
     grundy db verify\n  \
-    grundy db prune --stale"
+    grundy db prune --stale\n  \
+    grundy db prune --kind seq\n\n\
+    Kinds of entries: analysis (one position: solve, play, serve, solve --dense), table (the \
+    server's tables), seq (G(0), G(1), ... of a heap game: seq, plot), dense (every state \
+    below a position: solve --dense)."
 )]
 pub struct DbArgs {
     #[command(subcommand)]
@@ -169,9 +175,11 @@ enum DbCommand {
         /// The entry's key (as `list` prints it).
         key: String,
     },
-    /// Read every entry back and check it; exit 1 if anything is wrong.
+    /// Read every entry back and check it (checksums; for sequences and dense tables also
+    /// their layout and every record); exit 1 if anything is wrong.
     Verify,
-    /// Remove entries (and blocks no entry uses).
+    /// Remove entries (and blocks no entry uses): each option removes what it matches, and
+    /// damaged entries always go.
     Prune {
         /// Remove every entry.
         #[arg(long)]
@@ -179,9 +187,12 @@ enum DbCommand {
         /// Remove entries written by another version of grundy.
         #[arg(long)]
         stale: bool,
-        /// Remove the entries of this family.
+        /// Remove the entries of this family (a heap game's sequence: its code, e.g. 0.77).
         #[arg(long, value_name = "NAME")]
         family: Option<String>,
+        /// Remove the entries of this kind: analysis, table, seq or dense.
+        #[arg(long, value_name = "KIND")]
+        kind: Option<String>,
         /// Remove entries older than this many days.
         #[arg(long, value_name = "DAYS")]
         older_than: Option<u64>,
@@ -242,7 +253,11 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
                 )));
             };
             print_info(&info);
-            if info.kind == "table" {
+            if let Some(lines) = entries::describe(&info, bytes.clone()) {
+                for l in lines {
+                    println!("{l}");
+                }
+            } else if info.kind == "table" {
                 let values: Vec<String> = bytes
                     .chunks_exact(8)
                     .map(|c| {
@@ -261,7 +276,7 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
             }
         }
         DbCommand::Verify => {
-            let r = store.verify().map_err(store_error)?;
+            let r = verify(&store)?;
             println!(
                 "{}: {} entries, {} blocks, {} orphan blocks, {} problems",
                 store.path().display(),
@@ -284,12 +299,16 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
             all,
             stale,
             family,
+            kind,
             older_than,
         } => {
-            if !all && !stale && family.is_none() && older_than.is_none() {
+            if !all && !stale && family.is_none() && kind.is_none() && older_than.is_none() {
                 return Err(usage(
-                    "say what to prune: --all, --stale, --family NAME or --older-than DAYS",
+                    "say what to prune: --all, --stale, --family NAME, --kind KIND or --older-than DAYS",
                 ));
+            }
+            if let Some(k) = kind.as_deref().filter(|k| !KINDS.contains(k)) {
+                return Err(usage(format!("unknown kind '{k}' (known: {})", KINDS.join(", "))));
             }
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -297,17 +316,17 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
                 .unwrap_or(0);
             let me = writer();
             // Damaged entries go whatever the filter: they cannot be read.
-            let damaged: Vec<String> = store
-                .verify()
-                .map_err(store_error)?
+            let damaged: Vec<String> = verify(&store)?
                 .problems
                 .iter()
                 .filter_map(|p| p.split('\'').nth(1).map(str::to_string))
                 .collect();
+            // Each option removes what it matches.
             let removed = store
                 .prune(|e| {
                     all || (stale && e.writer != me)
                         || family.as_deref().is_some_and(|f| f == e.family)
+                        || kind.as_deref().is_some_and(|k| k == e.kind)
                         || older_than.is_some_and(|d| now.saturating_sub(e.created) > d * 86_400)
                         || damaged.contains(&e.key)
                 })
@@ -316,6 +335,37 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// The kinds of entries.
+const KINDS: [&str; 4] = ["analysis", "table", entries::KIND_SEQ, entries::KIND_DENSE];
+
+/// The store's own checks (checksums, orphans), then the content of sequences and dense
+/// tables: a problem is one line naming the damaged entry between quotes.
+fn verify(store: &Store) -> Result<grundy_store::VerifyReport, CliError> {
+    let mut r = store.verify().map_err(store_error)?;
+    let mut extra = Vec::new();
+    for info in store.list().map_err(store_error)? {
+        if ![entries::KIND_SEQ, entries::KIND_DENSE].contains(&info.kind.as_str())
+            || r.problems.iter().any(|p| p.contains(&format!("'{}'", info.key)))
+        {
+            continue;
+        }
+        // A read error here was already reported by the store's checks.
+        if let Ok(Some((info, bytes))) = store.get(&info.key) {
+            if let Err(what) = entries::check(&info, bytes) {
+                extra.push(
+                    StoreError::Corrupt {
+                        key: info.key.clone(),
+                        what,
+                    }
+                    .to_string(),
+                );
+            }
+        }
+    }
+    r.problems.extend(extra);
+    Ok(r)
 }
 
 fn print_info(info: &EntryInfo) {

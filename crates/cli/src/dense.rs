@@ -1,14 +1,19 @@
 //! `grundy solve cram BOARD --dense`: the whole board by dense retrograde analysis, with the
-//! memory plan printed before the run and a clean refusal when it exceeds the budget.
+//! memory plan printed before the run and a clean refusal when it exceeds the budget. Answers
+//! and small whole tables are kept in the store (`crate::entries`), so a position asked again,
+//! or one below a kept table's, is answered without solving.
 
+use crate::db::{DbOptions, StoredMove};
+use crate::entries::{self, graph_id, DenseAnswer, DenseSpace, DENSE_KEEP_MAX_BYTES};
 use crate::error::{usage, CliError};
 use crate::solve::{DenseRecord, SolveArgs};
 use grundy_core::dense::DenseGame;
 use grundy_core::{Game, Outcome};
-use grundy_games::cram::{Cram, CramDense};
+use grundy_games::cram::{Board, Cram, CramDense};
+use grundy_games::graph::Points;
 use grundy_games::graph_game::GraphDense;
 use grundy_games::registry::{canonical_name, graph_game, position_error, FamilyOptions};
-use grundy_solve::dense::{default_budget, human_bytes, DenseError, DenseSolver, Record};
+use grundy_solve::dense::{default_budget, human_bytes, DenseError, DenseSolver, DenseTable, Plan, Record};
 use grundy_solve::Convention;
 
 /// Reads a memory size: bytes, or a number with a suffix K, M, G or T (powers of 1024).
@@ -39,9 +44,15 @@ fn failure(e: DenseError) -> CliError {
     CliError::Failure(anyhow::anyhow!(e))
 }
 
+/// Tables of the store tried for a position not solved before (the smallest that contain it).
+const TABLES_TRIED: usize = 3;
+
 /// Runs a dense solve of a whole position (cram boards, graph games) and prints the analysis
-/// like `grundy solve`.
-pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str) -> Result<(), CliError> {
+/// like `grundy solve`. With a store, the answer comes from it when it was kept, or from a
+/// kept table of a position it lies below (same board or graph, rule, convention and
+/// record); otherwise the solve's answer is kept, and its whole table when it is small enough
+/// ([`DENSE_KEEP_MAX_BYTES`]).
+pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -> Result<(), CliError> {
     let budget = match &args.memory_budget {
         Some(s) => parse_size(s).map_err(|e| usage(format!("bad --memory-budget: {e}")))?,
         None => default_budget(),
@@ -54,22 +65,54 @@ pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str) -> Result<(), Cli
             let board = Cram.parse_position(text).map_err(|e| position_error("cram", e))?;
             let dense = CramDense::new(&board).map_err(usage)?;
             let top = dense.top_tier();
+            let (rows, cols) = (board.rows, board.cols);
+            let space = Space {
+                family: "cram",
+                geometry: format!("{rows}x{cols}"),
+                rule: "-".into(),
+                mask: board.empty,
+            };
+            let make = |start: u128| {
+                CramDense::new(&Board {
+                    rows,
+                    cols,
+                    empty: start,
+                })
+                .ok()
+            };
             report(
                 args,
-                "cram",
-                &Cram,
-                &board,
-                &dense,
-                top,
-                |p| dense.locate(p),
+                &space,
+                (&Cram, &board),
+                (&dense, top),
+                make,
+                |d: &CramDense, p: &Board| d.locate(p),
                 budget,
+                db,
             )
         }
         Some(family @ ("points" | "graph")) => {
             let (game, p) = graph_game(family, opts, text)?;
             let dense = GraphDense::new(&game, p).map_err(usage)?;
             let top = dense.top_tier();
-            report(args, family, &game, &p, &dense, top, |q| dense.locate(*q), budget)
+            let graph = game.graph();
+            let space = Space {
+                family,
+                geometry: graph_id(graph.len(), |v| graph.neighbours(v)),
+                rule: args.rule.clone().unwrap_or_else(|| "one-or-two".into()),
+                mask: p,
+            };
+            let make = |start: Points| GraphDense::new(&game, start).ok();
+            report(
+                args,
+                &space,
+                (&game, &p),
+                (&dense, top),
+                make,
+                |d: &GraphDense, q: &Points| d.locate(*q),
+                budget,
+                db,
+            )
         }
         _ => Err(usage(format!(
             "--dense is available for cram, points and graph, not {}",
@@ -78,18 +121,28 @@ pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str) -> Result<(), Cli
     }
 }
 
-/// Solves `dense` from tier `top` and prints the analysis of `board` (located in the table by
-/// `locate`), its moves looked up the same way.
+/// What keys the store's entries of a position: see [`DenseSpace`].
+struct Space {
+    family: &'static str,
+    geometry: String,
+    rule: String,
+    /// The cells (vertices) present in the position.
+    mask: u128,
+}
+
+/// Answers for `position` of `game` from the store, or solves `dense` from tier `top`, and
+/// prints the analysis. `make(start)` is the dense view below the position with the cells
+/// `start` (to read a kept table), `locate(view, p)` the tier and index of `p` in a view.
 #[allow(clippy::too_many_arguments)]
 fn report<G: Game, D: DenseGame>(
     args: &SolveArgs,
-    family: &str,
-    game: &G,
-    board: &G::Position,
-    dense: &D,
-    top: u32,
-    locate: impl Fn(&G::Position) -> Option<(u32, u64)>,
+    space: &Space,
+    (game, board): (&G, &G::Position),
+    (dense, top): (&D, u32),
+    make: impl Fn(u128) -> Option<D>,
+    locate: impl Fn(&D, &G::Position) -> Option<(u32, u64)>,
     budget: u64,
+    db: &DbOptions,
 ) -> Result<(), CliError> {
     let convention = if args.misere {
         Convention::Misere
@@ -106,12 +159,66 @@ fn report<G: Game, D: DenseGame>(
         (Some(DenseRecord::Grundy), false) | (None, false) => Record::Grundy,
         (Some(DenseRecord::Remoteness), _) | (None, true) => Record::Remoteness,
     };
+    let key_space = DenseSpace {
+        family: space.family.to_string(),
+        geometry: space.geometry.clone(),
+        rule: space.rule.clone(),
+        convention,
+        record,
+    };
     let solver = DenseSolver::new(dense)
         .record(record)
         .convention(convention)
         .memory_budget(budget);
     let plan = solver.plan(top).map_err(failure)?;
-    eprintln!("grundy: {plan} (budget {})", human_bytes(budget));
+    let position = game.format_position(board);
+    let store = db.open_cache();
+    if let Some(s) = &store {
+        let key = key_space.answer_key(&position);
+        if let Some(a) = entries::load_answer(s, &key).filter(|a| a.position == position) {
+            eprintln!("grundy: answered from the store ({key})");
+            print(args, &a);
+            return Ok(());
+        }
+        let mask = space.mask;
+        for (start, key) in entries::covering_tables(s, &key_space, |st| st & mask == mask, TABLES_TRIED) {
+            let Some(view) = make(start) else { continue };
+            let Some((header, table)) = entries::load_table(s, &key, &key_space) else {
+                continue;
+            };
+            let fits = header
+                .tiers
+                .iter()
+                .all(|&(t, n)| t < view.num_tiers() && view.tier_size(t) == n);
+            if !fits {
+                continue;
+            }
+            let at = |p: &G::Position| locate(&view, p);
+            if let Ok(a) = answer(space.family, game, board, &table, at, &plan, args.misere) {
+                eprintln!("grundy: answered from the dense table {key} in the store");
+                entries::save_answer(s, &key_space, &a);
+                print(args, &a);
+                return Ok(());
+            }
+        }
+    }
+    // Keep every tier for the store when the whole table is small enough.
+    let keep_all = solver.keep_all(true);
+    let keep = store.is_some()
+        && keep_all
+            .plan(top)
+            .is_ok_and(|p| p.peak_bytes <= DENSE_KEEP_MAX_BYTES && p.peak_bytes <= budget);
+    let solver = if keep { keep_all } else { keep_all.keep_all(false) };
+    let used = solver.plan(top).map_err(failure)?;
+    eprintln!(
+        "grundy: {used} (budget {}){}",
+        human_bytes(budget),
+        if keep {
+            ", every tier kept for the store"
+        } else {
+            ""
+        }
+    );
     let start = std::time::Instant::now();
     let table = solver
         .solve_with_progress(top, |done| {
@@ -126,6 +233,36 @@ fn report<G: Game, D: DenseGame>(
             }
         })
         .map_err(failure)?;
+    let a = answer(
+        space.family,
+        game,
+        board,
+        &table,
+        |p| locate(dense, p),
+        &plan,
+        args.misere,
+    )?;
+    if let Some(s) = &store {
+        entries::save_answer(s, &key_space, &a);
+        if keep {
+            entries::save_table(s, &key_space, space.mask, &table, |t| dense.tier_size(t));
+        }
+    }
+    print(args, &a);
+    Ok(())
+}
+
+/// The analysis of `board` read from `table` (positions located by `locate`): its value and
+/// every move's.
+fn answer<G: Game>(
+    family: &str,
+    game: &G,
+    board: &G::Position,
+    table: &DenseTable,
+    locate: impl Fn(&G::Position) -> Option<(u32, u64)>,
+    plan: &Plan,
+    misere: bool,
+) -> Result<DenseAnswer, CliError> {
     let at = |p: &G::Position| {
         locate(p).ok_or_else(|| CliError::Failure(anyhow::anyhow!("position outside the table")))
     };
@@ -135,91 +272,111 @@ fn report<G: Game, D: DenseGame>(
     let mut err = None;
     game.moves(board, |m, q| {
         match at(&q).and_then(|(tq, iq)| table.value(tq, iq).map_err(failure)) {
-            Ok(v) => moves.push((game.format_move(&m), v)),
+            Ok(v) => moves.push(StoredMove {
+                mv: game.format_move(&m),
+                grundy: v.grundy.map(u64::from),
+                outcome: v.outcome.as_str().to_string(),
+                remoteness: v.remoteness.map(u32::from),
+            }),
             Err(e) => err = Some(e),
         }
     });
     if let Some(e) = err {
         return Err(e);
     }
-    let winning: Vec<&str> = moves
-        .iter()
-        .filter(|(_, v)| v.outcome == Outcome::Second)
-        .map(|(m, _)| m.as_str())
-        .collect();
-    let position = game.format_position(board);
+    let second = Outcome::Second.as_str();
+    Ok(DenseAnswer {
+        family: family.to_string(),
+        position: game.format_position(board),
+        convention: if misere { "misere" } else { "normal" }.to_string(),
+        grundy: value.grundy.map(u64::from),
+        outcome: value.outcome.as_str().to_string(),
+        remoteness: value.remoteness.map(u32::from),
+        winning_moves: moves
+            .iter()
+            .filter(|m| m.outcome == second)
+            .map(|m| m.mv.clone())
+            .collect(),
+        moves,
+        states: plan.states,
+        memory_bytes: plan.peak_bytes,
+    })
+}
+
+/// Prints a dense answer as text or JSON.
+fn print(args: &SolveArgs, a: &DenseAnswer) {
+    let second = |o: &str| o == Outcome::Second.as_str();
     if args.json {
         let mut obj = serde_json::json!({
-            "family": family,
-            "position": position,
-            "convention": if args.misere { "misere" } else { "normal" },
-            "grundy": value.grundy,
-            "outcome": value.outcome.as_str(),
-            "winning_moves": winning,
+            "family": a.family,
+            "position": a.position,
+            "convention": a.convention,
+            "grundy": a.grundy,
+            "outcome": a.outcome,
+            "winning_moves": a.winning_moves,
             "engine": "dense",
-            "states": plan.states,
-            "memory_bytes": plan.peak_bytes,
+            "states": a.states,
+            "memory_bytes": a.memory_bytes,
         });
-        if let Some(r) = value.remoteness {
+        if let Some(r) = a.remoteness {
             obj["remoteness"] = r.into();
         }
         if args.all_moves {
-            obj["moves"] = moves
+            obj["moves"] = a
+                .moves
                 .iter()
-                .map(|(m, v)| {
+                .map(|m| {
                     serde_json::json!({
-                        "move": m,
-                        "grundy": v.grundy,
-                        "remoteness": v.remoteness,
-                        "outcome": v.outcome.as_str(),
-                        "wins": v.outcome == Outcome::Second,
+                        "move": m.mv,
+                        "grundy": m.grundy,
+                        "remoteness": m.remoteness,
+                        "outcome": m.outcome,
+                        "wins": second(&m.outcome),
                     })
                 })
                 .collect();
         }
         println!("{obj}");
-        return Ok(());
+        return;
     }
-    let who = match value.outcome {
-        Outcome::First => "first player (the player to move) wins",
-        Outcome::Second => "second player wins (the player to move loses)",
+    let who = if second(&a.outcome) {
+        "second player wins (the player to move loses)"
+    } else {
+        "first player (the player to move) wins"
     };
     println!(
-        "{family} {position}{} (dense: {} states)",
+        "{} {}{} (dense: {} states)",
+        a.family,
+        a.position,
         if args.misere { " (misère)" } else { "" },
-        plan.states
+        a.states
     );
     println!("outcome:       {who}");
-    match value.grundy {
+    match a.grundy {
         Some(g) => println!("grundy value:  {g}"),
         None if args.misere => println!("grundy value:  none (misère play)"),
         None => println!("grundy value:  not stored (--record)"),
     }
-    if let Some(r) = value.remoteness {
+    if let Some(r) = a.remoteness {
         println!("remoteness:    {r}");
     }
-    if winning.is_empty() {
+    if a.winning_moves.is_empty() {
         println!("winning moves: none");
     } else {
-        println!("winning moves: {}", winning.join(" "));
+        println!("winning moves: {}", a.winning_moves.join(" "));
     }
     if args.all_moves {
         println!("all moves:");
-        for (m, v) in &moves {
-            let verdict = if v.outcome == Outcome::Second {
-                "wins"
-            } else {
-                "loses"
-            };
-            let value = match (v.grundy, v.remoteness) {
+        for m in &a.moves {
+            let verdict = if second(&m.outcome) { "wins" } else { "loses" };
+            let value = match (m.grundy, m.remoteness) {
                 (Some(g), _) => format!("grundy {g}"),
                 (_, Some(r)) => format!("remoteness {r}"),
                 _ => String::new(),
             };
-            println!("  {m:<16} {verdict:<6} {value}");
+            println!("  {:<16} {verdict:<6} {value}", m.mv);
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 pub mod db;
 pub mod dense;
+pub mod entries;
 pub mod error;
 pub mod judge;
 pub mod play;

@@ -53,8 +53,8 @@ fn main() {
     let code = match cli.command {
         Command::Solve(args) => report(solve::run(args, &store)),
         Command::Judge(args) => report(judge::run(args)),
-        Command::Seq(args) => report_any(seq::run(args)),
-        Command::Plot(args) => report_any(plot::run(args)),
+        Command::Seq(args) => report_any(seq::run(args, &store)),
+        Command::Plot(args) => report_any(plot::run(args, &store)),
         Command::Db(args) => report(db::run(args, &store)),
         Command::Play(args) => report(play::run(args, &store)),
         Command::Serve(args) => report(serve::run(args, &store)),

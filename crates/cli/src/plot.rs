@@ -3,6 +3,7 @@
 //! (assets/, Bitstream Vera licence), never a system font.
 
 use crate::seq::compute;
+use grundy_cli::db::DbOptions;
 use grundy_solve::seq::{self, StoreOptions};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -30,7 +31,7 @@ pub struct PlotArgs {
     /// Width and height in pixels.
     #[arg(long, default_value = "1200x700", value_name = "WxH")]
     pub size: String,
-    /// No progress bar.
+    /// No progress bar, and no note when the values come from the store.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
@@ -45,8 +46,9 @@ fn usage(msg: impl std::fmt::Display) -> anyhow::Result<i32> {
     Ok(2)
 }
 
-/// Runs `grundy plot`; returns the exit code (2 for bad input).
-pub fn run(args: PlotArgs) -> anyhow::Result<i32> {
+/// Runs `grundy plot`; returns the exit code (2 for bad input). The values come from the
+/// store when it has them, and are kept there, as for `grundy seq`.
+pub fn run(args: PlotArgs, db: &DbOptions) -> anyhow::Result<i32> {
     let format = match args
         .output
         .extension()
@@ -85,6 +87,7 @@ pub fn run(args: PlotArgs) -> anyhow::Result<i32> {
         StoreOptions::default(),
         crate::seq::default_threads(),
         args.quiet,
+        db,
     )? {
         Ok(c) => c,
         Err(msg) => return usage(msg),

@@ -3,6 +3,8 @@
 //! checkpoints to stop and resume long runs.
 
 use anyhow::Context;
+use grundy_cli::db::DbOptions;
+use grundy_cli::entries::{self, SEQ_KEEP_MAX};
 use grundy_games::heap::HeapGame;
 use grundy_solve::seq::checkpoint::{self, CheckpointWriter};
 use grundy_solve::seq::{self, Period, SeqEngine, SeqError, StoreOptions, Summary, MAX_COUNT};
@@ -45,7 +47,7 @@ pub struct SeqArgs {
     /// Threads to use (the rare/common method uses at most 2; default: the cores, up to 2).
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
-    /// No progress bar.
+    /// No progress bar, and no note when the values come from the store.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
@@ -129,6 +131,12 @@ pub struct Computed {
 }
 
 /// Computes what `grundy seq` (and `grundy plot`) show. `Ok(Err(message))` is a bad input.
+///
+/// With a store (`db`), values kept by an earlier run of the same game seed the engine, as a
+/// checkpoint would (not with `--resume`, whose file is the seed): a count no larger than
+/// the kept one is answered without computing, a larger one continues from the kept values.
+/// Afterwards the values are kept (the first [`SEQ_KEEP_MAX`]) when they are more than the
+/// store had.
 #[allow(clippy::too_many_arguments)]
 pub fn compute(
     game_text: &str,
@@ -139,6 +147,7 @@ pub fn compute(
     store: StoreOptions,
     threads: usize,
     quiet: bool,
+    db: &DbOptions,
 ) -> anyhow::Result<Result<Computed, String>> {
     let game = match HeapGame::parse(game_text) {
         Ok(g) => g,
@@ -156,14 +165,28 @@ pub fn compute(
         Err(e) => return Ok(Err(e)),
     };
     let rules = game.rules().clone();
+    let db = db.open_cache();
+    let kept = db.as_ref().and_then(|s| entries::load_seq(s, game.name()));
+    let kept_len = kept.as_ref().map_or(0, |k| k.len());
     let (mut engine, saved) = match &resume_path {
         Some(path) => match checkpoint::resume_saved(path, game.name(), &rules, count, store) {
             Ok((e, saved)) => (e, Some(saved)),
             Err(e @ SeqError::Checkpoint { .. }) => return Ok(Err(e.to_string())),
             Err(e) => return Err(e.into()),
         },
-        None => (SeqEngine::new(&rules, count, store)?, None),
+        None => match &kept {
+            Some(k) if count > 0 && !k.is_empty() => {
+                let n = k.len().min(count);
+                let e = SeqEngine::resume(&rules, count, store, k.values().take(n as usize), k.width())?;
+                if !quiet {
+                    eprintln!("grundy: G(0) .. G({}) of {} from the store", n - 1, game.name());
+                }
+                (e, None)
+            }
+            _ => (SeqEngine::new(&rules, count, store)?, None),
+        },
     };
+    drop(kept);
     engine.set_threads(threads);
     let save_to = checkpoint_path.or(resume_path.clone());
     let mut writer = match &save_to {
@@ -262,6 +285,12 @@ pub fn compute(
         }
     }
     bar.finish_and_clear();
+    if let Some(s) = &db {
+        let n = engine.len().min(SEQ_KEEP_MAX);
+        if n > kept_len {
+            entries::save_seq(s, game.name(), engine.width(), &engine.bytes(0, n));
+        }
+    }
     let (count, period) = match period {
         Some((p, at)) => (at, Some(p)),
         None => (count.min(engine.len()), None),
@@ -275,7 +304,7 @@ pub fn compute(
 }
 
 /// Runs `grundy seq`; returns the exit code (2 for bad input).
-pub fn run(args: SeqArgs) -> anyhow::Result<i32> {
+pub fn run(args: SeqArgs, db: &DbOptions) -> anyhow::Result<i32> {
     let store = StoreOptions {
         memory_limit: args.memory_mib.saturating_mul(1 << 20),
         scratch_dir: args.scratch_dir.clone(),
@@ -289,6 +318,7 @@ pub fn run(args: SeqArgs) -> anyhow::Result<i32> {
         store,
         args.threads.unwrap_or_else(default_threads),
         args.quiet,
+        db,
     )? {
         Ok(c) => c,
         Err(msg) => return usage(msg),

@@ -168,7 +168,7 @@ pub fn run(args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
         (f, None) => f.to_string(),
     };
     if args.dense {
-        return crate::dense::run(&args, &opts, &text);
+        return crate::dense::run(&args, &opts, &text, db);
     }
     let graph_id = opts
         .graph

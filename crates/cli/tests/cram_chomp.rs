@@ -70,15 +70,27 @@ fn cram_dense_agrees_with_memo() {
 
 #[test]
 fn cram_dense_reports_memory_and_refuses_over_budget() {
-    let r = grundy(&["solve", "cram", "4x4", "--dense"], "");
+    // Without a store: a kept answer needs no memory and would be given whatever the budget.
+    let r = grundy(&["--no-db", "solve", "cram", "4x4", "--dense"], "");
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("peak memory"), "{}", r.stderr);
-    let r = grundy(&["solve", "cram", "4x5", "--dense", "--memory-budget", "1K"], "");
+    let r = grundy(
+        &[
+            "--no-db",
+            "solve",
+            "cram",
+            "4x5",
+            "--dense",
+            "--memory-budget",
+            "1K",
+        ],
+        "",
+    );
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("memory budget is 1.0 KiB"), "{}", r.stderr);
     assert!(r.stdout.is_empty());
     // Far too large a board is refused before anything is allocated.
-    let r = grundy(&["solve", "cram", "8x8", "--dense"], "");
+    let r = grundy(&["--no-db", "solve", "cram", "8x8", "--dense"], "");
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("needs"), "{}", r.stderr);
 }

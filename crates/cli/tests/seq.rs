@@ -1,9 +1,11 @@
-//! `grundy seq` and `grundy plot` end to end: outputs, exit codes, checkpoints.
+//! `grundy seq` and `grundy plot` end to end: outputs, exit codes, checkpoints. These run
+//! without a store, so every value is computed (the store's part is in tests/db.rs).
 
 use std::process::{Command, Output, Stdio};
 
 fn grundy(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--no-db")
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -137,7 +139,17 @@ fn killed_run_resumes_exactly() {
     let ck = ck.to_str().unwrap();
     let n = "1000000";
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["seq", "0.6", "-n", n, "--values", "--checkpoint", ck, "-q"])
+        .args([
+            "--no-db",
+            "seq",
+            "0.6",
+            "-n",
+            n,
+            "--values",
+            "--checkpoint",
+            ck,
+            "-q",
+        ])
         .stdout(Stdio::null())
         .spawn()
         .unwrap();

@@ -94,6 +94,14 @@ pub enum DenseError {
     /// Grundy values are defined for normal play only.
     #[error("Grundy records need normal play; use outcome or remoteness records for misère")]
     GrundyNeedsNormalPlay,
+    /// Records given to [`DenseTable::from_tier_records`] do not fit their tier.
+    #[error("the records of tier {tier} are damaged: {what}")]
+    BadRecords {
+        /// The tier.
+        tier: u32,
+        /// What does not fit.
+        what: String,
+    },
     /// A tier or index outside the game, or a tier the table did not keep.
     #[error("tier {tier}, state {index} is not in the solved table")]
     NotSolved {
@@ -241,6 +249,93 @@ impl DenseTable {
                 TierData::Words(w) => w.len() as u64 * 2,
             })
             .sum()
+    }
+
+    /// The tiers kept, in increasing order.
+    pub fn kept_tiers(&self) -> Vec<u32> {
+        (0..self.tiers.len() as u32)
+            .filter(|&t| self.has_tier(t))
+            .collect()
+    }
+
+    /// The records of `tier` as little-endian bytes, for keeping them (`None` when the tier
+    /// was not kept): [`Record::Outcome`] tables give 64-bit words of 2-bit codes (32 states
+    /// a word, state `i` at bits `2(i mod 32)`; 1 = lost, 2 = won for the player to move),
+    /// the others one `u16` per state. [`DenseTable::from_tier_records`] reads them back.
+    pub fn tier_records(&self, tier: u32) -> Option<Vec<u8>> {
+        Some(match self.tiers.get(tier as usize)?.as_ref()? {
+            TierData::Bits(w) => w.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            TierData::Words(w) => w.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        })
+    }
+
+    /// A table rebuilt from records written by [`DenseTable::tier_records`]: `tiers[t]` holds
+    /// the number of states of tier `t` and its records, or `None` for a tier not kept.
+    /// Records of the wrong length, or outcome codes that are not a win or a loss (or set
+    /// beyond the tier's last state), are refused with [`DenseError::BadRecords`].
+    pub fn from_tier_records(
+        record: Record,
+        convention: Convention,
+        tiers: Vec<Option<(u64, Vec<u8>)>>,
+    ) -> Result<DenseTable, DenseError> {
+        if record == Record::Grundy && convention == Convention::Misere {
+            return Err(DenseError::GrundyNeedsNormalPlay);
+        }
+        let mut out = Vec::with_capacity(tiers.len());
+        for (t, tier) in tiers.into_iter().enumerate() {
+            let Some((states, bytes)) = tier else {
+                out.push(None);
+                continue;
+            };
+            let bad = |what: String| DenseError::BadRecords { tier: t as u32, what };
+            let expected = record.tier_bytes(states);
+            if bytes.len() as u64 != expected {
+                return Err(bad(format!(
+                    "{} bytes for {states} states, expected {expected}",
+                    bytes.len()
+                )));
+            }
+            let data = match record {
+                Record::Outcome => {
+                    let words: Vec<u64> = bytes
+                        .chunks_exact(8)
+                        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                        .collect();
+                    for (wi, &w) in words.iter().enumerate() {
+                        let first = wi as u64 * STATES_PER_WORD;
+                        let in_tier = states.saturating_sub(first).min(STATES_PER_WORD);
+                        for k in 0..STATES_PER_WORD {
+                            let code = w >> (2 * k) & 3;
+                            let ok = if k < in_tier {
+                                code == CODE_LOSS || code == CODE_WIN
+                            } else {
+                                code == 0
+                            };
+                            if !ok {
+                                return Err(bad(format!("code {code} for state {}", first + k)));
+                            }
+                        }
+                    }
+                    TierData::Bits(words)
+                }
+                Record::Grundy | Record::Remoteness => {
+                    let words: Vec<u16> = bytes
+                        .chunks_exact(2)
+                        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                        .collect();
+                    if let Some(i) = words.iter().position(|&w| w as u64 >= MAX_WORD) {
+                        return Err(bad(format!("record {} out of range for state {i}", words[i])));
+                    }
+                    TierData::Words(words)
+                }
+            };
+            out.push(Some(data));
+        }
+        Ok(DenseTable {
+            record,
+            convention,
+            tiers: out,
+        })
     }
 
     /// The value of state `index` of `tier`.
@@ -904,6 +999,65 @@ mod tests {
                 prop_assert_eq!(s.rank(Subsets::next(m)), idx + 1);
             }
         }
+    }
+
+    #[test]
+    fn tier_records_round_trip_and_damage_is_refused() {
+        let game = RandomGame {
+            sizes: vec![3, 70, 45, 100],
+            max_moves: 4,
+            seed: 11,
+        };
+        let top = game.num_tiers() - 1;
+        for (record, conv) in [
+            (Record::Outcome, Convention::Normal),
+            (Record::Outcome, Convention::Misere),
+            (Record::Grundy, Convention::Normal),
+            (Record::Remoteness, Convention::Misere),
+        ] {
+            let table = DenseSolver::new(&game)
+                .record(record)
+                .convention(conv)
+                .keep_all(true)
+                .solve(top)
+                .unwrap();
+            let tiers: Vec<Option<(u64, Vec<u8>)>> = (0..=top)
+                .map(|t| table.tier_records(t).map(|b| (game.tier_size(t), b)))
+                .collect();
+            assert_eq!(table.kept_tiers().len(), tiers.iter().flatten().count());
+            let back = DenseTable::from_tier_records(record, conv, tiers.clone()).unwrap();
+            for t in 0..=top {
+                for i in 0..game.tier_size(t) {
+                    assert_eq!(back.value(t, i), table.value(t, i), "{record:?} {t} {i}");
+                }
+            }
+            // A record cut short, and (for outcomes) a code that is neither win nor loss.
+            let mut short = tiers.clone();
+            if let Some((_, b)) = short[1].as_mut() {
+                b.pop();
+            }
+            assert!(matches!(
+                DenseTable::from_tier_records(record, conv, short),
+                Err(DenseError::BadRecords { tier: 1, .. })
+            ));
+            if record == Record::Outcome {
+                let mut bad = tiers.clone();
+                if let Some((_, b)) = bad[3].as_mut() {
+                    b[0] |= 3;
+                }
+                assert!(DenseTable::from_tier_records(record, conv, bad).is_err());
+                let mut past_end = tiers.clone();
+                if let Some((_, b)) = past_end[3].as_mut() {
+                    // State 100 of a 100-state tier: word 3, bits 8-9.
+                    b[3 * 8 + 1] |= 1;
+                }
+                assert!(DenseTable::from_tier_records(record, conv, past_end).is_err());
+            }
+        }
+        assert_eq!(
+            DenseTable::from_tier_records(Record::Grundy, Convention::Misere, vec![]).unwrap_err(),
+            DenseError::GrundyNeedsNormalPlay
+        );
     }
 
     #[test]

@@ -78,7 +78,9 @@ fn db_err(e: impl std::fmt::Display) -> StoreError {
 pub struct EntryInfo {
     /// The entry's key (unique).
     pub key: String,
-    /// What it holds: `analysis` (one position), `table` (a dense array), ...
+    /// What it holds: `analysis` (one position), `table` (a dense array of u64), `seq` (a
+    /// Grundy sequence), `dense` (the tiers of a dense solve); the layouts of the last two
+    /// are grundy-cli's (`entries.rs`).
     pub kind: String,
     /// The family it belongs to.
     pub family: String,
@@ -346,6 +348,25 @@ impl Store {
         let mut out = Vec::new();
         for item in cat.iter().map_err(db_err)? {
             let (k, v) = item.map_err(db_err)?;
+            let info: EntryInfo = serde_json::from_slice(v.value()).map_err(|e| StoreError::Corrupt {
+                key: k.value().to_string(),
+                what: format!("unreadable catalogue record: {e}"),
+            })?;
+            out.push(info);
+        }
+        Ok(out)
+    }
+
+    /// The catalogue records whose keys start with `prefix`, in key order.
+    pub fn list_prefix(&self, prefix: &str) -> Result<Vec<EntryInfo>, StoreError> {
+        let rtx = self.db.begin_read().map_err(db_err)?;
+        let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
+        let mut out = Vec::new();
+        for item in cat.range(prefix..).map_err(db_err)? {
+            let (k, v) = item.map_err(db_err)?;
+            if !k.value().starts_with(prefix) {
+                break;
+            }
             let info: EntryInfo = serde_json::from_slice(v.value()).map_err(|e| StoreError::Corrupt {
                 key: k.value().to_string(),
                 what: format!("unreadable catalogue record: {e}"),

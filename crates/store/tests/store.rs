@@ -62,6 +62,32 @@ fn round_trips_and_replaces() {
 }
 
 #[test]
+fn lists_by_prefix() {
+    let path = temp_path("prefix");
+    let store = Store::open(&path, "test-1").unwrap();
+    for key in [
+        "dense/a/1",
+        "dense/a/2",
+        "dense/ab/1",
+        "dense/b",
+        "seq/x",
+        "dense/",
+    ] {
+        store.put(&entry(key), b"x").unwrap();
+    }
+    let keys =
+        |p: &str| -> Vec<String> { store.list_prefix(p).unwrap().into_iter().map(|e| e.key).collect() };
+    assert_eq!(keys("dense/a/"), ["dense/a/1", "dense/a/2"]);
+    assert_eq!(
+        keys("dense/"),
+        ["dense/", "dense/a/1", "dense/a/2", "dense/ab/1", "dense/b"]
+    );
+    assert_eq!(keys("seq/"), ["seq/x"]);
+    assert!(keys("zzz").is_empty());
+    assert_eq!(keys("").len(), 6);
+}
+
+#[test]
 fn compressed_blocks_are_small() {
     let path = temp_path("compress");
     let store = Store::open(&path, "t").unwrap();
