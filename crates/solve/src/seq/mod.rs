@@ -6,7 +6,6 @@
 
 pub mod checkpoint;
 pub mod naive;
-mod parallel;
 pub mod period;
 pub mod sparse;
 pub mod store;

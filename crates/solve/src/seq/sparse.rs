@@ -9,6 +9,9 @@
 //! (most frequent first) as the sequence grows, so it adapts to the game.
 
 use super::store::Cell;
+
+#[path = "pipeline.rs"]
+mod pipeline;
 use grundy_core::heap::{LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
 
 /// The rules of a take-and-break game that leaves at most two heaps, by removal count.
@@ -88,19 +91,140 @@ pub struct Sparse {
     pub rare_pairs: u64,
     tuner: Tuner,
     /// Option sets of the 8 heaps of a batch (allocated on first use).
-    batch: Option<Box<[Box<[u8; 1 << 16]>; BATCH]>>,
+    batch: Option<Marks>,
+    /// Pairs of common heaps the helper thread marks per heap ahead of the main thread
+    /// (adapted to keep both threads busy).
+    ahead_pairs: usize,
+    /// Option sets for the two-thread pipeline, kept between chunks.
+    pool: Vec<Marks>,
+}
+
+/// The option sets of a batch of 8 heaps and what is marked in them before each heap is
+/// finished.
+#[derive(Clone, Debug)]
+struct Marks {
+    /// The batch's first heap.
+    n0: usize,
+    /// The 8 option sets of 2^16 bytes, [`STRIDE`] bytes apart: see [`Marks::seens`].
+    buf: Vec<u8>,
+    /// Bytes of each option set that are clean (zero or marked for this batch).
+    cleared: usize,
+    /// Per split rule: rare heaps a with `lo ≤ a < hi` (outside the unequal window) are
+    /// marked, `(lo, hi)`.
+    rare: Vec<(usize, usize)>,
+    /// Per heap of the batch, for the first split rule: the pairs (a, m − a) with
+    /// `p0 ≤ a < p1` are marked, `(p0, p1)`.
+    pairs: [(usize, usize); BATCH],
+}
+
+/// Bytes between the starts of a batch's option sets: 2^16 and 9 cache lines more, so the
+/// sets' first bytes (where small values are marked) fall in different sets of the L1
+/// cache instead of all in the same ones (2^16 apart, the 8 sets would compete for the
+/// same cache lines).
+const STRIDE: usize = (1 << 16) + 9 * 64;
+
+impl Marks {
+    /// The option sets of the 8 heaps.
+    #[inline(always)]
+    fn seens(&mut self) -> [&mut [u8; 1 << 16]; BATCH] {
+        let mut chunks = self.buf.chunks_exact_mut(STRIDE);
+        std::array::from_fn(|_| {
+            match chunks
+                .next()
+                .map(|c| <&mut [u8; 1 << 16]>::try_from(&mut c[..1 << 16]))
+            {
+                Some(Ok(s)) => s,
+                _ => unreachable!("the buffer holds {BATCH} strides"),
+            }
+        })
+    }
+
+    /// The option set of heap j.
+    #[inline(always)]
+    fn seen(&mut self, j: usize) -> &mut [u8; 1 << 16] {
+        match <&mut [u8; 1 << 16]>::try_from(&mut self.buf[j * STRIDE..j * STRIDE + (1 << 16)]) {
+            Ok(s) => s,
+            Err(_) => unreachable!("a slice of 2^16 bytes"),
+        }
+    }
+
+    fn new() -> Marks {
+        Marks {
+            n0: 0,
+            buf: vec![0; BATCH * STRIDE],
+            cleared: 0,
+            rare: Vec::new(),
+            pairs: [(0, 0); BATCH],
+        }
+    }
+
+    /// Clears the option sets up to `limit` bytes for the batch from `n0`.
+    fn reset(&mut self, n0: usize, limit: usize) {
+        self.n0 = n0;
+        for s in self.seens() {
+            s[..limit].fill(0);
+        }
+        self.cleared = limit;
+        self.rare.clear();
+        self.pairs = [(0, 0); BATCH];
+    }
+
+    /// Clears what a larger limit adds (values grew since the batch was started).
+    fn grow(&mut self, limit: usize) {
+        if limit > self.cleared {
+            let cleared = self.cleared;
+            for s in self.seens() {
+                s[cleared..limit].fill(0);
+            }
+            self.cleared = limit;
+        }
+    }
+}
+
+/// Marks, for each of the 8 heaps n0 + j, the pairs (a, n0 + j − k − a) of the rare heaps
+/// a in `rare` whose other heaps are all in `settled` (a ≥ 8 and a ≥ n0 − k + 8 − settled,
+/// a < n0 − k, a < settled), outside the window where unequal splits would pair a with
+/// itself. Records the range of a per split rule in `marks.rare`; returns the pairs marked.
+#[inline(always)]
+fn mark_rare<T: Cell>(rules: &SplitRules, rare: &[(u32, u32)], settled: &[T], marks: &mut Marks) -> u64 {
+    let n0 = marks.n0;
+    let s = settled.len();
+    let mut pairs = 0;
+    let mut ranges_out = std::mem::take(&mut marks.rare);
+    let mut seens = marks.seens();
+    for &k in &rules.leave_two {
+        let m0 = n0 - k;
+        let lo = BATCH.max((m0 + BATCH).saturating_sub(s));
+        let hi = m0.min(s).max(lo);
+        ranges_out.push((lo, hi));
+        let idx = |x: usize| rare.partition_point(|&(a, _)| (a as usize) < x);
+        let (ilo, ihi) = (idx(lo), idx(hi));
+        let ranges = if rules.unequal {
+            let (w0, w1) = (idx(m0.div_ceil(2)), idx((m0 + BATCH - 1) / 2 + 1));
+            [(ilo, w0.clamp(ilo, ihi)), (w1.clamp(ilo, ihi), ihi)]
+        } else {
+            [(ilo, ihi), (ihi, ihi)]
+        };
+        for (from, to) in ranges {
+            pairs += (BATCH * (to - from)) as u64;
+            for &(a, ga) in &rare[from..to] {
+                let base = m0 - a as usize;
+                let Some(w) = settled.get(base..base + BATCH) else {
+                    continue;
+                };
+                let ga = ga as usize;
+                for (seen, x) in seens.iter_mut().zip(w) {
+                    seen[(ga ^ x.get()) & 0xFFFF] = 1;
+                }
+            }
+        }
+    }
+    marks.rare = ranges_out;
+    pairs
 }
 
 /// Heaps computed together by one pass over the rare list.
 const BATCH: usize = 8;
-
-/// 64 KiB of zeros on the heap.
-fn zeroed_64k() -> Box<[u8; 1 << 16]> {
-    vec![0u8; 1 << 16]
-        .into_boxed_slice()
-        .try_into()
-        .unwrap_or_else(|_| Box::new([0u8; 1 << 16]))
-}
 
 /// Bytes of an option set in use when the largest value is `max` (2^bits(max) + 1, at
 /// most 2^16).
@@ -115,8 +239,8 @@ struct Tuner {
     /// Last measured speeds, one thread and two.
     rate: [Option<f64>; 2],
     /// Chunks until the slower way is tried again, and the current wait between tries
-    /// (doubling while the slower way stays slower: on a busy machine, two threads that hand
-    /// over every heap can be several times slower, so tries must be rare).
+    /// (doubling while the slower way stays slower: on a busy machine, two threads that wait
+    /// for each other every batch can be several times slower, so tries must be rare).
     countdown: u64,
     interval: u64,
     /// Always two threads (for benchmarks).
@@ -130,7 +254,7 @@ impl Tuner {
         }
         match self.rate {
             [None, _] => false,
-            // Handing over every heap costs a fraction of a microsecond: not worth it when
+            // Handing over a batch of 8 heaps costs about a microsecond: not worth it when
             // one thread settles a heap in less than a microsecond.
             [Some(one), _] if one > 1e6 => false,
             [_, None] => true,
@@ -190,6 +314,8 @@ impl Sparse {
             rare_pairs: 0,
             tuner: Tuner::default(),
             batch: None,
+            ahead_pairs: 512,
+            pool: Vec::new(),
         };
         for v in values {
             s.count(v.get());
@@ -268,22 +394,28 @@ impl Sparse {
         self.tuner.forced = forced;
     }
 
-    /// Like [`Sparse::compute`], on two threads (see [`super::parallel`]) once heaps are
-    /// past the first few thousand.
+    /// Like [`Sparse::compute`], on two threads (see [`pipeline`]) once heaps are past the
+    /// first few thousand.
     pub fn compute_parallel(&mut self, cells: &mut [u16], from: usize, to: usize) -> Result<(), usize> {
         const SERIAL_BELOW: usize = 1 << 12;
         let mut n = from;
         while n < to {
-            if n < SERIAL_BELOW {
-                let end = to.min(SERIAL_BELOW);
+            let serial_below = SERIAL_BELOW.max(self.batch_from());
+            if n < serial_below || self.rules.leave_two.is_empty() {
+                let end = if self.rules.leave_two.is_empty() {
+                    to
+                } else {
+                    to.min(serial_below)
+                };
                 self.compute(cells, n, end)?;
                 n = end;
                 continue;
             }
             // Chunks end at rebuilds, so the split adapts as on one thread.
             let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
-            // Two threads hand over every heap, which only pays when both really run: on a
-            // busy machine one thread is faster. Time both ways now and then, keep the faster.
+            // Two threads wait for each other every batch, which only pays when both really
+            // run: on a busy machine one thread is faster. Time both ways now and then, keep
+            // the faster.
             let started = std::time::Instant::now();
             let parallel = self.tuner.parallel_next();
             let end = if self.tuner.trial(parallel) {
@@ -297,32 +429,10 @@ impl Sparse {
                 n = end;
                 continue;
             }
-            let (r, stats) = super::parallel::chunk(
-                &self.rules,
-                &self.common,
-                &mut self.rare,
-                self.max_value,
-                cells,
-                n,
-                end,
-            );
-            self.full_scans += stats.full_scans;
-            self.scanned_pairs += stats.scanned_pairs;
-            self.rare_pairs += stats.rare_pairs;
-            let done = match r {
-                Ok(_) => end,
-                Err(at) => at,
-            };
-            self.tuner.record(true, done - n, started.elapsed());
-            for &v in &cells[n..done] {
-                let v = v as usize;
-                self.count(v);
-                // Values first seen in the chunk were treated as rare: keep them so.
-                self.classified.set(v);
-            }
-            if done < end {
-                return Err(done);
-            }
+            let done = self.compute_pipelined(cells, n, end)?;
+            // What is left of the chunk is less than a batch.
+            self.compute(cells, done, end)?;
+            self.tuner.record(true, end - n, started.elapsed());
             n = end;
             if n >= self.next_rebuild || self.rare.len() > 2 * self.rare_at_rebuild + 256 {
                 self.rebuild(&cells[..n]);
@@ -334,7 +444,7 @@ impl Sparse {
     /// Computes `cells[from..to]` from `cells[..from]`. Stops early and returns the index
     /// of a heap whose value does not fit in `T` (that cell is not written).
     pub fn compute<T: Cell>(&mut self, cells: &mut [T], from: usize, to: usize) -> Result<(), usize> {
-        let batch_from = 256 + self.rules.leave_two.last().copied().unwrap_or(0);
+        let batch_from = self.batch_from();
         let mut n = from;
         while n < to {
             if T::MAX <= 0xFFFF && n >= batch_from && n + BATCH <= to && !self.rules.leave_two.is_empty() {
@@ -359,9 +469,19 @@ impl Sparse {
         Ok(())
     }
 
+    /// The first heap computed in batches.
+    fn batch_from(&self) -> usize {
+        256 + self.rules.leave_two.last().copied().unwrap_or(0)
+    }
+
     /// Records G(n) = g.
     fn settle<T: Cell>(&mut self, cells: &mut [T], n: usize, g: usize) {
         cells[n] = T::put(g);
+        self.note(n, g);
+    }
+
+    /// Counts G(n) = g and lists heap n when g is rare.
+    fn note(&mut self, n: usize, g: usize) {
         self.count(g);
         if !self.classify(g) && n > 0 {
             self.rare.push((n as u32, g as u32));
@@ -372,64 +492,37 @@ impl Sparse {
     /// the rare pairs of all 8 (their other heaps are 8 consecutive cells), then each heap
     /// is finished on its own.
     fn compute_batch<T: Cell>(&mut self, cells: &mut [T], n0: usize) -> Result<(), usize> {
-        let mut seens = match self.batch.take() {
-            Some(b) => b,
-            None => Box::new(std::array::from_fn(|_| zeroed_64k())),
-        };
-        // Heap j clears what grew past `cleared` itself, before it is finished.
-        let cleared = limit_of(self.max_value);
-        for s in seens.iter_mut() {
-            s[..cleared].fill(0);
-        }
-        self.batch_rare(cells, n0, &mut seens);
+        let mut marks = self.batch.take().unwrap_or_else(Marks::new);
+        marks.reset(n0, limit_of(self.max_value));
+        self.rare_pairs += mark_rare(&self.rules, &self.rare, &cells[..n0], &mut marks);
         let mut result = Ok(());
-        for (j, seen) in seens.iter_mut().enumerate() {
+        for j in 0..BATCH {
             let n = n0 + j;
-            let limit = limit_of(self.max_value);
-            if limit > cleared {
-                seen[cleared..limit].fill(0);
-            }
-            let g = self.value_with(cells, n, &mut Small(seen, limit), Some(n0));
+            let g = self.finish(cells, n, &mut marks, j);
             if g > T::MAX {
                 result = Err(n);
                 break;
             }
             self.settle(cells, n, g);
         }
-        self.batch = Some(seens);
+        self.batch = Some(marks);
         result
     }
 
-    /// Marks, for each of the 8 heaps n0 + j, the pairs (a, n0 + j − k − a) of rare heaps
-    /// a with 8 ≤ a < n0 − k (outside the window where unequal splits would pair a with
-    /// itself). Their other heaps n0 − k − a + j are below n0, so all are known.
-    fn batch_rare<T: Cell>(&mut self, cells: &[T], n0: usize, seens: &mut [Box<[u8; 1 << 16]>; BATCH]) {
-        let unequal = self.rules.unequal;
-        for ki in 0..self.rules.leave_two.len() {
-            let k = self.rules.leave_two[ki];
-            let m0 = n0 - k;
-            let idx = |x: usize| self.rare.partition_point(|&(a, _)| (a as usize) < x);
-            let (lo, hi) = (idx(BATCH), idx(m0));
-            let ranges = if unequal {
-                let (w0, w1) = (idx(m0.div_ceil(2)), idx((m0 + BATCH - 1) / 2 + 1));
-                [(lo, w0.clamp(lo, hi)), (w1.clamp(lo, hi), hi)]
-            } else {
-                [(lo, hi), (hi, hi)]
-            };
-            for (from, to) in ranges {
-                self.rare_pairs += (BATCH * (to - from)) as u64;
-                for &(a, ga) in &self.rare[from..to] {
-                    let base = m0 - a as usize;
-                    let Some(w) = cells.get(base..base + BATCH) else {
-                        continue;
-                    };
-                    let ga = ga as usize;
-                    for (seen, x) in seens.iter_mut().zip(w) {
-                        seen[(ga ^ x.get()) & 0xFFFF] = 1;
-                    }
-                }
-            }
-        }
+    /// G(n0 + j) for the heap j of a batch, with what `marks` holds for it.
+    #[inline(always)]
+    fn finish<T: Cell>(&mut self, cells: &[T], n: usize, marks: &mut Marks, j: usize) -> usize {
+        let limit = limit_of(self.max_value);
+        marks.grow(limit);
+        let rare = std::mem::take(&mut marks.rare);
+        let pre = Premarked {
+            n0: marks.n0,
+            rare: &rare,
+            pairs: marks.pairs[j],
+        };
+        let g = self.value_with(cells, n, &mut Small(marks.seen(j), limit), Some(pre));
+        marks.rare = rare;
+        g
     }
 
     fn value_of<T: Cell>(&mut self, cells: &[T], n: usize) -> usize {
@@ -449,15 +542,15 @@ impl Sparse {
         g
     }
 
-    /// G(n). With `batch = Some(n0)`, `seen` already holds the pairs of rare heaps that
-    /// [`Sparse::batch_rare`] marked for the 8 heaps from n0 on; only the others are added.
+    /// G(n). With `batch`, `seen` already holds the pairs that [`mark_rare`] (and, on two
+    /// threads, the helper) marked for heap n; only the others are added.
     #[inline(always)]
     fn value_with<T: Cell, S: Seen>(
         &mut self,
         cells: &[T],
         n: usize,
         seen: &mut S,
-        batch: Option<usize>,
+        batch: Option<Premarked<'_>>,
     ) -> usize {
         if batch.is_none() {
             seen.clear();
@@ -473,7 +566,7 @@ impl Sparse {
             seen.mark(cells[n - k].get());
         }
         let unequal = rules.unequal;
-        for &k in &rules.leave_two {
+        for (ki, &k) in rules.leave_two.iter().enumerate() {
             if k + 2 > n {
                 break;
             }
@@ -495,11 +588,12 @@ impl Sparse {
                     self.rare_pairs += end as u64;
                     mark_range(0, end);
                 }
-                Some(n0) => {
-                    // What batch_rare left out: a < 8, a ≥ n0 − k, and the unequal window.
+                Some(Premarked { n0, rare, .. }) => {
+                    // What was not marked before: a < lo, a ≥ hi, and the unequal window.
+                    let (lo, hi) = rare[ki];
                     let m0 = n0 - k;
-                    mark_range(0, idx(BATCH).min(end));
-                    mark_range(idx(m0).min(end), end);
+                    mark_range(0, idx(lo).min(end));
+                    mark_range(idx(hi).min(end), end);
                     if unequal {
                         mark_range(
                             idx(m0.div_ceil(2)).min(end),
@@ -526,9 +620,18 @@ impl Sparse {
             let half = if unequal && m & 1 == 0 { m / 2 - 1 } else { m / 2 };
             let low = &cells[1..=half];
             let high = &cells[m - half..m];
+            // Pair a = i + 1; the pairs marked before (a in [p0, p1)) are skipped.
+            let (s0, s1) = match &batch {
+                Some(Premarked { pairs: (p0, p1), .. }) if ki == 0 && p1 > p0 => (p0 - 1, p1 - 1),
+                _ => (half, half),
+            };
             let mut i = 0;
             while i < half {
-                let len = block.min(half - i);
+                if i == s0 {
+                    i = s1;
+                    continue;
+                }
+                let len = block.min(half - i).min(if i < s0 { s0 - i } else { usize::MAX });
                 block = (block * 2).min(256);
                 self.scanned_pairs += len as u64;
                 let xs = &low[i..i + len];
@@ -545,6 +648,14 @@ impl Sparse {
         }
         result
     }
+}
+
+/// What is marked for a heap of a batch before it is finished (see [`Marks`]).
+#[derive(Clone, Copy)]
+struct Premarked<'a> {
+    n0: usize,
+    rare: &'a [(usize, usize)],
+    pairs: (usize, usize),
 }
 
 /// The option values of one heap: `mark` is a plain byte store (no read to wait for).

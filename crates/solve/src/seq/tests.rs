@@ -372,7 +372,7 @@ fn print_sparse_stats() {
 #[test]
 #[ignore]
 fn time_two_threads() {
-    for name in ["0.6", "grundys-game"] {
+    for name in ["0.6", "grundys-game", "0.16"] {
         let r = rules_of(name);
         let n = 1 << 19;
         let t = std::time::Instant::now();

@@ -1,0 +1,352 @@
+//! The rare/common method on two cores, as a pipeline over batches of 8 heaps.
+//!
+//! Most of the work for heap n needs only heaps settled long before: its pairs with a rare
+//! heap (one pass over the rare list marks them for 8 consecutive heaps), and the first
+//! pairs of common heaps of its scan. A helper thread marks exactly those, a few batches
+//! ahead, with whatever heaps are settled when it starts the batch; the main thread
+//! settles the heaps strictly in order, marking what the helper could not (pairs with heaps
+//! settled after it started, the rest of the scan) and finishing each heap as on one
+//! thread. Marking is idempotent and the stopping rule of the scan only needs every rare
+//! pair marked, so the values are exactly those of one thread.
+//!
+//! How many pairs of the scan the helper marks adapts: fewer when the main thread had to
+//! wait for it, more when it had to wait for the main thread.
+//!
+//! During a chunk the common set may gain values first seen in the chunk (as on one
+//! thread); the rare list only grows at its end, and a heap's rare entry is published
+//! before the heap itself.
+
+use super::{limit_of, mark_rare, Marks, Sparse, BATCH};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Batches the helper may have ready ahead of the main thread.
+const AHEAD: usize = 3;
+/// Slots of the ring of batches between the threads.
+const SLOTS: usize = AHEAD + 1;
+/// How long a thread waiting for the other spins before it sleeps.
+const SPIN_FOR: std::time::Duration = std::time::Duration::from_micros(50);
+/// A slot's state: free for the helper to fill, or ready for the main thread.
+const FREE: u8 = 0;
+const READY: u8 = 1;
+/// The most pairs of each heap's scan the helper marks.
+const MAX_AHEAD_PAIRS: usize = 1 << 14;
+
+/// The 16-bit cells, shared by the two threads. Only the main thread writes, each cell
+/// once, before publishing it; the helper reads only cells published before it looks.
+struct SharedCells {
+    ptr: *mut u16,
+    len: usize,
+}
+
+// SAFETY: the pointer is only used as the type's methods document: reads of published
+// cells (never written again) and writes of unpublished ones by one thread.
+#[allow(unsafe_code)]
+unsafe impl Send for SharedCells {}
+#[allow(unsafe_code)]
+unsafe impl Sync for SharedCells {}
+
+impl SharedCells {
+    /// The cells below `n`, all of them settled: no cell below `n` may be written while the
+    /// slice lives.
+    #[allow(unsafe_code)]
+    fn settled(&self, n: usize) -> &[u16] {
+        assert!(n <= self.len);
+        // SAFETY: in bounds (checked), and the cells below `n` are settled: the main thread
+        // writes only cells at or above the published count, and `n` never exceeds it.
+        unsafe { std::slice::from_raw_parts(self.ptr, n) }
+    }
+
+    /// Writes cell `n`, which no slice from [`SharedCells::settled`] covers yet.
+    #[allow(unsafe_code)]
+    fn write(&self, n: usize, v: u16) {
+        assert!(n < self.len);
+        // SAFETY: in bounds (checked); cell n is not published, so no thread reads it.
+        unsafe { self.ptr.add(n).write(v) }
+    }
+}
+
+/// What the two threads share besides the cells.
+struct Shared {
+    cells: SharedCells,
+    /// Heaps below this are settled and visible.
+    published: AtomicUsize,
+    /// Rare entries (heap, value) packed in 64 bits; the first `rare_len` are valid.
+    rare: Vec<AtomicU64>,
+    rare_len: AtomicUsize,
+    /// The largest value settled so far.
+    max_value: AtomicUsize,
+    /// Pairs of each heap's scan the helper marks.
+    ahead_pairs: AtomicUsize,
+    /// The ring of batches: batch t (from the chunk's start) uses slot t % SLOTS.
+    slots: Vec<Mutex<Marks>>,
+    states: Vec<AtomicU8>,
+    /// Set when either thread stops early: the other stops waiting.
+    stop: AtomicBool,
+    /// Whether the main thread (0) or the helper (1) sleeps in [`Shared::wait`], and the
+    /// threads themselves (to wake them).
+    sleeping: [AtomicBool; 2],
+    threads: [std::sync::OnceLock<std::thread::Thread>; 2],
+}
+
+impl Shared {
+    /// Waits until slot `i` is in `state`; false when the other thread stopped. `me` is 0
+    /// for the main thread, 1 for the helper. Spins first (a batch takes microseconds),
+    /// then sleeps until the other thread wakes it (on a busy machine a spinning thread
+    /// would take the core the other one needs).
+    fn wait(&self, i: usize, state: u8, me: usize) -> bool {
+        let started = std::time::Instant::now();
+        let mut spins = 0u32;
+        while self.states[i].load(Ordering::Acquire) != state {
+            spins += 1;
+            if spins.is_multiple_of(64) && started.elapsed() > SPIN_FOR {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        if self.states[i].load(Ordering::Acquire) == state {
+            return true;
+        }
+        loop {
+            self.sleeping[me].store(true, Ordering::SeqCst);
+            if self.states[i].load(Ordering::SeqCst) == state {
+                self.sleeping[me].store(false, Ordering::Relaxed);
+                return true;
+            }
+            if self.stop.load(Ordering::SeqCst) {
+                return false;
+            }
+            // The timeout only guards against a lost wake-up; `set` wakes the sleeper.
+            std::thread::park_timeout(std::time::Duration::from_millis(1));
+        }
+    }
+
+    /// Puts slot `i` in `state` and wakes the other thread if it sleeps.
+    fn set(&self, i: usize, state: u8, me: usize) {
+        self.states[i].store(state, Ordering::SeqCst);
+        self.wake(1 - me);
+    }
+
+    fn wake(&self, other: usize) {
+        if self.sleeping[other].swap(false, Ordering::SeqCst) {
+            if let Some(t) = self.threads[other].get() {
+                t.unpark();
+            }
+        }
+    }
+
+    /// The slot's batch (locked only by the thread the state names).
+    fn slot(&self, i: usize) -> std::sync::MutexGuard<'_, Marks> {
+        self.slots[i].lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Sets the stop flag when dropped (also when a thread panics), so the other thread never
+/// waits forever.
+struct StopOnDrop<'a>(&'a Shared, usize);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop.store(true, Ordering::SeqCst);
+        self.0.wake(1 - self.1);
+    }
+}
+
+fn pack(a: u32, g: u32) -> u64 {
+    ((a as u64) << 32) | g as u64
+}
+
+impl Sparse {
+    /// Computes the heaps `from..to` (whole batches only, from ≥ the batch threshold) on two
+    /// threads. Returns how far it got: `Ok(n)` when every heap below n is settled (n is
+    /// `to` rounded down to whole batches), `Err(n)` when G(n) does not fit in 16 bits.
+    pub(super) fn compute_pipelined(
+        &mut self,
+        cells: &mut [u16],
+        from: usize,
+        to: usize,
+    ) -> Result<usize, usize> {
+        let end = from + (to - from) / BATCH * BATCH;
+        if end == from {
+            return Ok(from);
+        }
+        let sh = Shared {
+            cells: SharedCells {
+                ptr: cells.as_mut_ptr(),
+                len: cells.len().min(end),
+            },
+            published: AtomicUsize::new(from),
+            rare: self
+                .rare
+                .iter()
+                .map(|&(a, g)| AtomicU64::new(pack(a, g)))
+                .chain((from..end).map(|_| AtomicU64::new(0)))
+                .collect(),
+            rare_len: AtomicUsize::new(self.rare.len()),
+            max_value: AtomicUsize::new(self.max_value),
+            ahead_pairs: AtomicUsize::new(self.ahead_pairs),
+            slots: (0..SLOTS)
+                .map(|_| Mutex::new(self.pool.pop().unwrap_or_else(Marks::new)))
+                .collect(),
+            states: (0..SLOTS).map(|_| AtomicU8::new(FREE)).collect(),
+            stop: AtomicBool::new(false),
+            sleeping: [AtomicBool::new(false), AtomicBool::new(false)],
+            threads: [std::sync::OnceLock::new(), std::sync::OnceLock::new()],
+        };
+        let _ = sh.threads[0].set(std::thread::current());
+        let rules = self.rules.clone();
+        let mut result = Ok(end);
+        let helper_pairs = std::thread::scope(|s| {
+            let helper = s.spawn(|| {
+                let _ = sh.threads[1].set(std::thread::current());
+                let _stop = StopOnDrop(&sh, 1);
+                helper(&sh, &rules, from, end)
+            });
+            let _stop = StopOnDrop(&sh, 0);
+            let mut n0 = from;
+            let mut t = 0;
+            while n0 < end {
+                let i = t % SLOTS;
+                if sh.states[i].load(Ordering::Acquire) != READY {
+                    // The helper is behind: give it less of the scan.
+                    let _ = sh
+                        .ahead_pairs
+                        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
+                            Some(x.saturating_sub(x / 8 + 1))
+                        });
+                    if !sh.wait(i, READY, 0) {
+                        break;
+                    }
+                }
+                let r = {
+                    let mut marks = sh.slot(i);
+                    debug_assert_eq!(marks.n0, n0);
+                    self.finish_shared(&sh, &mut marks)
+                };
+                if let Err(n) = r {
+                    result = Err(n);
+                    break;
+                }
+                sh.set(i, FREE, 0);
+                n0 += BATCH;
+                t += 1;
+            }
+            let settled = sh.published.load(Ordering::Relaxed);
+            if result.is_ok() && settled < end {
+                result = Ok(settled);
+            }
+            drop(_stop);
+            // A panic of the helper is a bug: pass it on.
+            helper.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+        });
+        self.rare_pairs += helper_pairs.0;
+        self.scanned_pairs += helper_pairs.1;
+        self.ahead_pairs = sh.ahead_pairs.load(Ordering::Relaxed);
+        self.pool = sh
+            .slots
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        result
+    }
+
+    /// Settles the 8 heaps of `marks`' batch in order, publishing each.
+    fn finish_shared(&mut self, sh: &Shared, marks: &mut Marks) -> Result<(), usize> {
+        let n0 = marks.n0;
+        for j in 0..BATCH {
+            let n = n0 + j;
+            let g = self.finish(sh.cells.settled(n), n, marks, j);
+            if g > u16::MAX as usize {
+                return Err(n);
+            }
+            sh.cells.write(n, g as u16);
+            let rare_before = self.rare.len();
+            self.note(n, g);
+            if self.rare.len() > rare_before {
+                let i = sh.rare_len.load(Ordering::Relaxed);
+                sh.rare[i].store(pack(n as u32, g as u32), Ordering::Relaxed);
+                sh.rare_len.store(i + 1, Ordering::Release);
+            }
+            sh.max_value.store(self.max_value, Ordering::Relaxed);
+            sh.published.store(n + 1, Ordering::Release);
+        }
+        Ok(())
+    }
+}
+
+/// The helper thread: for each batch, marks what the settled heaps allow. Returns the
+/// pairs it marked (rare pairs, pairs of the scans).
+fn helper(sh: &Shared, rules: &super::SplitRules, from: usize, end: usize) -> (u64, u64) {
+    let mut rare: Vec<(u32, u32)> = Vec::new();
+    let (mut rare_pairs, mut scan_pairs) = (0, 0);
+    let mut nb = from;
+    let mut t = 0;
+    while nb < end {
+        let i = t % SLOTS;
+        if sh.states[i].load(Ordering::Acquire) != FREE {
+            // Ahead of the main thread: take more of the scan.
+            let _ = sh
+                .ahead_pairs
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
+                    Some((x + 32).min(MAX_AHEAD_PAIRS))
+                });
+            if !sh.wait(i, FREE, 1) {
+                break;
+            }
+        }
+        {
+            let mut marks = sh.slot(i);
+            let settled_to = sh.published.load(Ordering::Acquire);
+            let len = sh.rare_len.load(Ordering::Acquire);
+            for e in &sh.rare[rare.len()..len] {
+                let x = e.load(Ordering::Relaxed);
+                rare.push(((x >> 32) as u32, x as u32));
+            }
+            let settled = sh.cells.settled(settled_to);
+            marks.reset(nb, limit_of(sh.max_value.load(Ordering::Relaxed)));
+            rare_pairs += mark_rare(rules, &rare, settled, &mut marks);
+            scan_pairs += mark_scan(rules, settled, sh.ahead_pairs.load(Ordering::Relaxed), &mut marks);
+        }
+        sh.set(i, READY, 1);
+        nb += BATCH;
+        t += 1;
+    }
+    (rare_pairs, scan_pairs)
+}
+
+/// Marks, for each heap of the batch, up to `count` pairs (a, m − a) of its scan for the
+/// first split rule whose heaps are all in `settled`; records them in `marks.pairs`.
+fn mark_scan(rules: &super::SplitRules, settled: &[u16], count: usize, marks: &mut Marks) -> u64 {
+    let Some(&k) = rules.leave_two.first() else {
+        return 0;
+    };
+    let s = settled.len();
+    let mut total = 0;
+    for j in 0..BATCH {
+        let n = marks.n0 + j;
+        if k + 2 > n {
+            continue;
+        }
+        let m = n - k;
+        let half = if rules.unequal && m.is_multiple_of(2) {
+            m / 2 - 1
+        } else {
+            m / 2
+        };
+        // m − a < s, and a ≤ half.
+        let p0 = (m + 1).saturating_sub(s).max(1);
+        let p1 = (p0 + count).min(half + 1);
+        if p0 >= p1 {
+            continue;
+        }
+        let seen = marks.seen(j);
+        let xs = &settled[p0..p1];
+        let ys = &settled[m + 1 - p1..m + 1 - p0];
+        for (&x, &y) in xs.iter().zip(ys.iter().rev()) {
+            seen[(x ^ y) as usize] = 1;
+        }
+        marks.pairs[j] = (p0, p1);
+        total += (p1 - p0) as u64;
+    }
+    total
+}
