@@ -31,12 +31,12 @@ echo "| --- | --- | --- |"
 for m in rc rc2 rcs rc2s; do
   best "ogsolve 0.6 -m $m -n 2097151" "$O" 0.6 -m $m -n 2097151
 done
-best "grundy seq 0.6 -n 2^21 -j 1" "$G" seq 0.6 -n 2^21 -q -j 1
-best "grundy seq 0.6 -n 2^21 -j 2" "$G" seq 0.6 -n 2^21 -q -j 2
+best "grundy seq 0.6 -n 2^21 -j 1" "$G" --no-db seq 0.6 -n 2^21 -q -j 1
+best "grundy seq 0.6 -n 2^21 -j 2" "$G" --no-db seq 0.6 -n 2^21 -q -j 2
 for m in rc rc2 rcs rc2s; do
   best "ogsolve 0.16 -m $m -n 999999" "$O" 0.16 -m $m -n 999999
 done
-best "grundy seq 0.16 -n 10^6 -j 1" "$G" seq 0.16 -n 10^6 -q -j 1
-best "grundy seq 0.16 -n 10^6 -j 2" "$G" seq 0.16 -n 10^6 -q -j 2
-best "grundy seq grundys-game -n 2^21 -j 1" "$G" seq grundys-game -n 2^21 -q -j 1
-best "grundy seq grundys-game -n 2^21 -j 2" "$G" seq grundys-game -n 2^21 -q -j 2
+best "grundy seq 0.16 -n 10^6 -j 1" "$G" --no-db seq 0.16 -n 10^6 -q -j 1
+best "grundy seq 0.16 -n 10^6 -j 2" "$G" --no-db seq 0.16 -n 10^6 -q -j 2
+best "grundy seq grundys-game -n 2^21 -j 1" "$G" --no-db seq grundys-game -n 2^21 -q -j 1
+best "grundy seq grundys-game -n 2^21 -j 2" "$G" --no-db seq grundys-game -n 2^21 -q -j 2

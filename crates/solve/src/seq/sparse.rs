@@ -638,7 +638,8 @@ impl Sparse {
                 let ys = &high[half - i - len..half - i];
                 seen.mark_pairs(xs, ys);
                 if seen.has(result) {
-                    result = seen.mex();
+                    // Every value below the old mex stays marked.
+                    result = seen.next_unmarked(result + 1);
                     if self.classify(result) {
                         return result;
                     }
