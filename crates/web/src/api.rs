@@ -482,6 +482,7 @@ fn table_text(family: &str, a: usize, b: usize) -> String {
             rows.join("/")
         }
         "crosses" | "treblecross" => ".".repeat(a),
+        "cram" | "chomp" => format!("{a}x{b}"),
         _ => a.to_string(),
     }
 }
@@ -499,11 +500,15 @@ pub struct TableLayout {
     pub cols: &'static str,
     /// Index of the first row and column.
     pub first: usize,
+    /// The largest side (or length) computed, whatever the size asked: boards whose
+    /// values take long beyond it (Cram, Chomp) get a smaller table.
+    pub max: usize,
 }
 
-/// The layout of `family`'s table: `cutting` (sheets W×H) and `bombs` (one bomb at each
-/// cell) are grids; `crosses` (strips of n empty squares) and heap games (heaps of n) are
-/// sequences. Graph games have none (400); unknown families are 404.
+/// The layout of `family`'s table: `cutting` (sheets W×H), `bombs` (one bomb at each
+/// cell), `cram` (empty R×C boards, up to 6×6) and `chomp` (R×C bars, up to 8×8) are
+/// grids; `crosses` (strips of n empty squares) and heap games (heaps of n) are sequences.
+/// Graph games and darkraft have none (400); unknown families are 404.
 pub fn table_layout(family: &str) -> Result<TableLayout, ApiError> {
     let no_opts = FamilyOptions::default();
     // Check the family exists (and get its canonical name) with a small position.
@@ -512,8 +517,9 @@ pub fn table_layout(family: &str) -> Result<TableLayout, ApiError> {
             404 => e,
             _ => ApiError::bad(format!("the {family} family has no table or sequence")),
         })?;
+    let mut max = usize::MAX;
     let (kind, rows, cols, first) = match canonical.as_str() {
-        "points" | "graph" => {
+        "points" | "graph" | "darkraft" => {
             return Err(ApiError::bad(format!(
                 "the {canonical} family has no table or sequence"
             )))
@@ -521,6 +527,14 @@ pub fn table_layout(family: &str) -> Result<TableLayout, ApiError> {
         "cutting" => ("grid", "width", "height", 1),
         "bombs" => ("grid", "row of the bomb", "column of the bomb", 0),
         "crosses" => ("sequence", "", "empty squares", 0),
+        "cram" => {
+            max = 6;
+            ("grid", "rows", "columns", 1)
+        }
+        "chomp" => {
+            max = 8;
+            ("grid", "rows", "columns", 1)
+        }
         _ => ("sequence", "", "heap size", 0),
     };
     Ok(TableLayout {
@@ -529,6 +543,7 @@ pub fn table_layout(family: &str) -> Result<TableLayout, ApiError> {
         rows,
         cols,
         first,
+        max,
     })
 }
 
@@ -540,6 +555,7 @@ pub fn table_values(
     limits: &Limits,
 ) -> Result<Vec<Vec<Option<u64>>>, ApiError> {
     let family = layout.family.as_str();
+    let size = size.min(layout.max);
     let no_opts = FamilyOptions::default();
     let grundy_of = |a: usize, b: usize| -> Result<Option<u64>, ApiError> {
         let text = table_text(family, a, b);
@@ -604,22 +620,42 @@ impl WithGame for NameOnly {
 
 struct GrundyOnly<'a>(&'a Limits);
 
+/// The Grundy value of `p` (none when a move wins at once), by the engine the family
+/// prefers: the pruned search (Cram) or the memo.
+fn grundy_by<G: Game>(
+    game: &G,
+    p: &G::Position,
+    search: bool,
+    limit: usize,
+) -> Result<Option<u64>, SolveError> {
+    if !search {
+        return Ok(Analyzer::with_limit(game, limit).grundy(p)?.map(|g| g.0));
+    }
+    if game.immediate_wins(p).is_some() {
+        return Ok(None);
+    }
+    let g = grundy_solve::search::NimberSearch::new(game)
+        .with_limit(limit)
+        .grundy_sum(&game.components(p))?;
+    Ok(Some(g.0))
+}
+
 impl WithGame for GrundyOnly<'_> {
     type Output = Option<u64>;
     type Error = ApiError;
-    fn run<G: Game>(self, game: &G, p: G::Position, _: &FamilyInfo) -> Result<Option<u64>, ApiError> {
-        let g = match &self.0.cancel {
-            None => Analyzer::with_limit(game, self.0.max_positions).grundy(&p)?,
+    fn run<G: Game>(self, game: &G, p: G::Position, info: &FamilyInfo) -> Result<Option<u64>, ApiError> {
+        let (search, limit) = (info.prefer_search, self.0.max_positions);
+        match &self.0.cancel {
+            None => Ok(grundy_by(game, &p, search, limit)?),
             Some(flag) => {
                 let g = Cancellable { game, cancel: flag };
-                let v = Analyzer::with_limit(&g, self.0.max_positions).grundy(&p);
+                let v = grundy_by(&g, &p, search, limit);
                 if flag.load(Ordering::Relaxed) {
                     return Err(cancelled());
                 }
-                v?
+                Ok(v?)
             }
-        };
-        Ok(g.map(|g| g.0))
+        }
     }
 }
 

@@ -221,7 +221,38 @@ async fn tables() {
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["values"][0][0], 0, "a bomb on the corner explodes at once");
     assert_eq!(v["values"][0][2], 2, "a bomb at (0, 2) is a nim heap of 2");
+    // Chomp and Cram rectangles: grids cut to 8×8 and 6×6 whatever the size asked, the same
+    // read either way round; a 1×n bar of Chomp is a heap of n − 1, a 1×n strip of Cram a
+    // heap of n in 0.07 (Dawson's Kayles).
+    for (family, side, strip) in [
+        ("chomp", 8, vec![0, 1, 2, 3, 4, 5]),
+        ("cram", 6, vec![0, 1, 1, 2, 0, 3]),
+    ] {
+        let (status, v) = post(addr, "/api/table", json!({"family": family, "size": 20})).await;
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["kind"], "grid");
+        let rows = v["values"].as_array().unwrap();
+        assert_eq!(rows.len(), side, "{family}");
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(row.as_array().unwrap().len(), side);
+            for j in 0..side {
+                assert_eq!(
+                    row[j],
+                    rows[j][i],
+                    "{family} {}x{} and {}x{}",
+                    i + 1,
+                    j + 1,
+                    j + 1,
+                    i + 1
+                );
+            }
+        }
+        for (j, g) in strip.into_iter().enumerate() {
+            assert_eq!(rows[0][j], g, "{family} 1x{}", j + 1);
+        }
+    }
     expect_error(addr, "/api/table", br#"{"family":"points"}"#, 400, "no table").await;
+    expect_error(addr, "/api/table", br#"{"family":"darkraft"}"#, 400, "no table").await;
     expect_error(
         addr,
         "/api/table",
