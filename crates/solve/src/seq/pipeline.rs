@@ -16,7 +16,7 @@
 //! thread); the rare list only grows at its end, and a heap's rare entry is published
 //! before the heap itself.
 
-use super::{limit_of, mark_rare, Marks, Sparse, BATCH};
+use super::{limit_of, mark_rare, Marks, Seen, Small, Sparse, BATCH};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -339,11 +339,13 @@ fn mark_scan(rules: &super::SplitRules, settled: &[u16], count: usize, marks: &m
         if p0 >= p1 {
             continue;
         }
-        let seen = marks.seen(j);
-        let xs = &settled[p0..p1];
-        let ys = &settled[m + 1 - p1..m + 1 - p0];
-        for (&x, &y) in xs.iter().zip(ys.iter().rev()) {
-            seen[(x ^ y) as usize] = 1;
+        let mut seen = Small(marks.seen(j), 1 << 16);
+        // Pairs (a, m − a) for a in [p0, p1), in blocks as the main thread marks them.
+        let mut a = p0;
+        while a < p1 {
+            let b = (a + 256).min(p1);
+            seen.mark_pairs(&settled[a..b], &settled[m + 1 - b..m + 1 - a]);
+            a = b;
         }
         marks.pairs[j] = (p0, p1);
         total += (p1 - p0) as u64;

@@ -173,6 +173,23 @@ fn summary_of_kayles() {
     }
 }
 
+proptest! {
+    // Each case checks 4700 heaps against the quadratic reference: few cases.
+    #![proptest_config(ProptestConfig::with_cases(8))]
+    #[test]
+    fn two_thread_pipeline_matches_naive(rules in small_rules()) {
+        // Past 4096 heaps, where the pipeline starts; forced to two threads.
+        let count = 4700;
+        let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
+        e.set_threads(2);
+        e.force_two_threads(true);
+        e.compute_to(count).unwrap();
+        let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+        prop_assert_eq!(got, naive::values(&rules, count as usize));
+    }
+
+}
+
 fn small_rules() -> impl Strategy<Value = HeapRules> {
     prop_oneof![
         (
@@ -342,13 +359,17 @@ fn two_threads_give_the_same_values() {
         let r = rules_of(name);
         let n = 12_000;
         let one = compute(&r, n);
-        let mut two = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
-        two.set_threads(2);
-        // In pieces, as the CLI does.
-        for to in [5000, 5001, 9000, n] {
-            two.compute_to(to).unwrap();
+        for forced in [false, true] {
+            let mut two = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+            two.set_threads(2);
+            // Forced: the pipeline runs whatever the machine's load.
+            two.force_two_threads(forced);
+            // In pieces, as the CLI does (a piece that is not whole batches, too).
+            for to in [5000, 5001, 9000, 9013, n] {
+                two.compute_to(to).unwrap();
+            }
+            assert!((0..n).all(|i| one.get(i) == two.get(i)), "{name} forced {forced}");
         }
-        assert!((0..n).all(|i| one.get(i) == two.get(i)), "{name}");
     }
 }
 
