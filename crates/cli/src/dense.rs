@@ -3,10 +3,10 @@
 //! and small whole tables are kept in the store (`crate::entries`), so a position asked again,
 //! or one below a kept table's, is answered without solving.
 
-use crate::db::{DbOptions, StoredMove};
+use crate::db::{DbOptions, StoredAnalysis, StoredMove};
 use crate::entries::{self, graph_id, DenseAnswer, DenseSpace, DENSE_KEEP_MAX_BYTES};
 use crate::error::{usage, CliError};
-use crate::solve::{DenseRecord, SolveArgs};
+use crate::solve::{print_analysis, DenseRecord, DenseSize, SolveArgs};
 use grundy_core::dense::DenseGame;
 use grundy_core::{Game, Outcome};
 use grundy_games::cram::{Board, Cram, CramDense};
@@ -175,7 +175,7 @@ fn report<G: Game, D: DenseGame>(
     let store = db.open_cache();
     if let Some(s) = &store {
         let key = key_space.answer_key(&position);
-        if let Some(a) = entries::load_answer(s, &key).filter(|a| a.position == position) {
+        if let Some(a) = entries::load_answer(s, &key).filter(|a| a.analysis.position == position) {
             eprintln!("grundy: answered from the store ({key})");
             print(args, &a);
             return Ok(());
@@ -285,7 +285,7 @@ fn answer<G: Game>(
         return Err(e);
     }
     let second = Outcome::Second.as_str();
-    Ok(DenseAnswer {
+    let analysis = StoredAnalysis {
         family: family.to_string(),
         position: game.format_position(board),
         convention: if misere { "misere" } else { "normal" }.to_string(),
@@ -298,6 +298,9 @@ fn answer<G: Game>(
             .map(|m| m.mv.clone())
             .collect(),
         moves,
+    };
+    Ok(DenseAnswer {
+        analysis,
         states: plan.states,
         memory_bytes: plan.peak_bytes,
     })
@@ -305,78 +308,11 @@ fn answer<G: Game>(
 
 /// Prints a dense answer as text or JSON.
 fn print(args: &SolveArgs, a: &DenseAnswer) {
-    let second = |o: &str| o == Outcome::Second.as_str();
-    if args.json {
-        let mut obj = serde_json::json!({
-            "family": a.family,
-            "position": a.position,
-            "convention": a.convention,
-            "grundy": a.grundy,
-            "outcome": a.outcome,
-            "winning_moves": a.winning_moves,
-            "engine": "dense",
-            "states": a.states,
-            "memory_bytes": a.memory_bytes,
-        });
-        if let Some(r) = a.remoteness {
-            obj["remoteness"] = r.into();
-        }
-        if args.all_moves {
-            obj["moves"] = a
-                .moves
-                .iter()
-                .map(|m| {
-                    serde_json::json!({
-                        "move": m.mv,
-                        "grundy": m.grundy,
-                        "remoteness": m.remoteness,
-                        "outcome": m.outcome,
-                        "wins": second(&m.outcome),
-                    })
-                })
-                .collect();
-        }
-        println!("{obj}");
-        return;
-    }
-    let who = if second(&a.outcome) {
-        "second player wins (the player to move loses)"
-    } else {
-        "first player (the player to move) wins"
+    let size = DenseSize {
+        states: a.states,
+        memory_bytes: a.memory_bytes,
     };
-    println!(
-        "{} {}{} (dense: {} states)",
-        a.family,
-        a.position,
-        if args.misere { " (misère)" } else { "" },
-        a.states
-    );
-    println!("outcome:       {who}");
-    match a.grundy {
-        Some(g) => println!("grundy value:  {g}"),
-        None if args.misere => println!("grundy value:  none (misère play)"),
-        None => println!("grundy value:  not stored (--record)"),
-    }
-    if let Some(r) = a.remoteness {
-        println!("remoteness:    {r}");
-    }
-    if a.winning_moves.is_empty() {
-        println!("winning moves: none");
-    } else {
-        println!("winning moves: {}", a.winning_moves.join(" "));
-    }
-    if args.all_moves {
-        println!("all moves:");
-        for m in &a.moves {
-            let verdict = if second(&m.outcome) { "wins" } else { "loses" };
-            let value = match (m.grundy, m.remoteness) {
-                (Some(g), _) => format!("grundy {g}"),
-                (_, Some(r)) => format!("remoteness {r}"),
-                _ => String::new(),
-            };
-            println!("  {:<16} {verdict:<6} {value}", m.mv);
-        }
-    }
+    print_analysis(args, &a.analysis, Some(&size));
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@
 //! - `dense-analysis/FAMILY/GEOMETRY/RULE/CONVENTION/RECORD/POSITION`: a [`DenseAnswer`] as
 //!   JSON, for every dense solve whatever its size.
 
-use crate::db::{writer, StoredMove};
+use crate::db::{writer, StoredAnalysis};
 use grundy_solve::dense::{DenseTable, Record};
 use grundy_solve::Convention;
 use grundy_store::{EntryInfo, NewEntry, Store, StoreError};
@@ -433,25 +433,14 @@ pub fn load_table(store: &Store, key: &str, space: &DenseSpace) -> Option<(Table
     }
 }
 
-/// The answer of a dense solve as `grundy solve --dense` prints it and the store keeps it.
+/// The answer of a dense solve as `grundy solve --dense` prints it and the store keeps it:
+/// the analysis (kept as flat JSON fields, as `solve` keeps its own) and the solve's size.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct DenseAnswer {
-    /// Canonical family name.
-    pub family: String,
-    /// The position as the family writes it.
-    pub position: String,
-    /// `normal` or `misere`.
-    pub convention: String,
-    /// Grundy value (grundy records).
-    pub grundy: Option<u64>,
-    /// `first` or `second`.
-    pub outcome: String,
-    /// Remoteness (remoteness records).
-    pub remoteness: Option<u32>,
-    /// The winning moves.
-    pub winning_moves: Vec<String>,
-    /// Every move with its result.
-    pub moves: Vec<StoredMove>,
+    /// Value, outcome, remoteness and every move (a Grundy value only with grundy records,
+    /// a remoteness only with remoteness records).
+    #[serde(flatten)]
+    pub analysis: StoredAnalysis,
     /// States of the solve of this position.
     pub states: u64,
     /// Peak bytes of records of that solve.
@@ -465,8 +454,11 @@ pub fn load_answer(store: &Store, key: &str) -> Option<DenseAnswer> {
 }
 
 /// Keeps a dense answer; a failure is reported on stderr, never fatal.
-pub fn save_answer(store: &Store, space: &DenseSpace, a: &DenseAnswer) {
-    let Ok(bytes) = serde_json::to_vec(a) else { return };
+pub fn save_answer(store: &Store, space: &DenseSpace, answer: &DenseAnswer) {
+    let Ok(bytes) = serde_json::to_vec(answer) else {
+        return;
+    };
+    let a = &answer.analysis;
     let key = space.answer_key(&a.position);
     let summary = format!(
         "{} {} (dense, {}): {}",

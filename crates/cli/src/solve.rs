@@ -280,6 +280,20 @@ impl WithGame for Report<'_> {
 
 /// Prints an analysis as text or JSON.
 fn print(args: &SolveArgs, a: &StoredAnalysis) {
+    print_analysis(args, a, None);
+}
+
+/// The size of a dense solve: states solved and peak memory in bytes.
+pub(crate) struct DenseSize {
+    /// States of the solve of this position.
+    pub states: u64,
+    /// Peak memory of the solve.
+    pub memory_bytes: u64,
+}
+
+/// Prints an analysis as text or JSON; `dense` for a dense solve (its size is printed too,
+/// and a missing Grundy value means the records did not keep it).
+pub(crate) fn print_analysis(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>) {
     let second = |o: &str| o == Outcome::Second.as_str();
     if args.json {
         let mut obj = serde_json::json!({
@@ -290,8 +304,17 @@ fn print(args: &SolveArgs, a: &StoredAnalysis) {
             "outcome": a.outcome,
             "winning_moves": a.winning_moves,
         });
-        if args.remoteness {
-            obj["remoteness"] = serde_json::json!(a.remoteness);
+        match dense {
+            Some(d) => {
+                obj["engine"] = "dense".into();
+                obj["states"] = d.states.into();
+                obj["memory_bytes"] = d.memory_bytes.into();
+                if let Some(r) = a.remoteness {
+                    obj["remoteness"] = r.into();
+                }
+            }
+            None if args.remoteness => obj["remoteness"] = serde_json::json!(a.remoteness),
+            None => {}
         }
         if args.all_moves {
             let moves: Vec<serde_json::Value> = a
@@ -318,15 +341,19 @@ fn print(args: &SolveArgs, a: &StoredAnalysis) {
         "first player (the player to move) wins"
     };
     println!(
-        "{} {}{}",
+        "{} {}{}{}",
         a.family,
         a.position,
-        if args.misere { " (misère)" } else { "" }
+        if args.misere { " (misère)" } else { "" },
+        dense
+            .map(|d| format!(" (dense: {} states)", d.states))
+            .unwrap_or_default()
     );
     println!("outcome:       {who}");
     match a.grundy {
         Some(g) => println!("grundy value:  {g}"),
         None if args.misere => println!("grundy value:  none (misère play)"),
+        None if dense.is_some() => println!("grundy value:  not stored (--record)"),
         None => println!("grundy value:  none (the player to move wins at once)"),
     }
     if let Some(r) = a.remoteness {
@@ -345,8 +372,12 @@ fn print(args: &SolveArgs, a: &StoredAnalysis) {
     if args.all_moves {
         println!("all moves:");
         for r in &a.moves {
-            let value = r.grundy.map(|g| format!("grundy {g}")).unwrap_or_default();
             let verdict = if second(&r.outcome) { "wins" } else { "loses" };
+            let value = match (r.grundy, r.remoteness) {
+                (Some(g), _) => format!("grundy {g}"),
+                (_, Some(r)) => format!("remoteness {r}"),
+                _ => String::new(),
+            };
             println!("  {:<16} {verdict:<6} {value}", r.mv);
         }
     }

@@ -2,19 +2,11 @@
 //! `--db`/`GRUNDY_DB`/`--no-db`, `grundy db list|show|verify|prune`, stores of other versions.
 
 mod common;
-use common::{grundy_env, Run};
+use common::{grundy_env, with_db};
 use std::path::{Path, PathBuf};
 
 fn fresh_store(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("grundy-db-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir.join("store.redb")
-}
-
-fn with_db(path: &Path, args: &[&str]) -> Run {
-    let mut all = vec!["--db", path.to_str().unwrap()];
-    all.extend_from_slice(args);
-    grundy_env(&all, "", &[])
+    common::fresh_store("db", name)
 }
 
 const PETERSEN: [&str; 4] = ["solve", "graph", "--board", "petersen"];

@@ -4,21 +4,13 @@
 //! `grundy db verify` and worked around, and `grundy db list|show|prune` know the new kinds.
 
 mod common;
-use common::{assert_usage_error, grundy_env, Run};
+use common::{assert_usage_error, grundy_env, with_db, Run};
 use grundy_cli::db::writer;
 use grundy_cli::entries::encode_seq;
 use std::path::{Path, PathBuf};
 
 fn fresh_store(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("grundy-bulk-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir.join("store.redb")
-}
-
-fn with_db(path: &Path, args: &[&str]) -> Run {
-    let mut all = vec!["--db", path.to_str().unwrap()];
-    all.extend_from_slice(args);
-    grundy_env(&all, "", &[])
+    common::fresh_store("bulk", name)
 }
 
 fn no_db(args: &[&str]) -> Run {

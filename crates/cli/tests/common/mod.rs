@@ -87,3 +87,17 @@ pub fn solve_json(args: &[&str]) -> serde_json::Value {
     assert_eq!(r.code, 0, "{}", r.stderr);
     serde_json::from_str(&r.stdout).expect("valid JSON")
 }
+
+/// A path for a store of its own in a fresh folder (removed first): `KIND-PID-NAME`.
+pub fn fresh_store(kind: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("grundy-{kind}-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir.join("store.redb")
+}
+
+/// Runs grundy with `--db PATH` before `args`.
+pub fn with_db(path: &std::path::Path, args: &[&str]) -> Run {
+    let mut all = vec!["--db", path.to_str().unwrap()];
+    all.extend_from_slice(args);
+    grundy_env(&all, "", &[])
+}
