@@ -59,7 +59,7 @@ pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -
     };
     match canonical_name(&args.family) {
         Some("cram") => {
-            if args.board.is_some() || args.graph.is_some() || args.rule.is_some() {
+            if args.game.board.is_some() || args.game.graph.is_some() || args.game.rule.is_some() {
                 return Err(usage("--board, --graph and --rule apply to the graph games"));
             }
             let board = Cram.parse_position(text).map_err(|e| position_error("cram", e))?;
@@ -99,7 +99,7 @@ pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -
             let space = Space {
                 family,
                 geometry: graph_id(graph.len(), |v| graph.neighbours(v)),
-                rule: args.rule.clone().unwrap_or_else(|| "one-or-two".into()),
+                rule: args.game.rule.clone().unwrap_or_else(|| "one-or-two".into()),
                 mask: p,
             };
             let make = |start: Points| GraphDense::new(&game, start).ok();

@@ -3,8 +3,8 @@
 //! play chooses (win fastest, lose slowest, by remoteness). `undo`, `moves`, `hint`, `quit`.
 
 use crate::db::DbOptions;
-use crate::error::{usage, CliError};
-use crate::solve::position_text;
+use crate::error::CliError;
+use crate::solve::{position_text, GameArgs};
 use grundy_store::Store;
 use grundy_web::api::{ApiError, Limits, SolveRequest, SolveResponse};
 use std::io::{BufRead, Write};
@@ -45,15 +45,9 @@ pub struct PlayArgs {
     /// Give up (exit 1) once a search has stored this many positions.
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub max_positions: usize,
-    /// Built-in board for the graph games.
-    #[arg(long, value_name = "NAME")]
-    pub board: Option<String>,
-    /// Edge-list file of the host graph for `points`.
-    #[arg(long, value_name = "FILE")]
-    pub graph: Option<PathBuf>,
-    /// Rule of the graph games.
-    #[arg(long, value_name = "RULE")]
-    pub rule: Option<String>,
+    /// Board, graph, rule and subtraction set, as for `grundy solve`.
+    #[command(flatten)]
+    pub game: GameArgs,
 }
 
 fn api_error(e: ApiError) -> CliError {
@@ -112,22 +106,16 @@ pub fn play(
         ("graph", [path]) if !path.starts_with('@') => position_text(&[], Some(&PathBuf::from(path)))?,
         _ => position_text(&args.position, None)?,
     };
-    let graph = match &args.graph {
-        None => None,
-        Some(path) => Some(
-            std::fs::read_to_string(path)
-                .map_err(|e| usage(format!("cannot read graph file {}: {e}", path.display())))?,
-        ),
-    };
+    let graph = args.game.graph_text()?.map(|(_, text)| text);
     let mut session = Session {
         req: SolveRequest {
-            family: args.family.clone(),
+            family: args.game.family(&args.family)?,
             position: text,
             misere: args.misere,
             remoteness: true,
-            board: args.board.clone(),
+            board: args.game.board.clone(),
             graph,
-            rule: args.rule.clone(),
+            rule: args.game.rule.clone(),
         },
         limits: Limits {
             max_positions: args.max_positions,

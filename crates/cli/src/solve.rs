@@ -53,18 +53,9 @@ pub struct SolveArgs {
     /// Give up (exit 1) once the search has stored this many positions.
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub max_positions: usize,
-    /// Built-in board for `points` (maoershan).
-    #[arg(long, value_name = "NAME")]
-    pub board: Option<String>,
-    /// Edge-list file for `points`: one edge `P Q` per line, points numbered from 1.
-    #[arg(long, value_name = "FILE")]
-    pub graph: Option<PathBuf>,
-    /// Subtraction set for the `subtraction` family (`--set 1,3,4` is the game `sub:1,3,4`).
-    #[arg(long, value_name = "LIST")]
-    pub set: Option<String>,
-    /// Rule of the graph games: one-or-two (default), take-vertex, node-kayles, arc-kayles.
-    #[arg(long, value_name = "RULE")]
-    pub rule: Option<String>,
+    /// Board, graph, rule and subtraction set.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Normal-play engine: `memo` values every option of every component met; `search`
     /// decides "is this lost?" with pruning and values only what it must (after Lemoine and
     /// Viennot); `auto` picks search for cram, memo otherwise.
@@ -83,6 +74,51 @@ pub struct SolveArgs {
     /// suffix K, M, G); default 80% of the available memory.
     #[arg(long, value_name = "SIZE", requires = "dense")]
     pub memory_budget: Option<String>,
+}
+
+/// The options that pick the game within a family, shared by `solve` and `play`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct GameArgs {
+    /// Built-in board of the graph games: maoershan (the 12-point board), petersen,
+    /// path:N, cycle:N, complete:N, star:N, grid:RxC.
+    #[arg(long, value_name = "NAME")]
+    pub board: Option<String>,
+    /// Edge-list file of the graph for `points`: one edge `P Q` per line, points numbered
+    /// from 1.
+    #[arg(long, value_name = "FILE")]
+    pub graph: Option<PathBuf>,
+    /// Subtraction set for the `subtraction` family (`--set 1,3,4` is the game `sub:1,3,4`).
+    #[arg(long, value_name = "LIST")]
+    pub set: Option<String>,
+    /// Rule of the graph games: one-or-two (default), take-vertex, node-kayles, arc-kayles.
+    #[arg(long, value_name = "RULE")]
+    pub rule: Option<String>,
+}
+
+impl GameArgs {
+    /// The text of the `--graph` file, if one is given.
+    pub fn graph_text(&self) -> Result<Option<(String, String)>, CliError> {
+        match &self.graph {
+            None => Ok(None),
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| usage(format!("cannot read graph file {}: {e}", path.display())))?;
+                Ok(Some((path.display().to_string(), text)))
+            }
+        }
+    }
+
+    /// The family to play: `subtraction` with `--set` becomes `sub:SET`.
+    pub fn family(&self, family: &str) -> Result<String, CliError> {
+        match (family, &self.set) {
+            ("subtraction" | "sub", Some(set)) => Ok(format!("sub:{set}")),
+            ("subtraction" | "sub", None) => Err(usage(
+                "the subtraction family needs its set: --set 1,3,4 (or write sub:1,3,4)",
+            )),
+            (_, Some(_)) => Err(usage("--set applies to the subtraction family")),
+            (f, None) => Ok(f.to_string()),
+        }
+    }
 }
 
 /// What a dense solve stores per position.
@@ -145,28 +181,12 @@ pub fn run(args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
         _ => position_text(&args.position, args.file.as_ref())?,
     };
     let opts = FamilyOptions {
-        board: args.board.clone(),
-        graph: match &args.graph {
-            None => None,
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| usage(format!("cannot read graph file {}: {e}", path.display())))?;
-                Some((path.display().to_string(), text))
-            }
-        },
-        rule: args.rule.clone(),
+        board: args.game.board.clone(),
+        graph: args.game.graph_text()?,
+        rule: args.game.rule.clone(),
         heap_values: Some(heap_values),
     };
-    let family = match (args.family.as_str(), &args.set) {
-        ("subtraction" | "sub", Some(set)) => format!("sub:{set}"),
-        ("subtraction" | "sub", None) => {
-            return Err(usage(
-                "the subtraction family needs its set: --set 1,3,4 (or write sub:1,3,4)",
-            ))
-        }
-        (_, Some(_)) => return Err(usage("--set applies to the subtraction family")),
-        (f, None) => f.to_string(),
-    };
+    let family = args.game.family(&args.family)?;
     if args.dense {
         return crate::dense::run(&args, &opts, &text, db);
     }
@@ -233,8 +253,8 @@ impl WithGame for Report<'_> {
         let mut parts = vec![
             conv,
             if args.remoteness { "remoteness" } else { "-" },
-            args.board.as_deref().unwrap_or("-"),
-            args.rule.as_deref().unwrap_or("-"),
+            args.game.board.as_deref().unwrap_or("-"),
+            args.game.rule.as_deref().unwrap_or("-"),
             self.graph_id.as_deref().unwrap_or("-"),
         ];
         if engine != "-" {

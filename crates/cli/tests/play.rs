@@ -120,3 +120,21 @@ fn serve_refuses_a_bad_address() {
     let r = grundy(&["serve", "--timeout", "0"], "");
     assert_eq!(r.code, 2);
 }
+
+#[test]
+fn subtraction_games_take_their_set_as_in_solve() {
+    // sub:1,2 from 4: taking one leaves 3, a multiple of 3, lost for the player to move.
+    let r = grundy(
+        &["play", "subtraction", "--set", "1,2", "4", "--first", "engine"],
+        "",
+    );
+    assert!(
+        r.stdout.contains("engine plays 1:4->3"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    let r = grundy(&["play", "subtraction", "4"], "");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--set 1,3,4"), "{}", r.stderr);
+}
