@@ -4,6 +4,7 @@
 use crate::{Nimber, ParseError};
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::ops::ControlFlow;
 
 /// Rules of an impartial game whose positions are sums of independent components.
 ///
@@ -18,6 +19,24 @@ pub trait Ruleset: Sync {
     /// Calls `emit` once per option of `c`; each option is a sum of components (empty when
     /// the move removes the component entirely). Components passed to `emit` are canonical.
     fn options<F: FnMut(&[Self::Component])>(&self, c: &Self::Component, emit: F);
+
+    /// Like [`Ruleset::options`], but stops once `emit` returns [`ControlFlow::Break`], and
+    /// says whether it stopped. Searches that are done at the first option of some kind use
+    /// it; rules whose options are costly to work out stop early by overriding it (the
+    /// default works out every option and stops only calling `emit`).
+    fn options_until<F: FnMut(&[Self::Component]) -> ControlFlow<()>>(
+        &self,
+        c: &Self::Component,
+        mut emit: F,
+    ) -> ControlFlow<()> {
+        let mut flow = ControlFlow::Continue(());
+        self.options(c, |p| {
+            if flow.is_continue() {
+                flow = emit(p);
+            }
+        });
+        flow
+    }
 
     /// The Grundy value of `c` when it is known without search (a closed form, or a table the
     /// ruleset computed in bulk). Engines ask this first; `None` means "search".

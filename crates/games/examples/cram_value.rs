@@ -20,7 +20,11 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     let mut s = NimberSearch::new(&Cram).exact_up_to(exact);
-    match s.grundy_sum(&Cram.components(&board)) {
+    let r = s.grundy_sum(&Cram.components(&board));
+    if std::env::var_os("CRAM_STATS").is_some() {
+        eprintln!("{:?}", s.stats());
+    }
+    match r {
         Ok(g) => println!(
             "cram {text}: grundy {} in {:.2} s, {} table entries",
             g.0,

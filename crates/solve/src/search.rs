@@ -17,6 +17,7 @@ use crate::SolveError;
 use foldhash::fast::RandomState;
 use grundy_core::{Game, MexSet, Nimber, Outcome, Ruleset};
 use hashbrown::{HashMap, HashSet};
+use std::ops::ControlFlow;
 
 /// Most frames on the search stack. The search needs acyclic rules (all built-in families
 /// are); a cycle, or a game deeper than this, stops with [`SolveError::Cycle`].
@@ -62,6 +63,21 @@ pub struct NimberSearch<'r, R: Ruleset> {
     limit: usize,
     lower_first: bool,
     exact_up_to: usize,
+    stats: SearchStats,
+}
+
+/// Counts of the work a [`NimberSearch`] did, for tuning and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Queries whose options were listed (search nodes).
+    pub nodes: u64,
+    /// Of those, "is `C + *n` lost?" queries answered "no" while their options were being
+    /// listed, by an option already known to be lost (enhanced transposition cut-offs).
+    pub cutoffs: u64,
+    /// Exact values stored.
+    pub values: u64,
+    /// "No" answers stored.
+    pub won: u64,
 }
 
 impl<'r, R: Ruleset> NimberSearch<'r, R> {
@@ -74,6 +90,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             limit: usize::MAX,
             lower_first: false,
             exact_up_to: 0,
+            stats: SearchStats::default(),
         }
     }
 
@@ -101,6 +118,15 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// Entries stored: exact values plus answered queries.
     pub fn len(&self) -> usize {
         self.values.len() + self.won.len()
+    }
+
+    /// The work done so far.
+    pub fn stats(&self) -> SearchStats {
+        SearchStats {
+            values: self.values.len() as u64,
+            won: self.won.len() as u64,
+            ..self.stats
+        }
     }
 
     /// True when nothing is stored yet.
@@ -137,7 +163,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         if let Some(v) = self.known(c) {
             return Ok(Nimber(v));
         }
-        self.run(self.frame(self.value_goal(c), c.clone(), 0))?;
+        self.run(self.value_goal(c), c.clone(), 0)?;
         Ok(Nimber(self.known(c).expect("the search stored the value")))
     }
 
@@ -156,28 +182,40 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         if let Some(b) = self.known_lost(&largest, m) {
             return Ok(b);
         }
-        self.run(self.frame(Goal::Lost, largest.clone(), m))?;
+        self.run(Goal::Lost, largest.clone(), m)?;
         Ok(self
             .known_lost(&largest, m)
             .expect("the search stored the answer"))
     }
 
-    fn frame(&self, goal: Goal, component: R::Component, n: u64) -> Frame<R::Component> {
+    /// A new frame, its options listed; `None` for a [`Goal::Lost`] frame whose answer
+    /// ("no": an option of the component is lost with `n`) turned up while listing them
+    /// (enhanced transposition cut-off, done as the options come, so the rest of them are
+    /// never worked out).
+    fn frame(&self, goal: Goal, component: R::Component, n: u64) -> Option<Frame<R::Component>> {
         let mut parts: Vec<R::Component> = Vec::new();
         let mut options: Vec<(u32, u32, usize)> = Vec::new();
-        if matches!(goal, Goal::Lost | Goal::Mex) {
-            self.rules.options(&component, |p| {
+        let lost = matches!(goal, Goal::Lost);
+        if lost || matches!(goal, Goal::Mex) {
+            let flow = self.rules.options_until(&component, |p| {
                 let start = parts.len();
                 parts.extend_from_slice(p);
                 let slice = &mut parts[start..];
                 slice.sort_by_key(|c| self.rules.size_hint(c));
+                if lost && self.option_is_lost(slice, n) {
+                    return ControlFlow::Break(());
+                }
                 let key = slice.last().map_or(0, |c| self.rules.size_hint(c));
                 options.push((start as u32, p.len() as u32, key));
+                ControlFlow::Continue(())
             });
+            if flow.is_break() {
+                return None;
+            }
             // Options that leave less to search first: their answers come cheaper.
             options.sort_by_key(|o| o.2);
         }
-        Frame {
+        Some(Frame {
             goal,
             component,
             n,
@@ -185,9 +223,25 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             options: options.into_iter().map(|(s, l, _)| (s, l)).collect(),
             next: 0,
             lower: 0,
-            scanned: false,
+            scanned: lost,
             seen: Vec::new(),
+        })
+    }
+
+    /// Whether the option made of `parts` (sorted by size, largest last) plus `*n` is known
+    /// to be lost for the player to move, from the tables alone.
+    fn option_is_lost(&self, parts: &[R::Component], n: u64) -> bool {
+        let Some((largest, rest)) = parts.split_last() else {
+            return n == 0;
+        };
+        let mut m = n;
+        for c in rest {
+            match self.known(c) {
+                Some(v) => m ^= v,
+                None => return false,
+            }
         }
+        self.known_lost(largest, m) == Some(true)
     }
 
     /// How the exact value of `c` is worked out: by mex for components of size at most
@@ -200,7 +254,14 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         }
     }
 
-    fn run(&mut self, first: Frame<R::Component>) -> Result<(), SolveError> {
+    /// Works out what `goal` asks of `c` (with `n`), leaving the answer in the tables.
+    fn run(&mut self, goal: Goal, c: R::Component, n: u64) -> Result<(), SolveError> {
+        self.stats.nodes += 1;
+        let Some(first) = self.frame(goal, c.clone(), n) else {
+            self.stats.cutoffs += 1;
+            self.won.insert((c, n));
+            return Ok(());
+        };
         let mut stack = vec![first];
         while let Some(top) = stack.last_mut() {
             if self.len() >= self.limit {
@@ -250,7 +311,12 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                 },
             };
             let (goal, c, n) = push;
-            let f = self.frame(goal, c, n);
+            self.stats.nodes += 1;
+            let Some(f) = self.frame(goal, c.clone(), n) else {
+                self.stats.cutoffs += 1;
+                self.won.insert((c, n));
+                continue;
+            };
             stack.push(f);
             if stack.len() > MAX_DEPTH {
                 // Rules with a cycle send the search round it for ever; acyclic rules this
