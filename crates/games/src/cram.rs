@@ -71,7 +71,7 @@ pub struct Domino {
 /// One component: a connected region of at least two empty cells, as a bitmask of its
 /// `h × w` bounding box (row-major), in canonical orientation (`h ≤ w`, least mask among the
 /// symmetric images).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Region {
     /// Rows of the bounding box.
     pub h: u8,
@@ -80,6 +80,14 @@ pub struct Region {
     /// The cells, as two 64-bit halves (low, high) of the 128-bit mask; kept as `u64`s so a
     /// memo entry is 8-byte aligned and small.
     bits: [u64; 2],
+}
+
+impl std::hash::Hash for Region {
+    /// Two words (the derived hash writes five): the search hashes regions all the time.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.bits[0]);
+        state.write_u64(self.bits[1].rotate_left(16) ^ ((self.h as u64) << 8 | self.w as u64));
+    }
 }
 
 impl Region {
@@ -252,6 +260,9 @@ impl<B: Bits> Shape<B> {
 
 /// The canonical [`Region`] of the non-empty `cells` of the box `shape`.
 fn canonical<B: Bits>(shape: Shape<B>, cells: B) -> Region {
+    if B::BITS == 64 {
+        return canonical64(shape.h, shape.w, cells.to_u128() as u64);
+    }
     let (h, w) = (shape.h, shape.w);
     let row_mask: B = low_bits(w);
     // Crop to the bounding box.
@@ -327,6 +338,66 @@ fn canonical<B: Bits>(shape: Shape<B>, cells: B) -> Region {
         h: rh as u8,
         w: rw as u8,
         bits: [m as u64, (m >> 64) as u64],
+    }
+}
+
+/// [`canonical`] for boxes of up to 64 cells, on whole words: the half turn of a box is the
+/// reversal of its bits, so only the reflection that reverses the rows (and, for boxes that
+/// are not wider than tall, the transposition) is built row by row.
+fn canonical64(h: u32, w: u32, cells: u64) -> Region {
+    if cells == 0 {
+        return Region {
+            h: 0,
+            w: 0,
+            bits: [0, 0],
+        };
+    }
+    debug_assert!(h * w <= 64);
+    let rmin = cells.trailing_zeros() / w;
+    let rmax = (63 - cells.leading_zeros()) / w;
+    let bh = rmax - rmin + 1;
+    let x = cells >> (rmin * w);
+    let row_mask = low_bits::<u64>(w);
+    let mut cols = 0;
+    for r in 0..bh {
+        cols |= (x >> (r * w)) & row_mask;
+    }
+    let cmin = cols.trailing_zeros();
+    let bw = 64 - cols.leading_zeros() - cmin;
+    let bmask = low_bits::<u64>(bw);
+    let n = bh * bw;
+    // The box (rows of bw bits) and its rows in reverse order.
+    let (mut y, mut v) = (0u64, 0u64);
+    for r in 0..bh {
+        let row = (x >> (r * w + cmin)) & bmask;
+        y |= row << (r * bw);
+        v |= row << ((bh - 1 - r) * bw);
+    }
+    let half_turn = |m: u64| m.reverse_bits() >> (64 - n);
+    let least = |a: u64, b: u64| a.min(b).min(half_turn(a)).min(half_turn(b));
+    let mut best = (u32::MAX, 0, 0u64);
+    if bh <= bw {
+        best = (bh, bw, least(y, v));
+    }
+    if bw <= bh {
+        // The transpose (bw rows of bh bits) and its rows in reverse order.
+        let (mut t, mut tv) = (0u64, 0u64);
+        for r in 0..bh {
+            let mut row = (y >> (r * bw)) & bmask;
+            while row != 0 {
+                let c = row.trailing_zeros();
+                row &= row - 1;
+                t |= 1 << (c * bh + r);
+                tv |= 1 << ((bw - 1 - c) * bh + r);
+            }
+        }
+        best = best.min((bw, bh, least(t, tv)));
+    }
+    let (rh, rw, m) = best;
+    Region {
+        h: rh as u8,
+        w: rw as u8,
+        bits: [m, 0],
     }
 }
 

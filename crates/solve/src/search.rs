@@ -23,6 +23,31 @@ use std::ops::ControlFlow;
 /// are); a cycle, or a game deeper than this, stops with [`SolveError::Cycle`].
 pub const MAX_DEPTH: usize = 1 << 20;
 
+/// What the tables know of one component.
+struct Known {
+    /// Its Grundy value, or [`Known::NONE`].
+    value: u64,
+    /// Bit `n` set when `C + *n` is known to be won for the player to move.
+    won: u64,
+}
+
+impl Known {
+    const NONE: u64 = u64::MAX;
+
+    fn value(&self) -> Option<u64> {
+        (self.value != Known::NONE).then_some(self.value)
+    }
+}
+
+impl Default for Known {
+    fn default() -> Known {
+        Known {
+            value: Known::NONE,
+            won: 0,
+        }
+    }
+}
+
 /// What a frame is working out.
 enum Goal {
     /// Whether `component + *n` is lost for the player to move.
@@ -41,29 +66,56 @@ struct Frame<C> {
     n: u64,
     /// The parts of every option of `component`, one after another.
     parts: Vec<C>,
-    /// Each option as (start, length) in `parts`, its parts sorted by size (largest last),
-    /// options with the smallest largest part first.
-    options: Vec<(u32, u32)>,
+    /// The options, options with the smallest largest part first. For [`Goal::Lost`], only
+    /// those the tables could not settle (none of them is known lost, or the frame would not
+    /// exist; those known won can not answer the query and are left out).
+    options: Vec<Opt>,
+    /// How many options `component` has in all.
+    total: usize,
     /// Next option to look at; past the options, the lower nimbers `*k` for `k < n`.
     next: usize,
     /// Lower nimber being tried once the options are exhausted.
     lower: u64,
-    /// Whether the options were scanned for an answer already in the tables.
-    scanned: bool,
     /// For [`Goal::Mex`]: the values of the options seen so far.
     seen: Vec<u64>,
+}
+
+/// One option of a frame's component.
+#[derive(Clone, Copy)]
+struct Opt {
+    /// Where its parts are in [`Frame::parts`], sorted by size (largest last).
+    start: u32,
+    /// How many parts it has.
+    len: u32,
+    /// For [`Goal::Lost`]: the frame's nimber with the values of all parts but the largest
+    /// folded in, or [`Opt::UNFOLDED`] while one of them is not valued yet.
+    m: u64,
+    /// Size of the largest part (the order of search).
+    key: usize,
+}
+
+impl Opt {
+    const UNFOLDED: u64 = u64::MAX;
 }
 
 /// Grundy values of components by pruned search, remembered across calls.
 pub struct NimberSearch<'r, R: Ruleset> {
     rules: &'r R,
-    values: HashMap<R::Component, u64, RandomState>,
-    /// Queries `(C, n)` answered "no": `C + *n` is won for the player to move.
-    won: HashSet<(R::Component, u64), RandomState>,
+    /// What is known of each component met: its value, or queries answered "no".
+    table: HashMap<R::Component, Known, RandomState>,
+    /// Queries `(C, n)` answered "no" for `n` of 64 and more (the others are bits of
+    /// [`Known::won`]).
+    won_high: HashSet<(R::Component, u64), RandomState>,
+    /// Exact values stored.
+    values: usize,
+    /// "No" answers stored.
+    won: usize,
     limit: usize,
     lower_first: bool,
     exact_up_to: usize,
     stats: SearchStats,
+    /// Buffers of finished frames, for the next ones.
+    spare: Vec<(Vec<R::Component>, Vec<Opt>)>,
 }
 
 /// Counts of the work a [`NimberSearch`] did, for tuning and benchmarks.
@@ -85,12 +137,15 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     pub fn new(rules: &'r R) -> Self {
         NimberSearch {
             rules,
-            values: HashMap::default(),
-            won: HashSet::default(),
+            table: HashMap::default(),
+            won_high: HashSet::default(),
+            values: 0,
+            won: 0,
             limit: usize::MAX,
             lower_first: false,
             exact_up_to: 0,
             stats: SearchStats::default(),
+            spare: Vec::new(),
         }
     }
 
@@ -117,14 +172,14 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
 
     /// Entries stored: exact values plus answered queries.
     pub fn len(&self) -> usize {
-        self.values.len() + self.won.len()
+        self.values + self.won
     }
 
     /// The work done so far.
     pub fn stats(&self) -> SearchStats {
         SearchStats {
-            values: self.values.len() as u64,
-            won: self.won.len() as u64,
+            values: self.values as u64,
+            won: self.won as u64,
             ..self.stats
         }
     }
@@ -138,15 +193,44 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         if let Some(v) = self.rules.known_grundy(c) {
             return Some(v.0);
         }
-        self.values.get(c).copied()
+        self.table.get(c).and_then(|k| k.value())
     }
 
     /// Whether `c + *n` is lost for the player to move, if already known.
     fn known_lost(&self, c: &R::Component, n: u64) -> Option<bool> {
-        if let Some(v) = self.known(c) {
+        if let Some(v) = self.rules.known_grundy(c) {
+            return Some(v.0 == n);
+        }
+        let k = self.table.get(c);
+        if let Some(v) = k.and_then(|k| k.value()) {
             return Some(v == n);
         }
-        self.won.contains(&(c.clone(), n)).then_some(false)
+        let won = if n < 64 {
+            k.is_some_and(|k| k.won >> n & 1 == 1)
+        } else {
+            self.won_high.contains(&(c.clone(), n))
+        };
+        won.then_some(false)
+    }
+
+    fn store_value(&mut self, c: R::Component, v: u64) {
+        let k = self.table.entry(c).or_default();
+        if k.value().is_none() {
+            self.values += 1;
+        }
+        k.value = v;
+    }
+
+    fn store_won(&mut self, c: R::Component, n: u64) {
+        let new = if n < 64 {
+            let k = self.table.entry(c).or_default();
+            let new = k.won >> n & 1 == 0;
+            k.won |= 1 << n;
+            new
+        } else {
+            self.won_high.insert((c, n))
+        };
+        self.won += new as usize;
     }
 
     /// The Grundy value of a sum of components.
@@ -192,56 +276,82 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// ("no": an option of the component is lost with `n`) turned up while listing them
     /// (enhanced transposition cut-off, done as the options come, so the rest of them are
     /// never worked out).
-    fn frame(&self, goal: Goal, component: R::Component, n: u64) -> Option<Frame<R::Component>> {
-        let mut parts: Vec<R::Component> = Vec::new();
-        let mut options: Vec<(u32, u32, usize)> = Vec::new();
+    fn frame(&mut self, goal: Goal, component: R::Component, n: u64) -> Option<Frame<R::Component>> {
+        let (mut parts, mut options) = self.spare.pop().unwrap_or_default();
+        let mut total = 0;
         let lost = matches!(goal, Goal::Lost);
         if lost || matches!(goal, Goal::Mex) {
-            let flow = self.rules.options_until(&component, |p| {
+            let this = &*self;
+            let flow = this.rules.options_until(&component, |p| {
+                total += 1;
                 let start = parts.len();
                 parts.extend_from_slice(p);
                 let slice = &mut parts[start..];
-                slice.sort_by_key(|c| self.rules.size_hint(c));
-                if lost && self.option_is_lost(slice, n) {
-                    return ControlFlow::Break(());
+                slice.sort_by_key(|c| this.rules.size_hint(c));
+                let key = slice.last().map_or(0, |c| this.rules.size_hint(c));
+                let mut m = Opt::UNFOLDED;
+                if lost {
+                    let Some((largest, rest)) = slice.split_last() else {
+                        // The move empties the component and leaves *n.
+                        if n == 0 {
+                            return ControlFlow::Break(());
+                        }
+                        parts.truncate(start);
+                        return ControlFlow::Continue(());
+                    };
+                    if let Some(folded) = this.fold(rest, n) {
+                        match this.known_lost(largest, folded) {
+                            Some(true) => return ControlFlow::Break(()),
+                            Some(false) => {
+                                parts.truncate(start);
+                                return ControlFlow::Continue(());
+                            }
+                            None => m = folded,
+                        }
+                    }
                 }
-                let key = slice.last().map_or(0, |c| self.rules.size_hint(c));
-                options.push((start as u32, p.len() as u32, key));
+                options.push(Opt {
+                    start: start as u32,
+                    len: p.len() as u32,
+                    m,
+                    key,
+                });
                 ControlFlow::Continue(())
             });
             if flow.is_break() {
+                self.recycle(parts, options);
                 return None;
             }
             // Options that leave less to search first: their answers come cheaper.
-            options.sort_by_key(|o| o.2);
+            options.sort_by_key(|o| o.key);
         }
         Some(Frame {
             goal,
             component,
             n,
             parts,
-            options: options.into_iter().map(|(s, l, _)| (s, l)).collect(),
+            options,
+            total,
             next: 0,
             lower: 0,
-            scanned: lost,
             seen: Vec::new(),
         })
     }
 
-    /// Whether the option made of `parts` (sorted by size, largest last) plus `*n` is known
-    /// to be lost for the player to move, from the tables alone.
-    fn option_is_lost(&self, parts: &[R::Component], n: u64) -> bool {
-        let Some((largest, rest)) = parts.split_last() else {
-            return n == 0;
-        };
+    /// Keeps a finished frame's buffers for the next frames.
+    fn recycle(&mut self, mut parts: Vec<R::Component>, mut options: Vec<Opt>) {
+        parts.clear();
+        options.clear();
+        self.spare.push((parts, options));
+    }
+
+    /// `n` with the values of `parts` folded in, or `None` when one is not known yet.
+    fn fold(&self, parts: &[R::Component], n: u64) -> Option<u64> {
         let mut m = n;
-        for c in rest {
-            match self.known(c) {
-                Some(v) => m ^= v,
-                None => return false,
-            }
+        for c in parts {
+            m ^= self.known(c)?;
         }
-        self.known_lost(largest, m) == Some(true)
+        Some(m)
     }
 
     /// How the exact value of `c` is worked out: by mex for components of size at most
@@ -259,7 +369,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         self.stats.nodes += 1;
         let Some(first) = self.frame(goal, c.clone(), n) else {
             self.stats.cutoffs += 1;
-            self.won.insert((c, n));
+            self.store_won(c, n);
             return Ok(());
         };
         let mut stack = vec![first];
@@ -273,7 +383,8 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                     match self.known_lost(&top.component, top.n) {
                         Some(true) => {
                             let f = stack.pop().expect("stack is not empty");
-                            self.values.insert(f.component, f.n);
+                            self.store_value(f.component, f.n);
+                            self.recycle(f.parts, f.options);
                             continue;
                         }
                         Some(false) => {
@@ -291,7 +402,8 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                         for &v in &f.seen {
                             mex.insert(v);
                         }
-                        self.values.insert(f.component, mex.mex().0);
+                        self.store_value(f.component, mex.mex().0);
+                        self.recycle(f.parts, f.options);
                         continue;
                     }
                 },
@@ -300,10 +412,11 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                         let f = stack.pop().expect("stack is not empty");
                         if answer {
                             // C + *n is lost exactly when n is the value of C.
-                            self.values.insert(f.component, f.n);
+                            self.store_value(f.component, f.n);
                         } else {
-                            self.won.insert((f.component, f.n));
+                            self.store_won(f.component, f.n);
                         }
+                        self.recycle(f.parts, f.options);
                         continue;
                     }
                     Step::Need(Goal::Value, c, n) => (self.value_goal(&c), c, n),
@@ -314,7 +427,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             self.stats.nodes += 1;
             let Some(f) = self.frame(goal, c.clone(), n) else {
                 self.stats.cutoffs += 1;
-                self.won.insert((c, n));
+                self.store_won(c, n);
                 continue;
             };
             stack.push(f);
@@ -415,37 +528,10 @@ enum Step<C> {
 
 /// Advances a [`Goal::Lost`] frame as far as the tables allow.
 fn step_lost<R: Ruleset>(s: &NimberSearch<'_, R>, f: &mut Frame<R::Component>) -> Step<R::Component> {
-    // The nimber an option leaves once its smaller parts are folded in, or `None` when one of
-    // them is not valued yet.
-    let fold = |parts: &[R::Component], n: u64| -> Option<u64> {
-        let mut m = n;
-        for c in parts {
-            m ^= s.known(c)?;
-        }
-        Some(m)
-    };
-    if f.n > f.options.len() as u64 {
+    if f.n > f.total as u64 {
         // The value is a mex of at most that many values, so it is below n: the move
         // *n -> *value wins.
         return Step::Done(false);
-    }
-    if !f.scanned {
-        // Enhanced transposition cut-off: an option already known to be lost settles it.
-        f.scanned = true;
-        for &(start, len) in &f.options {
-            let parts = &f.parts[start as usize..(start + len) as usize];
-            let Some((largest, rest)) = parts.split_last() else {
-                if f.n == 0 {
-                    return Step::Done(false);
-                }
-                continue;
-            };
-            if let Some(m) = fold(rest, f.n) {
-                if s.known_lost(largest, m) == Some(true) {
-                    return Step::Done(false);
-                }
-            }
-        }
     }
     if s.lower_first {
         if let Some(step) = step_lower(s, f) {
@@ -453,25 +539,23 @@ fn step_lost<R: Ruleset>(s: &NimberSearch<'_, R>, f: &mut Frame<R::Component>) -
         }
     }
     while f.next < f.options.len() {
-        let (start, len) = f.options[f.next];
-        let parts = &f.parts[start as usize..(start + len) as usize];
-        let Some((largest, rest)) = parts.split_last() else {
-            // The move empties the component: it leaves *n, lost exactly when n = 0.
-            if f.n == 0 {
-                return Step::Done(false);
+        let o = &mut f.options[f.next];
+        let parts = &f.parts[o.start as usize..(o.start + o.len) as usize];
+        let (largest, rest) = parts.split_last().expect("empty options are settled in the scan");
+        if o.m == Opt::UNFOLDED {
+            match s.fold(rest, f.n) {
+                Some(m) => o.m = m,
+                None => {
+                    let missing = rest.iter().find(|c| s.known(c).is_none());
+                    let c = missing.expect("some part is not valued").clone();
+                    return Step::Need(Goal::Value, c, 0);
+                }
             }
-            f.next += 1;
-            continue;
-        };
-        let Some(m) = fold(rest, f.n) else {
-            let missing = rest.iter().find(|c| s.known(c).is_none());
-            let c = missing.expect("some part is not valued").clone();
-            return Step::Need(Goal::Value, c, 0);
-        };
-        match s.known_lost(largest, m) {
+        }
+        match s.known_lost(largest, o.m) {
             Some(true) => return Step::Done(false),
             Some(false) => f.next += 1,
-            None => return Step::Need(Goal::Lost, largest.clone(), m),
+            None => return Step::Need(Goal::Lost, largest.clone(), o.m),
         }
     }
     if !s.lower_first {
@@ -486,9 +570,9 @@ fn step_lost<R: Ruleset>(s: &NimberSearch<'_, R>, f: &mut Frame<R::Component>) -
 /// `None` once every option is valued (in `f.seen`).
 fn step_mex<R: Ruleset>(s: &NimberSearch<'_, R>, f: &mut Frame<R::Component>) -> Option<R::Component> {
     while f.next < f.options.len() {
-        let (start, len) = f.options[f.next];
+        let o = f.options[f.next];
         let mut v = 0;
-        for c in &f.parts[start as usize..(start + len) as usize] {
+        for c in &f.parts[o.start as usize..(o.start + o.len) as usize] {
             match s.known(c) {
                 Some(x) => v ^= x,
                 None => return Some(c.clone()),
