@@ -53,6 +53,13 @@ pub trait Ruleset: Sync {
     /// so equal components cancel in pairs. The default keeps the sum as it is.
     fn normalize_sum(&self, _sorted: &mut Vec<Self::Component>) {}
 
+    /// A one-word code of `c`, or `None` (the default) when it has none: engines keep the
+    /// components that have one in compact tables. Codes must be one-to-one (equal
+    /// components have equal codes, different ones different codes), and never `u64::MAX`.
+    fn code(&self, _c: &Self::Component) -> Option<u64> {
+        None
+    }
+
     /// A rough measure of how large `c` is (heap size, cell count); engines use it to order
     /// work and to report progress. Must not be used for correctness.
     fn size_hint(&self, _c: &Self::Component) -> usize {

@@ -18,6 +18,10 @@ use std::ops::{BitAnd, BitOr, ControlFlow, Not};
 /// Most cells a board may have (empty or not): the board is a 128-bit mask.
 pub const MAX_CELLS: usize = 128;
 
+/// Largest box (in cells) of a region that [`Cram`] codes in one word for the search's
+/// compact table ([`Ruleset::code`]); larger ones are kept whole.
+pub const CODE_CELLS: u32 = 58;
+
 /// Largest number of empty cells [`CramDense`] ranks.
 pub const MAX_DENSE_CELLS: usize = 64;
 
@@ -544,6 +548,13 @@ impl Ruleset for Cram {
 
     fn size_hint(&self, c: &Region) -> usize {
         c.cells() as usize
+    }
+
+    /// Regions whose box has at most [`CODE_CELLS`] cells: the mask, and the width in the
+    /// top 6 bits (the box is cropped, so the height is where the last cell is).
+    fn code(&self, c: &Region) -> Option<u64> {
+        let n = c.h as u32 * c.w as u32;
+        (n <= CODE_CELLS && c.w < 64).then(|| c.bits[0] | (c.w as u64) << 58)
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod brute;
+mod code_table;
 pub mod dense;
 pub mod genus;
 pub mod memo;

@@ -13,6 +13,7 @@
 //! The search is iterative: an explicit stack of frames, none on the call stack.
 
 use crate::analysis::{Analysis, MoveReport};
+use crate::code_table::CodeTable;
 use crate::SolveError;
 use foldhash::fast::RandomState;
 use grundy_core::{Game, MexSet, Nimber, Outcome, Ruleset};
@@ -23,30 +24,21 @@ use std::ops::ControlFlow;
 /// are); a cycle, or a game deeper than this, stops with [`SolveError::Cycle`].
 pub const MAX_DEPTH: usize = 1 << 20;
 
-/// What the tables know of one component.
-struct Known {
-    /// Its Grundy value, or [`Known::NONE`].
-    value: u64,
-    /// Bit `n` set when `C + *n` is known to be won for the player to move.
-    won: u64,
-}
+/// What the tables know of one component, in one word: the low half holds its Grundy value
+/// (or [`UNKNOWN`], or [`ELSEWHERE`] for a value too large for it, kept in
+/// [`NimberSearch::big_values`]); bit `32 + n` of the high half is set when `C + *n` is known
+/// to be won for the player to move (for `n` below 32; the others are in
+/// [`NimberSearch::won_high`]).
+type Known = u64;
 
-impl Known {
-    const NONE: u64 = u64::MAX;
-
-    fn value(&self) -> Option<u64> {
-        (self.value != Known::NONE).then_some(self.value)
-    }
-}
-
-impl Default for Known {
-    fn default() -> Known {
-        Known {
-            value: Known::NONE,
-            won: 0,
-        }
-    }
-}
+/// The low half of a [`Known`] when the value is not known.
+const UNKNOWN: u64 = 0xFFFF_FFFF;
+/// The low half of a [`Known`] when the value is in [`NimberSearch::big_values`].
+const ELSEWHERE: u64 = 0xFFFF_FFFE;
+/// Nothing known.
+const NOTHING: Known = UNKNOWN;
+/// Queries `C + *n` with `n` below this have their "won" answer as a bit of the [`Known`].
+const WON_BITS: u64 = 32;
 
 /// What a frame is working out.
 enum Goal {
@@ -101,10 +93,13 @@ impl Opt {
 /// Grundy values of components by pruned search, remembered across calls.
 pub struct NimberSearch<'r, R: Ruleset> {
     rules: &'r R,
-    /// What is known of each component met: its value, or queries answered "no".
+    /// What is known of each component met that has a code ([`Ruleset::code`]).
+    codes: CodeTable,
+    /// What is known of each component met that has none.
     table: HashMap<R::Component, Known, RandomState>,
-    /// Queries `(C, n)` answered "no" for `n` of 64 and more (the others are bits of
-    /// [`Known::won`]).
+    /// Values of [`WON_BITS`] bits and more (marked [`ELSEWHERE`] in the [`Known`]).
+    big_values: HashMap<R::Component, u64, RandomState>,
+    /// Queries `(C, n)` answered "no" for `n` of [`WON_BITS`] and more.
     won_high: HashSet<(R::Component, u64), RandomState>,
     /// Exact values stored.
     values: usize,
@@ -126,6 +121,8 @@ pub struct SearchStats {
     /// Of those, "is `C + *n` lost?" queries answered "no" while their options were being
     /// listed, by an option already known to be lost (enhanced transposition cut-offs).
     pub cutoffs: u64,
+    /// Options listed, in all (a cut-off stops the listing).
+    pub options: u64,
     /// Exact values stored.
     pub values: u64,
     /// "No" answers stored.
@@ -137,7 +134,9 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     pub fn new(rules: &'r R) -> Self {
         NimberSearch {
             rules,
+            codes: CodeTable::new(),
             table: HashMap::default(),
+            big_values: HashMap::default(),
             won_high: HashSet::default(),
             values: 0,
             won: 0,
@@ -189,11 +188,38 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         self.len() == 0
     }
 
+    /// What the tables know of `c`.
+    #[inline]
+    fn word(&self, c: &R::Component) -> Known {
+        match self.rules.code(c) {
+            Some(code) => self.codes.get(code),
+            None => self.table.get(c).copied(),
+        }
+        .unwrap_or(NOTHING)
+    }
+
+    fn word_mut(&mut self, c: &R::Component) -> &mut Known {
+        match self.rules.code(c) {
+            Some(code) => self.codes.entry(code, NOTHING),
+            None => self.table.entry(c.clone()).or_insert(NOTHING),
+        }
+    }
+
+    /// The value recorded in `word` for `c`.
+    #[inline]
+    fn value_in(&self, word: Known, c: &R::Component) -> Option<u64> {
+        match word & UNKNOWN {
+            UNKNOWN => None,
+            ELSEWHERE => self.big_values.get(c).copied(),
+            v => Some(v),
+        }
+    }
+
     fn known(&self, c: &R::Component) -> Option<u64> {
         if let Some(v) = self.rules.known_grundy(c) {
             return Some(v.0);
         }
-        self.table.get(c).and_then(|k| k.value())
+        self.value_in(self.word(c), c)
     }
 
     /// Whether `c + *n` is lost for the player to move, if already known.
@@ -201,12 +227,12 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         if let Some(v) = self.rules.known_grundy(c) {
             return Some(v.0 == n);
         }
-        let k = self.table.get(c);
-        if let Some(v) = k.and_then(|k| k.value()) {
+        let word = self.word(c);
+        if let Some(v) = self.value_in(word, c) {
             return Some(v == n);
         }
-        let won = if n < 64 {
-            k.is_some_and(|k| k.won >> n & 1 == 1)
+        let won = if n < WON_BITS {
+            word >> (32 + n) & 1 == 1
         } else {
             self.won_high.contains(&(c.clone(), n))
         };
@@ -214,18 +240,23 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     }
 
     fn store_value(&mut self, c: R::Component, v: u64) {
-        let k = self.table.entry(c).or_default();
-        if k.value().is_none() {
-            self.values += 1;
-        }
-        k.value = v;
+        let low = if v < ELSEWHERE {
+            v
+        } else {
+            self.big_values.insert(c.clone(), v);
+            ELSEWHERE
+        };
+        let word = self.word_mut(&c);
+        let new = *word & UNKNOWN == UNKNOWN;
+        *word = (*word & !UNKNOWN) | low;
+        self.values += new as usize;
     }
 
     fn store_won(&mut self, c: R::Component, n: u64) {
-        let new = if n < 64 {
-            let k = self.table.entry(c).or_default();
-            let new = k.won >> n & 1 == 0;
-            k.won |= 1 << n;
+        let new = if n < WON_BITS {
+            let word = self.word_mut(&c);
+            let new = *word >> (32 + n) & 1 == 0;
+            *word |= 1 << (32 + n);
             new
         } else {
             self.won_high.insert((c, n))
@@ -286,8 +317,9 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                 total += 1;
                 let start = parts.len();
                 parts.extend_from_slice(p);
+                let len = this.sort_and_cancel(&mut parts[start..]);
+                parts.truncate(start + len);
                 let slice = &mut parts[start..];
-                slice.sort_by_key(|c| this.rules.size_hint(c));
                 let key = slice.last().map_or(0, |c| this.rules.size_hint(c));
                 let mut m = Opt::UNFOLDED;
                 if lost {
@@ -312,12 +344,13 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                 }
                 options.push(Opt {
                     start: start as u32,
-                    len: p.len() as u32,
+                    len: len as u32,
                     m,
                     key,
                 });
                 ControlFlow::Continue(())
             });
+            self.stats.options += total as u64;
             if flow.is_break() {
                 self.recycle(parts, options);
                 return None;
@@ -336,6 +369,33 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             lower: 0,
             seen: Vec::new(),
         })
+    }
+
+    /// Sorts the parts of a sum by size (largest last) and, for independent components,
+    /// drops equal parts in pairs (`G + G = 0`: the second player copies every move);
+    /// returns how many parts are left at the front of `parts`.
+    fn sort_and_cancel(&self, parts: &mut [R::Component]) -> usize {
+        if parts.len() < 2 {
+            return parts.len();
+        }
+        if !R::INDEPENDENT {
+            parts.sort_by_key(|c| self.rules.size_hint(c));
+            return parts.len();
+        }
+        let size = |c: &R::Component| self.rules.size_hint(c);
+        parts.sort_by(|a, b| size(a).cmp(&size(b)).then_with(|| a.cmp(b)));
+        let mut kept = 0;
+        let mut i = 0;
+        while i < parts.len() {
+            if i + 1 < parts.len() && parts[i] == parts[i + 1] {
+                i += 2;
+                continue;
+            }
+            parts.swap(kept, i);
+            kept += 1;
+            i += 1;
+        }
+        kept
     }
 
     /// Keeps a finished frame's buffers for the next frames.
@@ -659,6 +719,44 @@ mod tests {
         let mut search = NimberSearch::new(&Splits);
         for c in 0..60 {
             assert_eq!(search.grundy(&c).unwrap(), memo.grundy(&c).unwrap(), "{c}");
+        }
+    }
+
+    /// [`Splits`] with codes: its components go to the compact table.
+    struct CodedSplits;
+    impl Ruleset for CodedSplits {
+        type Component = u32;
+        fn options<F: FnMut(&[u32])>(&self, c: &u32, emit: F) {
+            Splits.options(c, emit)
+        }
+        fn size_hint(&self, c: &u32) -> usize {
+            *c as usize
+        }
+        fn code(&self, c: &u32) -> Option<u64> {
+            Some(*c as u64)
+        }
+    }
+
+    #[test]
+    fn compact_table_agrees() {
+        let mut memo = GrundyMemo::new(&Splits);
+        let mut search = NimberSearch::new(&CodedSplits);
+        for c in (0..60).rev() {
+            assert_eq!(search.grundy(&c).unwrap(), memo.grundy(&c).unwrap(), "{c}");
+        }
+        assert!(search.table.is_empty());
+        // Values and "won" answers too large for the packed word go beside it.
+        for s in [&mut search, &mut NimberSearch::new(&CodedSplits)] {
+            s.store_won(1000, 40);
+            s.store_won(1000, 3);
+            s.store_value(1000, 1 << 40);
+            assert_eq!(s.known(&1000), Some(1 << 40));
+            assert_eq!(s.known_lost(&1000, 1 << 40), Some(true));
+            assert_eq!(s.known_lost(&1000, 3), Some(false));
+            s.store_won(1001, 40);
+            assert_eq!(s.known_lost(&1001, 40), Some(false));
+            assert_eq!(s.known_lost(&1001, 41), None);
+            assert_eq!(s.known(&1001), None);
         }
     }
 

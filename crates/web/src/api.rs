@@ -666,6 +666,9 @@ impl<G: Game> Ruleset for Cancellable<'_, G> {
     fn known_grundy(&self, c: &Self::Component) -> Option<Nimber> {
         self.game.known_grundy(c)
     }
+    fn code(&self, c: &Self::Component) -> Option<u64> {
+        self.game.code(c)
+    }
     fn normalize_sum(&self, sorted: &mut Vec<Self::Component>) {
         self.game.normalize_sum(sorted)
     }
