@@ -286,7 +286,8 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// is `n`). Only the largest part is searched; the others are valued exactly.
     pub fn is_lost(&mut self, parts: &[R::Component], n: Nimber) -> Result<bool, SolveError> {
         let mut sorted: Vec<R::Component> = parts.to_vec();
-        sorted.sort_by_key(|c| self.rules.size_hint(c));
+        let kept = self.sort_and_cancel(&mut sorted);
+        sorted.truncate(kept);
         let Some(largest) = sorted.pop() else {
             return Ok(n.is_zero());
         };
