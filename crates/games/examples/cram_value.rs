@@ -1,5 +1,6 @@
 //! The Grundy value of one Cram board by pruned search, with the time and the number of
 //! table entries: `cargo run --release -p grundy-games --example cram_value -- 5x7`.
+//! With `CRAM_STATS` set, the search's counts (nodes, cut-offs, options listed) go to stderr.
 
 use grundy_core::Game;
 use grundy_games::cram::Cram;

@@ -6,10 +6,14 @@
 //!
 //! A query is "is `C + *n` lost for the player to move?" for one canonical component `C`.
 //! An option of `C` is a sum of parts; all parts but the largest are folded into the nimber
-//! (their exact values are computed, and they are small), and the largest part is queried
-//! again. A "yes" is the exact value of `C` and goes to the table of values, which answers
-//! every later query on `C`; a "no" goes to a table keyed by `(C, n)`. Before an option is
-//! searched, every option is checked against the tables (enhanced transposition cut-off).
+//! (their exact values are computed, and they are small), and equal parts cancel in pairs;
+//! the largest part is queried again. A "yes" is the exact value of `C`, which answers every
+//! later query on `C`; a "no" is remembered for `(C, n)`. Both go to one word per component
+//! (its value, and the "no" answers for `n` below 32 as bits), kept in a compact table for
+//! components with a one-word code ([`Ruleset::code`]) and in a hash map for the others.
+//! Every option is checked against the tables as the options are listed (enhanced
+//! transposition cut-off): one known lost answers the query at once and the rest are never
+//! worked out ([`Ruleset::options_until`]); those known won are left out of the search.
 //! The search is iterative: an explicit stack of frames, none on the call stack.
 
 use crate::analysis::{Analysis, MoveReport};
