@@ -4,6 +4,7 @@
 use crate::{Nimber, ParseError};
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::ops::ControlFlow;
 
 /// Rules of an impartial game whose positions are sums of independent components.
 ///
@@ -19,6 +20,24 @@ pub trait Ruleset: Sync {
     /// the move removes the component entirely). Components passed to `emit` are canonical.
     fn options<F: FnMut(&[Self::Component])>(&self, c: &Self::Component, emit: F);
 
+    /// Like [`Ruleset::options`], but stops once `emit` returns [`ControlFlow::Break`], and
+    /// says whether it stopped. Searches that are done at the first option of some kind use
+    /// it; rules whose options are costly to work out stop early by overriding it (the
+    /// default works out every option and stops only calling `emit`).
+    fn options_until<F: FnMut(&[Self::Component]) -> ControlFlow<()>>(
+        &self,
+        c: &Self::Component,
+        mut emit: F,
+    ) -> ControlFlow<()> {
+        let mut flow = ControlFlow::Continue(());
+        self.options(c, |p| {
+            if flow.is_continue() {
+                flow = emit(p);
+            }
+        });
+        flow
+    }
+
     /// The Grundy value of `c` when it is known without search (a closed form, or a table the
     /// ruleset computed in bulk). Engines ask this first; `None` means "search".
     fn known_grundy(&self, _c: &Self::Component) -> Option<Nimber> {
@@ -33,6 +52,13 @@ pub trait Ruleset: Sync {
     /// for rules that act across components: in the Bomb Game two bombs on one cell explode,
     /// so equal components cancel in pairs. The default keeps the sum as it is.
     fn normalize_sum(&self, _sorted: &mut Vec<Self::Component>) {}
+
+    /// A one-word code of `c`, or `None` (the default) when it has none: engines keep the
+    /// components that have one in compact tables. Codes must be one-to-one (equal
+    /// components have equal codes, different ones different codes), and never `u64::MAX`.
+    fn code(&self, _c: &Self::Component) -> Option<u64> {
+        None
+    }
 
     /// A rough measure of how large `c` is (heap size, cell count); engines use it to order
     /// work and to report progress. Must not be used for correctness.

@@ -1,5 +1,6 @@
 //! The Grundy value of one Cram board by pruned search, with the time and the number of
 //! table entries: `cargo run --release -p grundy-games --example cram_value -- 5x7`.
+//! With `CRAM_STATS` set, the search's counts (nodes, cut-offs, options listed) go to stderr.
 
 use grundy_core::Game;
 use grundy_games::cram::Cram;
@@ -20,7 +21,11 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     let mut s = NimberSearch::new(&Cram).exact_up_to(exact);
-    match s.grundy_sum(&Cram.components(&board)) {
+    let r = s.grundy_sum(&Cram.components(&board));
+    if std::env::var_os("CRAM_STATS").is_some() {
+        eprintln!("{:?}", s.stats());
+    }
+    match r {
         Ok(g) => println!(
             "cram {text}: grundy {} in {:.2} s, {} table entries",
             g.0,

@@ -13,10 +13,14 @@
 use crate::grid::parse_grid;
 use grundy_core::dense::{DenseGame, Subsets};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
-use std::ops::{BitAnd, BitOr, Not};
+use std::ops::{BitAnd, BitOr, ControlFlow, Not};
 
 /// Most cells a board may have (empty or not): the board is a 128-bit mask.
 pub const MAX_CELLS: usize = 128;
+
+/// Largest box (in cells) of a region that [`Cram`] codes in one word for the search's
+/// compact table ([`Ruleset::code`]); larger ones are kept whole.
+pub const CODE_CELLS: u32 = 58;
 
 /// Largest number of empty cells [`CramDense`] ranks.
 pub const MAX_DENSE_CELLS: usize = 64;
@@ -71,7 +75,7 @@ pub struct Domino {
 /// One component: a connected region of at least two empty cells, as a bitmask of its
 /// `h × w` bounding box (row-major), in canonical orientation (`h ≤ w`, least mask among the
 /// symmetric images).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Region {
     /// Rows of the bounding box.
     pub h: u8,
@@ -80,6 +84,14 @@ pub struct Region {
     /// The cells, as two 64-bit halves (low, high) of the 128-bit mask; kept as `u64`s so a
     /// memo entry is 8-byte aligned and small.
     bits: [u64; 2],
+}
+
+impl std::hash::Hash for Region {
+    /// Two words (the derived hash writes five): the search hashes regions all the time.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.bits[0]);
+        state.write_u64(self.bits[1].rotate_left(16) ^ ((self.h as u64) << 8 | self.w as u64));
+    }
 }
 
 impl Region {
@@ -252,6 +264,9 @@ impl<B: Bits> Shape<B> {
 
 /// The canonical [`Region`] of the non-empty `cells` of the box `shape`.
 fn canonical<B: Bits>(shape: Shape<B>, cells: B) -> Region {
+    if B::BITS == 64 {
+        return canonical64(shape.h, shape.w, cells.to_u128() as u64);
+    }
     let (h, w) = (shape.h, shape.w);
     let row_mask: B = low_bits(w);
     // Crop to the bounding box.
@@ -330,6 +345,66 @@ fn canonical<B: Bits>(shape: Shape<B>, cells: B) -> Region {
     }
 }
 
+/// [`canonical`] for boxes of up to 64 cells, on whole words: the half turn of a box is the
+/// reversal of its bits, so only the reflection that reverses the rows (and, for boxes that
+/// are not wider than tall, the transposition) is built row by row.
+fn canonical64(h: u32, w: u32, cells: u64) -> Region {
+    if cells == 0 {
+        return Region {
+            h: 0,
+            w: 0,
+            bits: [0, 0],
+        };
+    }
+    debug_assert!(h * w <= 64);
+    let rmin = cells.trailing_zeros() / w;
+    let rmax = (63 - cells.leading_zeros()) / w;
+    let bh = rmax - rmin + 1;
+    let x = cells >> (rmin * w);
+    let row_mask = low_bits::<u64>(w);
+    let mut cols = 0;
+    for r in 0..bh {
+        cols |= (x >> (r * w)) & row_mask;
+    }
+    let cmin = cols.trailing_zeros();
+    let bw = 64 - cols.leading_zeros() - cmin;
+    let bmask = low_bits::<u64>(bw);
+    let n = bh * bw;
+    // The box (rows of bw bits) and its rows in reverse order.
+    let (mut y, mut v) = (0u64, 0u64);
+    for r in 0..bh {
+        let row = (x >> (r * w + cmin)) & bmask;
+        y |= row << (r * bw);
+        v |= row << ((bh - 1 - r) * bw);
+    }
+    let half_turn = |m: u64| m.reverse_bits() >> (64 - n);
+    let least = |a: u64, b: u64| a.min(b).min(half_turn(a)).min(half_turn(b));
+    let mut best = (u32::MAX, 0, 0u64);
+    if bh <= bw {
+        best = (bh, bw, least(y, v));
+    }
+    if bw <= bh {
+        // The transpose (bw rows of bh bits) and its rows in reverse order.
+        let (mut t, mut tv) = (0u64, 0u64);
+        for r in 0..bh {
+            let mut row = (y >> (r * bw)) & bmask;
+            while row != 0 {
+                let c = row.trailing_zeros();
+                row &= row - 1;
+                t |= 1 << (c * bh + r);
+                tv |= 1 << ((bw - 1 - c) * bh + r);
+            }
+        }
+        best = best.min((bw, bh, least(t, tv)));
+    }
+    let (rh, rw, m) = best;
+    Region {
+        h: rh as u8,
+        w: rw as u8,
+        bits: [m, 0],
+    }
+}
+
 /// The rules of Cram. Components are [`Region`]s.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Cram;
@@ -344,26 +419,87 @@ fn regions_into<B: Bits>(shape: Shape<B>, set: B, out: &mut Vec<Region>) {
     });
 }
 
-/// The options of the region `set` of an `h × w` box, dominoes nearest the centre of the box
-/// first (vertical before horizontal at equal distance): searches that stop at the first
-/// winning move find it sooner there.
-fn options_of<B: Bits>(h: u32, w: u32, set: B, mut emit: impl FnMut(&[Region])) {
-    let shape = Shape::<B>::new(h, w);
-    let (hi, wi) = (h as i32, w as i32);
-    let mut dominoes: Vec<(i32, B, B)> = Vec::with_capacity(2 * (h * w) as usize);
-    shape.dominoes(set, |a, b| {
-        let (ia, ib) = (a.tz() as i32, b.tz() as i32);
-        let (ra, ca, rb, cb) = (ia / wi, ia % wi, ib / wi, ib % wi);
-        let dist = (ra + rb - (hi - 1)).abs() + (ca + cb - (wi - 1)).abs();
-        let horizontal = (ra == rb) as i32;
-        dominoes.push((2 * dist + horizontal, a, b));
+/// The dominoes of an `h × w` box as pairs of cell indices, nearest the centre of the box
+/// first (vertical before horizontal at equal distance), computed once per box shape.
+fn domino_order(h: u32, w: u32) -> std::borrow::Cow<'static, [(u8, u8)]> {
+    const MAX_H: u32 = 11;
+    let compute = || {
+        let (hi, wi) = (h as i32, w as i32);
+        let mut dominoes: Vec<(i32, u8, u8)> = Vec::with_capacity(2 * (h * w) as usize);
+        Shape::<u128>::new(h, w).dominoes(full_mask(h * w), |a, b| {
+            let (ia, ib) = (a.tz() as i32, b.tz() as i32);
+            let (ra, ca, rb, cb) = (ia / wi, ia % wi, ib / wi, ib % wi);
+            let dist = (ra + rb - (hi - 1)).abs() + (ca + cb - (wi - 1)).abs();
+            let horizontal = (ra == rb) as i32;
+            dominoes.push((2 * dist + horizontal, ia as u8, ib as u8));
+        });
+        // Stable: at equal keys, the order of enumeration (rightward pairs, then downward).
+        dominoes.sort_by_key(|d| d.0);
+        dominoes.into_iter().map(|(_, a, b)| (a, b)).collect::<Vec<_>>()
+    };
+    if h > MAX_H || w as usize > MAX_CELLS {
+        return std::borrow::Cow::Owned(compute());
+    }
+    type Table = Vec<std::sync::OnceLock<Box<[(u8, u8)]>>>;
+    static ORDERS: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let table = ORDERS.get_or_init(|| {
+        (0..(MAX_H as usize + 1) * (MAX_CELLS + 1))
+            .map(|_| std::sync::OnceLock::new())
+            .collect()
     });
-    dominoes.sort_by_key(|d| d.0);
+    let slot = &table[h as usize * (MAX_CELLS + 1) + w as usize];
+    std::borrow::Cow::Borrowed(slot.get_or_init(|| compute().into_boxed_slice()))
+}
+
+/// The options of the connected region `set` of an `h × w` box, dominoes nearest the centre
+/// of the box first (vertical before horizontal at equal distance): searches that stop at
+/// the first winning move find it sooner there.
+///
+/// Most dominoes leave the region connected; that is found without filling the whole rest:
+/// every cell of the rest is joined to a neighbour of the domino (the region was connected),
+/// so once a fill from one neighbour reaches all the others, the rest is one region.
+fn options_of<B: Bits>(
+    h: u32,
+    w: u32,
+    set: B,
+    mut emit: impl FnMut(&[Region]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let shape = Shape::<B>::new(h, w);
     let mut parts = Vec::with_capacity(4);
-    for (_, a, b) in dominoes {
+    for &(ia, ib) in domino_order(h, w).iter() {
+        let d = B::ONE.shl(ia as u32) | B::ONE.shl(ib as u32);
+        if set & d != d {
+            continue;
+        }
         parts.clear();
-        regions_into(shape, set & !a & !b, &mut parts);
-        emit(&parts);
+        let rest = set & !d;
+        let around = shape.neighbours(d) & rest;
+        if around != B::ZERO && joined(&shape, rest, around) {
+            if rest.without_lowest() != B::ZERO {
+                parts.push(canonical(shape, rest));
+            }
+        } else {
+            regions_into(shape, rest, &mut parts);
+        }
+        emit(&parts)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Whether the cells `targets` (not empty) are all in one connected part of `set`: a fill
+/// from one of them that stops as soon as it has reached them all.
+#[inline]
+fn joined<B: Bits>(shape: &Shape<B>, set: B, targets: B) -> bool {
+    let mut comp = targets.lowest();
+    loop {
+        if comp & targets == targets {
+            return true;
+        }
+        let next = (comp | shape.neighbours(comp)) & set;
+        if next == comp {
+            return false;
+        }
+        comp = next;
     }
 }
 
@@ -381,12 +517,19 @@ fn components_of(h: u32, w: u32, set: u128) -> Vec<Region> {
 impl Ruleset for Cram {
     type Component = Region;
 
-    fn options<F: FnMut(&[Region])>(&self, c: &Region, emit: F) {
+    fn options<F: FnMut(&[Region])>(&self, c: &Region, mut emit: F) {
+        let _ = self.options_until(c, |p| {
+            emit(p);
+            ControlFlow::Continue(())
+        });
+    }
+
+    fn options_until<F: FnMut(&[Region]) -> ControlFlow<()>>(&self, c: &Region, emit: F) -> ControlFlow<()> {
         let (h, w) = (c.h as u32, c.w as u32);
         if h * w <= 64 {
-            options_of::<u64>(h, w, c.mask() as u64, emit);
+            options_of::<u64>(h, w, c.mask() as u64, emit)
         } else {
-            options_of::<u128>(h, w, c.mask(), emit);
+            options_of::<u128>(h, w, c.mask(), emit)
         }
     }
 
@@ -405,6 +548,13 @@ impl Ruleset for Cram {
 
     fn size_hint(&self, c: &Region) -> usize {
         c.cells() as usize
+    }
+
+    /// Regions whose box has at most [`CODE_CELLS`] cells: the mask, and the width in the
+    /// top 6 bits (the box is cropped, so the height is where the last cell is).
+    fn code(&self, c: &Region) -> Option<u64> {
+        let n = c.h as u32 * c.w as u32;
+        (n <= CODE_CELLS && c.w < 64).then(|| c.bits[0] | (c.w as u64) << 58)
     }
 }
 
@@ -969,10 +1119,36 @@ mod tests {
                 let mut narrow = Vec::new();
                 regions_into(Shape::<u64>::new(h, w), b.empty as u64, &mut narrow);
                 prop_assert_eq!(&narrow, &wide);
-                let (mut o64, mut o128) = (Vec::new(), Vec::new());
-                options_of::<u64>(h, w, b.empty as u64, |p| o64.push(p.to_vec()));
-                options_of::<u128>(h, w, b.empty, |p| o128.push(p.to_vec()));
-                prop_assert_eq!(o64, o128);
+            }
+            // Options of each connected part: both widths agree, and with a full split of
+            // what each domino leaves (in the order of `domino_order`).
+            let shape = Shape::<u128>::new(h, w);
+            let mut parts_seen = Vec::new();
+            shape.split(b.empty, |comp| parts_seen.push(comp));
+            for comp in parts_seen {
+                let mut want = Vec::new();
+                for &(ia, ib) in domino_order(h, w).iter() {
+                    let d = (1u128 << ia) | (1u128 << ib);
+                    if comp & d == d {
+                        let mut p = Vec::new();
+                        regions_into(shape, comp & !d, &mut p);
+                        want.push(p);
+                    }
+                }
+                let mut o128 = Vec::new();
+                let _ = options_of::<u128>(h, w, comp, |p| {
+                    o128.push(p.to_vec());
+                    ControlFlow::Continue(())
+                });
+                prop_assert_eq!(&o128, &want);
+                if h * w <= 64 {
+                    let mut o64 = Vec::new();
+                    let _ = options_of::<u64>(h, w, comp as u64, |p| {
+                        o64.push(p.to_vec());
+                        ControlFlow::Continue(())
+                    });
+                    prop_assert_eq!(&o64, &want);
+                }
             }
             // Every component is connected, canonical and holds at least two cells.
             let cells: u32 = wide.iter().map(|r| r.cells()).sum();

@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod brute;
+mod code_table;
 pub mod dense;
 pub mod genus;
 pub mod memo;
@@ -19,7 +20,7 @@ mod test_rules;
 pub use analysis::{analyze, Analysis, Convention};
 pub use memo::GrundyMemo;
 pub use misere::MisereSearch;
-pub use search::NimberSearch;
+pub use search::{NimberSearch, SearchStats};
 
 /// Why an engine could not finish.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

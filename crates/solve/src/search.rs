@@ -6,21 +6,43 @@
 //!
 //! A query is "is `C + *n` lost for the player to move?" for one canonical component `C`.
 //! An option of `C` is a sum of parts; all parts but the largest are folded into the nimber
-//! (their exact values are computed, and they are small), and the largest part is queried
-//! again. A "yes" is the exact value of `C` and goes to the table of values, which answers
-//! every later query on `C`; a "no" goes to a table keyed by `(C, n)`. Before an option is
-//! searched, every option is checked against the tables (enhanced transposition cut-off).
+//! (their exact values are computed, and they are small), and equal parts cancel in pairs;
+//! the largest part is queried again. A "yes" is the exact value of `C`, which answers every
+//! later query on `C`; a "no" is remembered for `(C, n)`. Both go to one word per component
+//! (its value, and the "no" answers for `n` below 32 as bits), kept in a compact table for
+//! components with a one-word code ([`Ruleset::code`]) and in a hash map for the others.
+//! Every option is checked against the tables as the options are listed (enhanced
+//! transposition cut-off): one known lost answers the query at once and the rest are never
+//! worked out ([`Ruleset::options_until`]); those known won are left out of the search.
 //! The search is iterative: an explicit stack of frames, none on the call stack.
 
 use crate::analysis::{Analysis, MoveReport};
+use crate::code_table::CodeTable;
 use crate::SolveError;
 use foldhash::fast::RandomState;
 use grundy_core::{Game, MexSet, Nimber, Outcome, Ruleset};
 use hashbrown::{HashMap, HashSet};
+use std::ops::ControlFlow;
 
 /// Most frames on the search stack. The search needs acyclic rules (all built-in families
 /// are); a cycle, or a game deeper than this, stops with [`SolveError::Cycle`].
 pub const MAX_DEPTH: usize = 1 << 20;
+
+/// What the tables know of one component, in one word: the low half holds its Grundy value
+/// (or [`UNKNOWN`], or [`ELSEWHERE`] for a value too large for it, kept in
+/// [`NimberSearch::big_values`]); bit `32 + n` of the high half is set when `C + *n` is known
+/// to be won for the player to move (for `n` below 32; the others are in
+/// [`NimberSearch::won_high`]).
+type Known = u64;
+
+/// The low half of a [`Known`] when the value is not known.
+const UNKNOWN: u64 = 0xFFFF_FFFF;
+/// The low half of a [`Known`] when the value is in [`NimberSearch::big_values`].
+const ELSEWHERE: u64 = 0xFFFF_FFFE;
+/// Nothing known.
+const NOTHING: Known = UNKNOWN;
+/// Queries `C + *n` with `n` below this have their "won" answer as a bit of the [`Known`].
+const WON_BITS: u64 = 32;
 
 /// What a frame is working out.
 enum Goal {
@@ -40,28 +62,75 @@ struct Frame<C> {
     n: u64,
     /// The parts of every option of `component`, one after another.
     parts: Vec<C>,
-    /// Each option as (start, length) in `parts`, its parts sorted by size (largest last),
-    /// options with the smallest largest part first.
-    options: Vec<(u32, u32)>,
+    /// The options, options with the smallest largest part first. For [`Goal::Lost`], only
+    /// those the tables could not settle (none of them is known lost, or the frame would not
+    /// exist; those known won can not answer the query and are left out).
+    options: Vec<Opt>,
+    /// How many options `component` has in all.
+    total: usize,
     /// Next option to look at; past the options, the lower nimbers `*k` for `k < n`.
     next: usize,
     /// Lower nimber being tried once the options are exhausted.
     lower: u64,
-    /// Whether the options were scanned for an answer already in the tables.
-    scanned: bool,
     /// For [`Goal::Mex`]: the values of the options seen so far.
     seen: Vec<u64>,
+}
+
+/// One option of a frame's component.
+#[derive(Clone, Copy)]
+struct Opt {
+    /// Where its parts are in [`Frame::parts`], sorted by size (largest last).
+    start: u32,
+    /// How many parts it has.
+    len: u32,
+    /// For [`Goal::Lost`]: the frame's nimber with the values of all parts but the largest
+    /// folded in, or [`Opt::UNFOLDED`] while one of them is not valued yet.
+    m: u64,
+    /// Size of the largest part (the order of search).
+    key: usize,
+}
+
+impl Opt {
+    const UNFOLDED: u64 = u64::MAX;
 }
 
 /// Grundy values of components by pruned search, remembered across calls.
 pub struct NimberSearch<'r, R: Ruleset> {
     rules: &'r R,
-    values: HashMap<R::Component, u64, RandomState>,
-    /// Queries `(C, n)` answered "no": `C + *n` is won for the player to move.
-    won: HashSet<(R::Component, u64), RandomState>,
+    /// What is known of each component met that has a code ([`Ruleset::code`]).
+    codes: CodeTable,
+    /// What is known of each component met that has none.
+    table: HashMap<R::Component, Known, RandomState>,
+    /// Values of [`WON_BITS`] bits and more (marked [`ELSEWHERE`] in the [`Known`]).
+    big_values: HashMap<R::Component, u64, RandomState>,
+    /// Queries `(C, n)` answered "no" for `n` of [`WON_BITS`] and more.
+    won_high: HashSet<(R::Component, u64), RandomState>,
+    /// Exact values stored.
+    values: usize,
+    /// "No" answers stored.
+    won: usize,
     limit: usize,
     lower_first: bool,
     exact_up_to: usize,
+    stats: SearchStats,
+    /// Buffers of finished frames, for the next ones.
+    spare: Vec<(Vec<R::Component>, Vec<Opt>)>,
+}
+
+/// Counts of the work a [`NimberSearch`] did, for tuning and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Queries whose options were listed (search nodes).
+    pub nodes: u64,
+    /// Of those, "is `C + *n` lost?" queries answered "no" while their options were being
+    /// listed, by an option already known to be lost (enhanced transposition cut-offs).
+    pub cutoffs: u64,
+    /// Options listed, in all (a cut-off stops the listing).
+    pub options: u64,
+    /// Exact values stored.
+    pub values: u64,
+    /// "No" answers stored.
+    pub won: u64,
 }
 
 impl<'r, R: Ruleset> NimberSearch<'r, R> {
@@ -69,11 +138,17 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     pub fn new(rules: &'r R) -> Self {
         NimberSearch {
             rules,
-            values: HashMap::default(),
-            won: HashSet::default(),
+            codes: CodeTable::new(),
+            table: HashMap::default(),
+            big_values: HashMap::default(),
+            won_high: HashSet::default(),
+            values: 0,
+            won: 0,
             limit: usize::MAX,
             lower_first: false,
             exact_up_to: 0,
+            stats: SearchStats::default(),
+            spare: Vec::new(),
         }
     }
 
@@ -100,7 +175,16 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
 
     /// Entries stored: exact values plus answered queries.
     pub fn len(&self) -> usize {
-        self.values.len() + self.won.len()
+        self.values + self.won
+    }
+
+    /// The work done so far.
+    pub fn stats(&self) -> SearchStats {
+        SearchStats {
+            values: self.values as u64,
+            won: self.won as u64,
+            ..self.stats
+        }
     }
 
     /// True when nothing is stored yet.
@@ -108,19 +192,80 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         self.len() == 0
     }
 
+    /// What the tables know of `c`.
+    #[inline]
+    fn word(&self, c: &R::Component) -> Known {
+        match self.rules.code(c) {
+            Some(code) => self.codes.get(code),
+            None => self.table.get(c).copied(),
+        }
+        .unwrap_or(NOTHING)
+    }
+
+    fn word_mut(&mut self, c: &R::Component) -> &mut Known {
+        match self.rules.code(c) {
+            Some(code) => self.codes.entry(code, NOTHING),
+            None => self.table.entry(c.clone()).or_insert(NOTHING),
+        }
+    }
+
+    /// The value recorded in `word` for `c`.
+    #[inline]
+    fn value_in(&self, word: Known, c: &R::Component) -> Option<u64> {
+        match word & UNKNOWN {
+            UNKNOWN => None,
+            ELSEWHERE => self.big_values.get(c).copied(),
+            v => Some(v),
+        }
+    }
+
     fn known(&self, c: &R::Component) -> Option<u64> {
         if let Some(v) = self.rules.known_grundy(c) {
             return Some(v.0);
         }
-        self.values.get(c).copied()
+        self.value_in(self.word(c), c)
     }
 
     /// Whether `c + *n` is lost for the player to move, if already known.
     fn known_lost(&self, c: &R::Component, n: u64) -> Option<bool> {
-        if let Some(v) = self.known(c) {
+        if let Some(v) = self.rules.known_grundy(c) {
+            return Some(v.0 == n);
+        }
+        let word = self.word(c);
+        if let Some(v) = self.value_in(word, c) {
             return Some(v == n);
         }
-        self.won.contains(&(c.clone(), n)).then_some(false)
+        let won = if n < WON_BITS {
+            word >> (32 + n) & 1 == 1
+        } else {
+            self.won_high.contains(&(c.clone(), n))
+        };
+        won.then_some(false)
+    }
+
+    fn store_value(&mut self, c: R::Component, v: u64) {
+        let low = if v < ELSEWHERE {
+            v
+        } else {
+            self.big_values.insert(c.clone(), v);
+            ELSEWHERE
+        };
+        let word = self.word_mut(&c);
+        let new = *word & UNKNOWN == UNKNOWN;
+        *word = (*word & !UNKNOWN) | low;
+        self.values += new as usize;
+    }
+
+    fn store_won(&mut self, c: R::Component, n: u64) {
+        let new = if n < WON_BITS {
+            let word = self.word_mut(&c);
+            let new = *word >> (32 + n) & 1 == 0;
+            *word |= 1 << (32 + n);
+            new
+        } else {
+            self.won_high.insert((c, n))
+        };
+        self.won += new as usize;
     }
 
     /// The Grundy value of a sum of components.
@@ -137,7 +282,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         if let Some(v) = self.known(c) {
             return Ok(Nimber(v));
         }
-        self.run(self.frame(self.value_goal(c), c.clone(), 0))?;
+        self.run(self.value_goal(c), c.clone(), 0)?;
         Ok(Nimber(self.known(c).expect("the search stored the value")))
     }
 
@@ -145,7 +290,8 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// is `n`). Only the largest part is searched; the others are valued exactly.
     pub fn is_lost(&mut self, parts: &[R::Component], n: Nimber) -> Result<bool, SolveError> {
         let mut sorted: Vec<R::Component> = parts.to_vec();
-        sorted.sort_by_key(|c| self.rules.size_hint(c));
+        let kept = self.sort_and_cancel(&mut sorted);
+        sorted.truncate(kept);
         let Some(largest) = sorted.pop() else {
             return Ok(n.is_zero());
         };
@@ -156,38 +302,121 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         if let Some(b) = self.known_lost(&largest, m) {
             return Ok(b);
         }
-        self.run(self.frame(Goal::Lost, largest.clone(), m))?;
+        self.run(Goal::Lost, largest.clone(), m)?;
         Ok(self
             .known_lost(&largest, m)
             .expect("the search stored the answer"))
     }
 
-    fn frame(&self, goal: Goal, component: R::Component, n: u64) -> Frame<R::Component> {
-        let mut parts: Vec<R::Component> = Vec::new();
-        let mut options: Vec<(u32, u32, usize)> = Vec::new();
-        if matches!(goal, Goal::Lost | Goal::Mex) {
-            self.rules.options(&component, |p| {
+    /// A new frame, its options listed; `None` for a [`Goal::Lost`] frame whose answer
+    /// ("no": an option of the component is lost with `n`) turned up while listing them
+    /// (enhanced transposition cut-off, done as the options come, so the rest of them are
+    /// never worked out).
+    fn frame(&mut self, goal: Goal, component: R::Component, n: u64) -> Option<Frame<R::Component>> {
+        let (mut parts, mut options) = self.spare.pop().unwrap_or_default();
+        let mut total = 0;
+        let lost = matches!(goal, Goal::Lost);
+        if lost || matches!(goal, Goal::Mex) {
+            let this = &*self;
+            let flow = this.rules.options_until(&component, |p| {
+                total += 1;
                 let start = parts.len();
                 parts.extend_from_slice(p);
+                let len = this.sort_and_cancel(&mut parts[start..]);
+                parts.truncate(start + len);
                 let slice = &mut parts[start..];
-                slice.sort_by_key(|c| self.rules.size_hint(c));
-                let key = slice.last().map_or(0, |c| self.rules.size_hint(c));
-                options.push((start as u32, p.len() as u32, key));
+                let key = slice.last().map_or(0, |c| this.rules.size_hint(c));
+                let mut m = Opt::UNFOLDED;
+                if lost {
+                    let Some((largest, rest)) = slice.split_last() else {
+                        // The move empties the component and leaves *n.
+                        if n == 0 {
+                            return ControlFlow::Break(());
+                        }
+                        parts.truncate(start);
+                        return ControlFlow::Continue(());
+                    };
+                    if let Some(folded) = this.fold(rest, n) {
+                        match this.known_lost(largest, folded) {
+                            Some(true) => return ControlFlow::Break(()),
+                            Some(false) => {
+                                parts.truncate(start);
+                                return ControlFlow::Continue(());
+                            }
+                            None => m = folded,
+                        }
+                    }
+                }
+                options.push(Opt {
+                    start: start as u32,
+                    len: len as u32,
+                    m,
+                    key,
+                });
+                ControlFlow::Continue(())
             });
+            self.stats.options += total as u64;
+            if flow.is_break() {
+                self.recycle(parts, options);
+                return None;
+            }
             // Options that leave less to search first: their answers come cheaper.
-            options.sort_by_key(|o| o.2);
+            options.sort_by_key(|o| o.key);
         }
-        Frame {
+        Some(Frame {
             goal,
             component,
             n,
             parts,
-            options: options.into_iter().map(|(s, l, _)| (s, l)).collect(),
+            options,
+            total,
             next: 0,
             lower: 0,
-            scanned: false,
             seen: Vec::new(),
+        })
+    }
+
+    /// Sorts the parts of a sum by size (largest last) and, for independent components,
+    /// drops equal parts in pairs (`G + G = 0`: the second player copies every move);
+    /// returns how many parts are left at the front of `parts`.
+    fn sort_and_cancel(&self, parts: &mut [R::Component]) -> usize {
+        if parts.len() < 2 {
+            return parts.len();
         }
+        if !R::INDEPENDENT {
+            parts.sort_by_key(|c| self.rules.size_hint(c));
+            return parts.len();
+        }
+        let size = |c: &R::Component| self.rules.size_hint(c);
+        parts.sort_by(|a, b| size(a).cmp(&size(b)).then_with(|| a.cmp(b)));
+        let mut kept = 0;
+        let mut i = 0;
+        while i < parts.len() {
+            if i + 1 < parts.len() && parts[i] == parts[i + 1] {
+                i += 2;
+                continue;
+            }
+            parts.swap(kept, i);
+            kept += 1;
+            i += 1;
+        }
+        kept
+    }
+
+    /// Keeps a finished frame's buffers for the next frames.
+    fn recycle(&mut self, mut parts: Vec<R::Component>, mut options: Vec<Opt>) {
+        parts.clear();
+        options.clear();
+        self.spare.push((parts, options));
+    }
+
+    /// `n` with the values of `parts` folded in, or `None` when one is not known yet.
+    fn fold(&self, parts: &[R::Component], n: u64) -> Option<u64> {
+        let mut m = n;
+        for c in parts {
+            m ^= self.known(c)?;
+        }
+        Some(m)
     }
 
     /// How the exact value of `c` is worked out: by mex for components of size at most
@@ -200,7 +429,14 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         }
     }
 
-    fn run(&mut self, first: Frame<R::Component>) -> Result<(), SolveError> {
+    /// Works out what `goal` asks of `c` (with `n`), leaving the answer in the tables.
+    fn run(&mut self, goal: Goal, c: R::Component, n: u64) -> Result<(), SolveError> {
+        self.stats.nodes += 1;
+        let Some(first) = self.frame(goal, c.clone(), n) else {
+            self.stats.cutoffs += 1;
+            self.store_won(c, n);
+            return Ok(());
+        };
         let mut stack = vec![first];
         while let Some(top) = stack.last_mut() {
             if self.len() >= self.limit {
@@ -212,7 +448,8 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                     match self.known_lost(&top.component, top.n) {
                         Some(true) => {
                             let f = stack.pop().expect("stack is not empty");
-                            self.values.insert(f.component, f.n);
+                            self.store_value(f.component, f.n);
+                            self.recycle(f.parts, f.options);
                             continue;
                         }
                         Some(false) => {
@@ -230,7 +467,8 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                         for &v in &f.seen {
                             mex.insert(v);
                         }
-                        self.values.insert(f.component, mex.mex().0);
+                        self.store_value(f.component, mex.mex().0);
+                        self.recycle(f.parts, f.options);
                         continue;
                     }
                 },
@@ -239,10 +477,11 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                         let f = stack.pop().expect("stack is not empty");
                         if answer {
                             // C + *n is lost exactly when n is the value of C.
-                            self.values.insert(f.component, f.n);
+                            self.store_value(f.component, f.n);
                         } else {
-                            self.won.insert((f.component, f.n));
+                            self.store_won(f.component, f.n);
                         }
+                        self.recycle(f.parts, f.options);
                         continue;
                     }
                     Step::Need(Goal::Value, c, n) => (self.value_goal(&c), c, n),
@@ -250,7 +489,12 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                 },
             };
             let (goal, c, n) = push;
-            let f = self.frame(goal, c, n);
+            self.stats.nodes += 1;
+            let Some(f) = self.frame(goal, c.clone(), n) else {
+                self.stats.cutoffs += 1;
+                self.store_won(c, n);
+                continue;
+            };
             stack.push(f);
             if stack.len() > MAX_DEPTH {
                 // Rules with a cycle send the search round it for ever; acyclic rules this
@@ -349,37 +593,10 @@ enum Step<C> {
 
 /// Advances a [`Goal::Lost`] frame as far as the tables allow.
 fn step_lost<R: Ruleset>(s: &NimberSearch<'_, R>, f: &mut Frame<R::Component>) -> Step<R::Component> {
-    // The nimber an option leaves once its smaller parts are folded in, or `None` when one of
-    // them is not valued yet.
-    let fold = |parts: &[R::Component], n: u64| -> Option<u64> {
-        let mut m = n;
-        for c in parts {
-            m ^= s.known(c)?;
-        }
-        Some(m)
-    };
-    if f.n > f.options.len() as u64 {
+    if f.n > f.total as u64 {
         // The value is a mex of at most that many values, so it is below n: the move
         // *n -> *value wins.
         return Step::Done(false);
-    }
-    if !f.scanned {
-        // Enhanced transposition cut-off: an option already known to be lost settles it.
-        f.scanned = true;
-        for &(start, len) in &f.options {
-            let parts = &f.parts[start as usize..(start + len) as usize];
-            let Some((largest, rest)) = parts.split_last() else {
-                if f.n == 0 {
-                    return Step::Done(false);
-                }
-                continue;
-            };
-            if let Some(m) = fold(rest, f.n) {
-                if s.known_lost(largest, m) == Some(true) {
-                    return Step::Done(false);
-                }
-            }
-        }
     }
     if s.lower_first {
         if let Some(step) = step_lower(s, f) {
@@ -387,25 +604,23 @@ fn step_lost<R: Ruleset>(s: &NimberSearch<'_, R>, f: &mut Frame<R::Component>) -
         }
     }
     while f.next < f.options.len() {
-        let (start, len) = f.options[f.next];
-        let parts = &f.parts[start as usize..(start + len) as usize];
-        let Some((largest, rest)) = parts.split_last() else {
-            // The move empties the component: it leaves *n, lost exactly when n = 0.
-            if f.n == 0 {
-                return Step::Done(false);
+        let o = &mut f.options[f.next];
+        let parts = &f.parts[o.start as usize..(o.start + o.len) as usize];
+        let (largest, rest) = parts.split_last().expect("empty options are settled in the scan");
+        if o.m == Opt::UNFOLDED {
+            match s.fold(rest, f.n) {
+                Some(m) => o.m = m,
+                None => {
+                    let missing = rest.iter().find(|c| s.known(c).is_none());
+                    let c = missing.expect("some part is not valued").clone();
+                    return Step::Need(Goal::Value, c, 0);
+                }
             }
-            f.next += 1;
-            continue;
-        };
-        let Some(m) = fold(rest, f.n) else {
-            let missing = rest.iter().find(|c| s.known(c).is_none());
-            let c = missing.expect("some part is not valued").clone();
-            return Step::Need(Goal::Value, c, 0);
-        };
-        match s.known_lost(largest, m) {
+        }
+        match s.known_lost(largest, o.m) {
             Some(true) => return Step::Done(false),
             Some(false) => f.next += 1,
-            None => return Step::Need(Goal::Lost, largest.clone(), m),
+            None => return Step::Need(Goal::Lost, largest.clone(), o.m),
         }
     }
     if !s.lower_first {
@@ -420,9 +635,9 @@ fn step_lost<R: Ruleset>(s: &NimberSearch<'_, R>, f: &mut Frame<R::Component>) -
 /// `None` once every option is valued (in `f.seen`).
 fn step_mex<R: Ruleset>(s: &NimberSearch<'_, R>, f: &mut Frame<R::Component>) -> Option<R::Component> {
     while f.next < f.options.len() {
-        let (start, len) = f.options[f.next];
+        let o = f.options[f.next];
         let mut v = 0;
-        for c in &f.parts[start as usize..(start + len) as usize] {
+        for c in &f.parts[o.start as usize..(o.start + o.len) as usize] {
             match s.known(c) {
                 Some(x) => v ^= x,
                 None => return Some(c.clone()),
@@ -509,6 +724,44 @@ mod tests {
         let mut search = NimberSearch::new(&Splits);
         for c in 0..60 {
             assert_eq!(search.grundy(&c).unwrap(), memo.grundy(&c).unwrap(), "{c}");
+        }
+    }
+
+    /// [`Splits`] with codes: its components go to the compact table.
+    struct CodedSplits;
+    impl Ruleset for CodedSplits {
+        type Component = u32;
+        fn options<F: FnMut(&[u32])>(&self, c: &u32, emit: F) {
+            Splits.options(c, emit)
+        }
+        fn size_hint(&self, c: &u32) -> usize {
+            *c as usize
+        }
+        fn code(&self, c: &u32) -> Option<u64> {
+            Some(*c as u64)
+        }
+    }
+
+    #[test]
+    fn compact_table_agrees() {
+        let mut memo = GrundyMemo::new(&Splits);
+        let mut search = NimberSearch::new(&CodedSplits);
+        for c in (0..60).rev() {
+            assert_eq!(search.grundy(&c).unwrap(), memo.grundy(&c).unwrap(), "{c}");
+        }
+        assert!(search.table.is_empty());
+        // Values and "won" answers too large for the packed word go beside it.
+        for s in [&mut search, &mut NimberSearch::new(&CodedSplits)] {
+            s.store_won(1000, 40);
+            s.store_won(1000, 3);
+            s.store_value(1000, 1 << 40);
+            assert_eq!(s.known(&1000), Some(1 << 40));
+            assert_eq!(s.known_lost(&1000, 1 << 40), Some(true));
+            assert_eq!(s.known_lost(&1000, 3), Some(false));
+            s.store_won(1001, 40);
+            assert_eq!(s.known_lost(&1001, 40), Some(false));
+            assert_eq!(s.known_lost(&1001, 41), None);
+            assert_eq!(s.known(&1001), None);
         }
     }
 

@@ -689,8 +689,21 @@ impl<G: Game> Ruleset for Cancellable<'_, G> {
             self.game.options(c, emit)
         }
     }
+    fn options_until<F: FnMut(&[Self::Component]) -> std::ops::ControlFlow<()>>(
+        &self,
+        c: &Self::Component,
+        emit: F,
+    ) -> std::ops::ControlFlow<()> {
+        if self.stopped() {
+            return std::ops::ControlFlow::Continue(());
+        }
+        self.game.options_until(c, emit)
+    }
     fn known_grundy(&self, c: &Self::Component) -> Option<Nimber> {
         self.game.known_grundy(c)
+    }
+    fn code(&self, c: &Self::Component) -> Option<u64> {
+        self.game.code(c)
     }
     fn normalize_sum(&self, sorted: &mut Vec<Self::Component>) {
         self.game.normalize_sum(sorted)
