@@ -394,8 +394,8 @@ impl Sparse {
         self.tuner.forced = forced;
     }
 
-    /// Like [`Sparse::compute`], on two threads (see [`pipeline`]) once heaps are past the
-    /// first few thousand.
+    /// Like [`Sparse::compute`], on two threads (a pipeline, see `seq/pipeline.rs`) once
+    /// heaps are past the first few thousand.
     pub fn compute_parallel(&mut self, cells: &mut [u16], from: usize, to: usize) -> Result<(), usize> {
         const SERIAL_BELOW: usize = 1 << 12;
         let mut n = from;
