@@ -20,8 +20,9 @@ use super::{limit_of, mark_rare, Marks, Seen, Small, Sparse, BATCH};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Batches the helper may have ready ahead of the main thread.
-const AHEAD: usize = 3;
+/// Batches the helper may have ready ahead of the main thread (each slot holds 8 option
+/// sets of 64 KiB: 3.6 MiB in all; 3 slots were 3% slower on Officers, 12 no faster).
+const AHEAD: usize = 6;
 /// Slots of the ring of batches between the threads.
 const SLOTS: usize = AHEAD + 1;
 /// How long a thread waiting for the other spins before it sleeps.
