@@ -85,6 +85,11 @@ pub struct SeqEngine {
     len: usize,
     store: StoreOptions,
     threads: usize,
+    /// A period proven by the values (Guy–Smith), once one is: every later value is then
+    /// copied from one period earlier instead of computed.
+    proven: Option<Period>,
+    /// The length at which to look for a proven period next (doubling).
+    next_period_check: usize,
 }
 
 impl SeqEngine {
@@ -139,6 +144,8 @@ impl SeqEngine {
             len,
             store,
             threads: 1,
+            proven: None,
+            next_period_check: len.max(1 << 10),
         })
     }
 
@@ -199,33 +206,63 @@ impl SeqEngine {
         self.values.bytes(from as usize, to as usize)
     }
 
-    /// Computes values up to (not including) heap `to` (at most the capacity).
+    /// Computes values up to (not including) heap `to` (at most the capacity). Once the
+    /// values prove a period (Guy–Smith, without saltus), the rest follows from it: each
+    /// later value is copied from one period earlier, with no further search.
     pub fn compute_to(&mut self, to: u64) -> Result<(), SeqError> {
         let to = (to as usize).min(self.values.capacity());
         self.values.ensure(to)?;
         while self.len < to {
+            if let Some(p) = self.proven {
+                self.extend_periodic(p.period as usize, to);
+                return Ok(());
+            }
+            // Look for a period at doubling lengths (each look is linear in the length).
+            let step_to = to.min(self.next_period_check.max(self.len + 1));
             let r = match &mut self.values {
                 Values::U16(b) => match &mut self.method {
-                    Method::Sparse(s) if self.threads >= 2 => s.compute_parallel(b.cells_mut(), self.len, to),
-                    m => run(m, b.cells_mut(), self.len, to),
+                    Method::Sparse(s) if self.threads >= 2 => {
+                        s.compute_parallel(b.cells_mut(), self.len, step_to)
+                    }
+                    m => run(m, b.cells_mut(), self.len, step_to),
                 },
-                Values::U32(b) => run(&mut self.method, b.cells_mut(), self.len, to),
+                Values::U32(b) => run(&mut self.method, b.cells_mut(), self.len, step_to),
             };
             match r {
-                Ok(()) => self.len = to,
+                Ok(()) => self.len = step_to,
                 Err(n) => {
                     self.len = n;
                     self.widen(n)?;
                 }
             }
+            if self.len >= self.next_period_check {
+                self.next_period_check = self.len * 2;
+                self.proven = self.period().filter(|p| p.saltus == 0);
+            }
         }
         Ok(())
+    }
+
+    /// Fills values `len..to` from a proven period `p`: G(n) = G(n − p).
+    fn extend_periodic(&mut self, p: usize, to: usize) {
+        fn fill<T: Copy>(cells: &mut [T], from: usize, to: usize, p: usize) {
+            for n in from..to {
+                cells[n] = cells[n - p];
+            }
+        }
+        match &mut self.values {
+            Values::U16(b) => fill(b.cells_mut(), self.len, to, p),
+            Values::U32(b) => fill(b.cells_mut(), self.len, to, p),
+        }
+        self.len = to;
     }
 
     /// Forgets the values from heap `n` on (keeps the first `n`).
     pub fn truncate(&mut self, n: u64) {
         let n = (n as usize).min(self.len);
         self.len = n;
+        self.proven = None;
+        self.next_period_check = n.max(1 << 10);
         self.method = match &self.values {
             Values::U16(b) => make_method(&self.rules, &b.cells()[..n]),
             Values::U32(b) => make_method(&self.rules, &b.cells()[..n]),

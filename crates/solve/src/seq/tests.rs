@@ -407,3 +407,20 @@ fn time_two_threads() {
         eprintln!("{name} {n}: one thread {one:?}, two threads {:?}", t.elapsed());
     }
 }
+
+#[test]
+fn a_proven_period_extends_the_sequence_without_search() {
+    // Kayles (0.77): period 12 from heap 71, proven long before 200 000. Past the proof the
+    // values are copied, so the rare/common engine settles only the first few thousand
+    // heaps (it would settle every one of the 200 000 otherwise).
+    let r = rules_of("0.77");
+    let e = compute(&r, 200_000);
+    let p = e.period().expect("a period");
+    assert_eq!((p.period, p.n0), (12, 71));
+    assert!((71..200_000 - 12).all(|n| e.get(n) == e.get(n + 12)));
+    let (full_scans, _, _) = e.sparse_stats().unwrap();
+    assert!(full_scans < 5_000, "{full_scans} heaps searched");
+    // The same values as computing every heap (the naive reference, on a prefix).
+    let want = naive::values(&r, 3000);
+    assert!((0..3000).all(|i| e.get(i) == want[i as usize]));
+}
