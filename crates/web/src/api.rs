@@ -505,6 +505,13 @@ pub struct TableLayout {
     pub max: usize,
 }
 
+impl TableLayout {
+    /// The side (or length) of the table computed when `size` is asked.
+    pub fn side(&self, size: usize) -> usize {
+        size.min(self.max)
+    }
+}
+
 /// The layout of `family`'s table: `cutting` (sheets W×H), `bombs` (one bomb at each
 /// cell), `cram` (empty R×C boards, up to 6×6) and `chomp` (R×C bars, up to 8×8) are
 /// grids; `crosses` (strips of n empty squares) and heap games (heaps of n) are sequences.
@@ -555,7 +562,7 @@ pub fn table_values(
     limits: &Limits,
 ) -> Result<Vec<Vec<Option<u64>>>, ApiError> {
     let family = layout.family.as_str();
-    let size = size.min(layout.max);
+    let size = layout.side(size);
     let no_opts = FamilyOptions::default();
     let grundy_of = |a: usize, b: usize| -> Result<Option<u64>, ApiError> {
         let text = table_text(family, a, b);

@@ -66,7 +66,8 @@ pub fn table(store: Option<&Store>, req: &TableRequest, limits: &Limits) -> Resu
             api::table_values(&layout, req.size, limits)?,
         ));
     };
-    let n = req.size;
+    // Keyed by the side computed, so a capped table (Cram, Chomp) is found again.
+    let n = layout.side(req.size);
     let width = n;
     let height = if layout.kind == "grid" { n } else { 1 };
     let key = format!("table/{}/{n}", layout.family);

@@ -82,3 +82,35 @@ fn slow_solves_are_answered_from_the_store() {
     cache::solve(Some(&s), &quick, &limits).unwrap();
     assert_eq!(s.list().unwrap().len(), 1);
 }
+
+#[test]
+fn capped_tables_are_kept_under_the_side_computed_and_read_back() {
+    // Chomp tables stop at 8x8 whatever the size asked: the store keeps the 8x8 array and a
+    // second request (of another size past the cap) is served from it.
+    let s = store("capped");
+    let limits = Limits::default();
+    let ask = |size| TableRequest {
+        family: "chomp".into(),
+        size,
+    };
+    let computed = cache::table(Some(&s), &ask(20), &limits).unwrap();
+    assert_eq!(computed.values.len(), 8);
+    let (_, values) = s
+        .get_values("table/chomp/8")
+        .unwrap()
+        .expect("kept under its side");
+    assert_eq!(values.len(), 64);
+    let mut doctored = values.clone();
+    doctored[1] = 77;
+    let entry = NewEntry {
+        key: "table/chomp/8",
+        kind: "table",
+        family: "chomp",
+        summary: "",
+    };
+    s.put_values(&entry, &doctored).unwrap();
+    assert_eq!(
+        cache::table(Some(&s), &ask(30), &limits).unwrap().values[0][1],
+        Some(77)
+    );
+}
