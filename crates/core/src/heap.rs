@@ -124,6 +124,16 @@ impl HeapRules {
     }
 }
 
+/// The removal counts k whose digit `digits[k]` has `bit` set (in increasing order).
+pub fn counts_with(digits: &[u8], bit: u8) -> Vec<usize> {
+    digits
+        .iter()
+        .enumerate()
+        .filter(|(_, &d)| d & bit != 0)
+        .map(|(k, _)| k)
+        .collect()
+}
+
 impl Ruleset for HeapRules {
     type Component = u64;
 

@@ -313,12 +313,7 @@ impl Store {
         let Some(v) = cat.get(key).map_err(db_err)? else {
             return Ok(None);
         };
-        serde_json::from_slice(v.value())
-            .map(Some)
-            .map_err(|e| StoreError::Corrupt {
-                key: key.to_string(),
-                what: format!("unreadable catalogue record: {e}"),
-            })
+        catalogue_record(key, v.value()).map(Some)
     }
 
     /// An entry and its payload, checked against its checksums; `None` when absent.
@@ -329,12 +324,7 @@ impl Store {
         let Some(v) = cat.get(key).map_err(db_err)? else {
             return Ok(None);
         };
-        let corrupt = |what: String| StoreError::Corrupt {
-            key: key.to_string(),
-            what,
-        };
-        let info: EntryInfo = serde_json::from_slice(v.value())
-            .map_err(|e| corrupt(format!("unreadable catalogue record: {e}")))?;
+        let info = catalogue_record(key, v.value())?;
         let payload = read_payload(&info, |i| {
             Ok(tab.get((key, i)).map_err(db_err)?.map(|b| b.value().to_vec()))
         })?;
@@ -348,11 +338,7 @@ impl Store {
         let mut out = Vec::new();
         for item in cat.iter().map_err(db_err)? {
             let (k, v) = item.map_err(db_err)?;
-            let info: EntryInfo = serde_json::from_slice(v.value()).map_err(|e| StoreError::Corrupt {
-                key: k.value().to_string(),
-                what: format!("unreadable catalogue record: {e}"),
-            })?;
-            out.push(info);
+            out.push(catalogue_record(k.value(), v.value())?);
         }
         Ok(out)
     }
@@ -367,11 +353,7 @@ impl Store {
             if !k.value().starts_with(prefix) {
                 break;
             }
-            let info: EntryInfo = serde_json::from_slice(v.value()).map_err(|e| StoreError::Corrupt {
-                key: k.value().to_string(),
-                what: format!("unreadable catalogue record: {e}"),
-            })?;
-            out.push(info);
+            out.push(catalogue_record(k.value(), v.value())?);
         }
         Ok(out)
     }
@@ -522,4 +504,11 @@ fn read_payload(
         )));
     }
     Ok(payload)
+}
+/// A catalogue record read back; a record that does not decode is corruption at `key`.
+fn catalogue_record(key: &str, bytes: &[u8]) -> Result<EntryInfo, StoreError> {
+    serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt {
+        key: key.to_string(),
+        what: format!("unreadable catalogue record: {e}"),
+    })
 }
