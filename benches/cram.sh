@@ -35,7 +35,7 @@ echo "|---|---|---|---|---|---|"
 for b in "${BOARDS[@]}"; do
   r=${b%x*}; c=${b#*x}
   [ -x "$V" ] && measure "grundy value only cram $b" "$V" "$b"
-  [ "${SKIP_ANALYSIS:-}" = "" ] && measure "grundy solve cram $b" "$G" solve cram "$b" --json --max-positions 4000000000
-  [ "${SKIP_MEMO:-}" = "" ] && measure "grundy memo cram $b" "$G" solve cram "$b" --json --engine memo --max-positions 4000000000
+  [ "${SKIP_ANALYSIS:-}" = "" ] && measure "grundy solve cram $b" "$G" solve cram "$b" --json --no-db --max-positions 4000000000
+  [ "${SKIP_MEMO:-}" = "" ] && measure "grundy memo cram $b" "$G" solve cram "$b" --json --no-db --engine memo --max-positions 4000000000
   [ -x "$IG" ] && measure "igsolve cram $r $c" "$IG" cram -r "$r" -c "$c"
 done

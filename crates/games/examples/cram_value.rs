@@ -23,7 +23,7 @@ fn main() {
     let mut s = NimberSearch::new(&Cram).exact_up_to(exact);
     let r = s.grundy_sum(&Cram.components(&board));
     if std::env::var_os("CRAM_STATS").is_some() {
-        eprintln!("{:?}", s.stats());
+        eprintln!("{:?}, table {} KiB", s.stats(), s.table_bytes() / 1024);
     }
     match r {
         Ok(g) => println!(
