@@ -4,7 +4,7 @@
 
 use crate::seq::compute;
 use grundy_cli::db::DbOptions;
-use grundy_solve::seq::{self, StoreOptions};
+use grundy_solve::seq::StoreOptions;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::path::{Path, PathBuf};
@@ -85,14 +85,17 @@ pub fn run(args: PlotArgs, db: &DbOptions) -> anyhow::Result<i32> {
         None,
         None,
         StoreOptions::default(),
-        crate::seq::default_threads(),
-        args.quiet,
+        crate::seq::HowToRun {
+            threads: crate::seq::default_threads(),
+            quiet: args.quiet,
+            every_heap: false,
+        },
         db,
     )? {
         Ok(c) => c,
         Err(msg) => return usage(msg),
     };
-    let summary = seq::summarize(c.engine.rules(), c.count as usize, |i| c.engine.get(i as u64));
+    let summary = c.engine.summary_of(c.count as usize);
     let period = c.period.or(summary.period);
     let points = thin(c.count, size.0, |i| c.engine.get(i));
     let title = match period {

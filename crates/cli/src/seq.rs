@@ -50,6 +50,22 @@ pub struct SeqArgs {
     /// No progress bar, and no note when the values come from the store.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Compute every value by the rare/common method, even once the values prove a period
+    /// (by default the rest is then copied from one period earlier). Values and output
+    /// are the same; for checking a proof, and for timing the method itself.
+    #[arg(long)]
+    pub every_heap: bool,
+}
+
+/// How [`compute`] runs: threads, progress bar, period shortcut.
+#[derive(Clone, Copy, Debug)]
+pub struct HowToRun {
+    /// Threads to use.
+    pub threads: usize,
+    /// No progress bar and no notes.
+    pub quiet: bool,
+    /// Compute every value, even once a period is proven.
+    pub every_heap: bool,
 }
 
 /// The default thread count: the machine's cores, at most 2.
@@ -145,10 +161,14 @@ pub fn compute(
     checkpoint_path: Option<PathBuf>,
     resume_path: Option<PathBuf>,
     store: StoreOptions,
-    threads: usize,
-    quiet: bool,
+    how: HowToRun,
     db: &DbOptions,
 ) -> anyhow::Result<Result<Computed, String>> {
+    let HowToRun {
+        threads,
+        quiet,
+        every_heap,
+    } = how;
     let game = match HeapGame::parse(game_text) {
         Ok(g) => g,
         Err(e) => {
@@ -188,6 +208,7 @@ pub fn compute(
     };
     drop(kept);
     engine.set_threads(threads);
+    engine.use_period(!every_heap);
     let save_to = checkpoint_path.or(resume_path.clone());
     let mut writer = match &save_to {
         Some(p) if resume_path.as_ref() == Some(p) => match &saved {
@@ -240,7 +261,7 @@ pub fn compute(
                     break;
                 }
                 checks.next();
-                if let Some(p) = seq::period::find(&rules, at as usize, |i| engine.get(i as u64)) {
+                if let Some(p) = engine.period_of(at as usize) {
                     period = Some((p, at));
                     break;
                 }
@@ -316,14 +337,17 @@ pub fn run(args: SeqArgs, db: &DbOptions) -> anyhow::Result<i32> {
         args.checkpoint.clone(),
         args.resume.clone(),
         store,
-        args.threads.unwrap_or_else(default_threads),
-        args.quiet,
+        HowToRun {
+            threads: args.threads.unwrap_or_else(default_threads),
+            quiet: args.quiet,
+            every_heap: args.every_heap,
+        },
         db,
     )? {
         Ok(c) => c,
         Err(msg) => return usage(msg),
     };
-    let summary = seq::summarize(c.engine.rules(), c.count as usize, |i| c.engine.get(i as u64));
+    let summary = c.engine.summary_of(c.count as usize);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     if args.json {

@@ -42,6 +42,20 @@ fn values_match_reference() {
 }
 
 #[test]
+fn every_heap_prints_the_same() {
+    // 0.77 proves its period early, so by default most of the 50 000 values are copied from
+    // it; --every-heap computes each one, and both print the same values and summary.
+    for extra in [&["--values"][..], &["--json"][..], &[][..]] {
+        let args = [&["seq", "0.77", "--count", "50000", "-q"][..], extra].concat();
+        let copied = grundy(&args);
+        let every = grundy(&[&args[..], &["--every-heap"]].concat());
+        assert_eq!(copied.status.code(), Some(0));
+        assert_eq!(every.status.code(), Some(0));
+        assert_eq!(stdout(&copied), stdout(&every), "{extra:?}");
+    }
+}
+
+#[test]
 fn json_summary() {
     let o = grundy(&["seq", "0.77", "--count", "1000", "--json", "-q"]);
     assert_eq!(o.status.code(), Some(0));

@@ -90,6 +90,8 @@ pub struct SeqEngine {
     proven: Option<Period>,
     /// The length at which to look for a proven period next (doubling).
     next_period_check: usize,
+    /// Whether a proven period is used to copy later values instead of computing them.
+    period_shortcut: bool,
 }
 
 impl SeqEngine {
@@ -146,6 +148,7 @@ impl SeqEngine {
             threads: 1,
             proven: None,
             next_period_check: len.max(1 << 10),
+            period_shortcut: true,
         })
     }
 
@@ -153,6 +156,20 @@ impl SeqEngine {
     /// same whatever the count).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// Whether later values are copied from a proven period (the default) rather than all
+    /// computed by the method; the values are the same either way.
+    pub fn use_period(&mut self, yes: bool) {
+        self.period_shortcut = yes;
+    }
+
+    /// Never use SIMD instructions (for tests of the portable code).
+    #[cfg(test)]
+    pub(crate) fn portable_only(&mut self) {
+        if let Method::Sparse(s) = &mut self.method {
+            s.portable_only();
+        }
     }
 
     /// With two threads, never fall back to one (normally the engine times both now and then
@@ -213,7 +230,7 @@ impl SeqEngine {
         let to = (to as usize).min(self.values.capacity());
         self.values.ensure(to)?;
         while self.len < to {
-            if let Some(p) = self.proven {
+            if let Some(p) = self.proven.filter(|_| self.period_shortcut) {
                 self.extend_periodic(p.period as usize, to);
                 return Ok(());
             }
@@ -286,12 +303,43 @@ impl SeqEngine {
 
     /// The least period proven by the values so far.
     pub fn period(&self) -> Option<Period> {
-        period::find(&self.rules, self.len, |i| self.values.get(i))
+        self.period_of(self.len)
+    }
+
+    /// The least period proven by the first `len` values (at most those computed).
+    pub fn period_of(&self, len: usize) -> Option<Period> {
+        let len = len.min(self.len);
+        // One match on the width, then plain indexing (not a match per value).
+        match &self.values {
+            Values::U16(b) => {
+                let c = b.cells();
+                period::find(&self.rules, len, |i| u64::from(c[i]))
+            }
+            Values::U32(b) => {
+                let c = b.cells();
+                period::find(&self.rules, len, |i| u64::from(c[i]))
+            }
+        }
     }
 
     /// Largest value, where it first occurs, the rare/common split and the proven period.
     pub fn summary(&self) -> Summary {
-        summarize(&self.rules, self.len, |i| self.values.get(i))
+        self.summary_of(self.len)
+    }
+
+    /// [`SeqEngine::summary`] of the first `len` values (at most those computed).
+    pub fn summary_of(&self, len: usize) -> Summary {
+        let len = len.min(self.len);
+        match &self.values {
+            Values::U16(b) => {
+                let c = b.cells();
+                summarize(&self.rules, len, |i| u64::from(c[i]))
+            }
+            Values::U32(b) => {
+                let c = b.cells();
+                summarize(&self.rules, len, |i| u64::from(c[i]))
+            }
+        }
     }
 
     /// Statistics of the rare/common method: (heaps that needed a scan of the pairs, pairs

@@ -90,6 +90,8 @@ pub struct Sparse {
     ahead_pairs: usize,
     /// Option sets for the two-thread pipeline, kept between chunks.
     pool: Vec<Marks>,
+    /// Use SIMD instructions when the CPU has them (off in tests of the portable code).
+    simd: bool,
 }
 
 /// The option sets of a batch of 8 heaps and what is marked in them before each heap is
@@ -105,6 +107,11 @@ struct Marks {
     /// Per split rule: rare heaps a with `lo ≤ a < hi` (outside the unequal window) are
     /// marked, `(lo, hi)`.
     rare: Vec<(usize, usize)>,
+    /// The rare pass as `(m0, from, to)` (see [`rare_pass`]).
+    pass: Vec<(usize, usize, usize)>,
+    /// `rare` as places in the rare list (see [`Sparse::index_bounds`]), set when the
+    /// batch's first heap is finished.
+    bounds: Vec<[usize; 4]>,
     /// Per heap of the batch, for the first split rule: the pairs (a, m − a) with
     /// `p0 ≤ a < p1` are marked, `(p0, p1)`.
     pairs: [(usize, usize); BATCH],
@@ -147,6 +154,8 @@ impl Marks {
             buf: vec![0; BATCH * STRIDE],
             cleared: 0,
             rare: Vec::new(),
+            pass: Vec::new(),
+            bounds: Vec::new(),
             pairs: [(0, 0); BATCH],
         }
     }
@@ -175,36 +184,21 @@ impl Marks {
 }
 
 /// Marks, for each of the 8 heaps n0 + j, the pairs (a, n0 + j − k − a) of the rare heaps
-/// a in `rare` whose other heaps are all in `settled` (a ≥ 8 and a ≥ n0 − k + 8 − settled,
-/// a < n0 − k, a < settled), outside the window where unequal splits would pair a with
-/// itself. Records the range of a per split rule in `marks.rare`; returns the pairs marked.
+/// a in `rare` whose other heaps are all in `settled` (see [`rare_pass`]). Records the range
+/// of a per split rule in `marks.rare`; returns the pairs marked.
 #[inline(always)]
 fn mark_rare<T: Cell>(rules: &SplitRules, rare: &[(u32, u32)], settled: &[T], marks: &mut Marks) -> u64 {
+    let mut ranges = std::mem::take(&mut marks.rare);
     let n0 = marks.n0;
-    let s = settled.len();
-    let mut pairs = 0;
-    let mut ranges_out = std::mem::take(&mut marks.rare);
+    let mut pass = std::mem::take(&mut marks.pass);
+    rare_pass(rules, rare, settled.len(), n0, &mut ranges, &mut pass);
     let mut seens = marks.seens();
-    for &k in &rules.leave_two {
-        let m0 = n0 - k;
-        let lo = BATCH.max((m0 + BATCH).saturating_sub(s));
-        let hi = m0.min(s).max(lo);
-        ranges_out.push((lo, hi));
-        let idx = |x: usize| rare.partition_point(|&(a, _)| (a as usize) < x);
-        let (ilo, ihi) = (idx(lo), idx(hi));
-        let ranges = if rules.unequal {
-            let (w0, w1) = (idx(m0.div_ceil(2)), idx((m0 + BATCH - 1) / 2 + 1));
-            [(ilo, w0.clamp(ilo, ihi)), (w1.clamp(ilo, ihi), ihi)]
-        } else {
-            [(ilo, ihi), (ihi, ihi)]
-        };
-        for (from, to) in ranges {
-            pairs += (BATCH * (to - from)) as u64;
-            for &(a, ga) in &rare[from..to] {
-                let base = m0 - a as usize;
-                let Some(w) = settled.get(base..base + BATCH) else {
-                    continue;
-                };
+    let mut pairs = 0;
+    for &(m0, from, to) in &pass {
+        pairs += (BATCH * (to - from)) as u64;
+        for &(a, ga) in &rare[from..to] {
+            let base = m0 - a as usize;
+            if let Some(w) = settled.get(base..base + BATCH) {
                 let ga = ga as usize;
                 for (seen, x) in seens.iter_mut().zip(w) {
                     seen[(ga ^ x.get()) & 0xFFFF] = 1;
@@ -212,8 +206,92 @@ fn mark_rare<T: Cell>(rules: &SplitRules, rare: &[(u32, u32)], settled: &[T], ma
             }
         }
     }
-    marks.rare = ranges_out;
+    marks.rare = ranges;
+    marks.pass = pass;
     pairs
+}
+
+/// The rare pass of the batch from `n0`, `s` heaps being settled: for each split rule k
+/// (m0 = n0 − k), the rare heaps a at places `from..to` of the rare list whose pairs
+/// (a, m0 + j − a) of all 8 heaps j can be marked at once: a ≥ 8, a ≥ m0 + 8 − s (the other
+/// heaps settled), a < m0 and a < s, outside the window where unequal splits would pair a
+/// with itself. Pushes the range of a per rule to `ranges_out`; yields `(m0, from, to)`.
+#[inline(always)]
+fn rare_pass(
+    rules: &SplitRules,
+    rare: &[(u32, u32)],
+    s: usize,
+    n0: usize,
+    ranges_out: &mut Vec<(usize, usize)>,
+    out: &mut Vec<(usize, usize, usize)>,
+) {
+    out.clear();
+    for &k in &rules.leave_two {
+        let m0 = n0 - k;
+        let lo = BATCH.max((m0 + BATCH).saturating_sub(s));
+        let hi = m0.min(s).max(lo);
+        ranges_out.push((lo, hi));
+        let idx = |x: usize| rare_below(rare, x);
+        let (ilo, ihi) = (idx(lo), idx(hi));
+        if rules.unequal {
+            let (w0, w1) = (idx(m0.div_ceil(2)), idx((m0 + BATCH - 1) / 2 + 1));
+            out.push((m0, ilo, w0.clamp(ilo, ihi)));
+            out.push((m0, w1.clamp(ilo, ihi), ihi));
+        } else {
+            out.push((m0, ilo, ihi));
+        }
+    }
+}
+
+/// ORs `1 << (G(a) ^ G(m0 + j − a))` into word j, for the rare heaps (a, G(a)) of `rare`
+/// (values below 32; `settled` holds the other heaps).
+#[inline(always)]
+fn or_rare(words: &mut [u32; BATCH], rare: &[(u32, u32)], m0: usize, settled: &[u16]) {
+    for &(a, ga) in rare {
+        let base = m0 - a as usize;
+        if let Some(w) = settled.get(base..base + BATCH) {
+            for l in 0..BATCH {
+                words[l] |= 1u32 << ((w[l] as u32 ^ ga) & 31);
+            }
+        }
+    }
+}
+
+/// [`or_rare`] with AVX2: the 8 words in one register, 8 shifts in one instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn or_rare_avx2(words: &mut [u32; BATCH], rare: &[(u32, u32)], m0: usize, settled: &[u16]) {
+    use std::arch::x86_64::*;
+    #[allow(unsafe_code)]
+    // SAFETY: `[u32; 8]` and `__m256i` have the same size, and any bits are valid for both.
+    let mut acc: __m256i = unsafe { std::mem::transmute(*words) };
+    let ones = _mm256_set1_epi32(1);
+    for &(a, ga) in rare {
+        let base = m0 - a as usize;
+        if let Some(w) = settled.get(base..base + BATCH) {
+            #[allow(unsafe_code)]
+            // SAFETY: `w` holds 8 u16, 16 bytes: the unaligned load reads exactly them.
+            let v = unsafe { _mm_loadu_si128(w.as_ptr().cast()) };
+            let x = _mm256_xor_si256(_mm256_cvtepu16_epi32(v), _mm256_set1_epi32(ga as i32));
+            acc = _mm256_or_si256(acc, _mm256_sllv_epi32(ones, x));
+        }
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: as above.
+    {
+        *words = unsafe { std::mem::transmute::<__m256i, [u32; BATCH]>(acc) };
+    }
+}
+
+/// How many rare heaps are below `x`. Mostly all of them (the scans ask for heaps near the
+/// one computed, the rare heaps are mostly small): that is checked first, before a binary
+/// search whose steps each wait for a load.
+#[inline(always)]
+fn rare_below(rare: &[(u32, u32)], x: usize) -> usize {
+    match rare.last() {
+        Some(&(a, _)) if (a as usize) < x => rare.len(),
+        _ => rare.partition_point(|&(a, _)| (a as usize) < x),
+    }
 }
 
 /// Heaps computed together by one pass over the rare list.
@@ -309,6 +387,7 @@ impl Sparse {
             batch: None,
             ahead_pairs: 512,
             pool: Vec::new(),
+            simd: true,
         };
         for v in values {
             s.count(v.get());
@@ -338,11 +417,18 @@ impl Sparse {
         v != 0 && self.common_list.iter().all(|&c| !self.common.has(v ^ c))
     }
 
-    /// Classifies a value seen for the first time; true when it is common.
+    /// Whether `v` is common, classifying it first when it is seen for the first time.
+    #[inline(always)]
     fn classify(&mut self, v: usize) -> bool {
         if self.classified.has(v) {
             return self.common.has(v);
         }
+        self.classify_new(v)
+    }
+
+    /// Classifies a value seen for the first time; true when it is common.
+    #[cold]
+    fn classify_new(&mut self, v: usize) -> bool {
         self.classified.set(v);
         if self.fits_common(v) {
             self.common.set(v);
@@ -379,6 +465,12 @@ impl Sparse {
         let mut c = self.common_list.clone();
         c.sort_unstable();
         (c, self.rare.len())
+    }
+
+    /// Never use SIMD instructions (for tests of the portable code).
+    #[cfg(test)]
+    pub(crate) fn portable_only(&mut self) {
+        self.simd = false;
     }
 
     /// Always use two threads in [`Sparse::compute_parallel`], however fast one is (for
@@ -441,8 +533,12 @@ impl Sparse {
         let mut n = from;
         while n < to {
             if T::MAX <= 0xFFFF && n >= batch_from && n + BATCH <= to && !self.rules.leave_two.is_empty() {
-                self.compute_batch(cells, n)?;
-                n += BATCH;
+                if self.max_value < 32 {
+                    n += self.compute_batch_small_values(cells, n);
+                } else {
+                    self.compute_batch(cells, n)?;
+                    n += BATCH;
+                }
             } else {
                 let g = self.value_of(cells, n);
                 if g > T::MAX {
@@ -502,20 +598,105 @@ impl Sparse {
         result
     }
 
+    /// Computes the heaps of a batch from n0 on while every value is below 32 ([`Mask`]):
+    /// the rare pairs of all 8 heaps in one pass into 8 words, then each heap on its own.
+    /// Returns the heaps computed: all 8, or fewer when one reaches 32 (the rest of the batch
+    /// is then left to the byte option sets).
+    fn compute_batch_small_values<T: Cell>(&mut self, cells: &mut [T], n0: usize) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self.simd && std::arch::is_x86_feature_detected!("avx2") {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.small_values_avx2(cells, n0) };
+        }
+        self.small_values(cells, n0, false)
+    }
+
+    /// [`Sparse::small_values`] compiled for AVX2 (8-lane variable shifts).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn small_values_avx2<T: Cell>(&mut self, cells: &mut [T], n0: usize) -> usize {
+        self.small_values(cells, n0, true)
+    }
+
+    #[inline(always)]
+    fn small_values<T: Cell>(&mut self, cells: &mut [T], n0: usize, avx2: bool) -> usize {
+        let mut words = [0u32; BATCH];
+        let mut marks = self.batch.take().unwrap_or_else(Marks::new);
+        marks.rare.clear();
+        {
+            // Only 16-bit cells come here (see `compute`).
+            let settled: &[u16] = bytemuck::cast_slice(&cells[..n0]);
+            rare_pass(&self.rules, &self.rare, n0, n0, &mut marks.rare, &mut marks.pass);
+            for &(m0, from, to) in &marks.pass {
+                self.rare_pairs += (BATCH * (to - from)) as u64;
+                let rare = &self.rare[from..to];
+                #[cfg(target_arch = "x86_64")]
+                if avx2 {
+                    #[allow(unsafe_code)]
+                    // SAFETY: `avx2` is true only when the CPU has AVX2.
+                    unsafe {
+                        or_rare_avx2(&mut words, rare, m0, settled)
+                    };
+                    continue;
+                }
+                let _ = avx2;
+                or_rare(&mut words, rare, m0, settled);
+            }
+        }
+        self.index_bounds(n0, &marks.rare, &mut marks.bounds);
+        let mut done = BATCH;
+        for (j, &word) in words.iter().enumerate() {
+            let n = n0 + j;
+            let pre = Premarked {
+                rare: &marks.bounds,
+                pairs: (0, 0),
+            };
+            let g = self.value_with(cells, n, &mut Mask(word), Some(pre));
+            self.settle(cells, n, g);
+            if g >= 32 {
+                done = j + 1;
+                break;
+            }
+        }
+        self.batch = Some(marks);
+        done
+    }
+
     /// G(n0 + j) for the heap j of a batch, with what `marks` holds for it.
     #[inline(always)]
     fn finish<T: Cell>(&mut self, cells: &[T], n: usize, marks: &mut Marks, j: usize) -> usize {
         let limit = limit_of(self.max_value);
         marks.grow(limit);
-        let rare = std::mem::take(&mut marks.rare);
+        let mut bounds = std::mem::take(&mut marks.bounds);
+        if j == 0 {
+            self.index_bounds(marks.n0, &marks.rare, &mut bounds);
+        }
         let pre = Premarked {
-            n0: marks.n0,
-            rare: &rare,
+            rare: &bounds,
             pairs: marks.pairs[j],
         };
         let g = self.value_with(cells, n, &mut Small(marks.seen(j), limit), Some(pre));
-        marks.rare = rare;
+        marks.bounds = bounds;
         g
+    }
+
+    /// The heap ranges of a batch's rare pass (`ranges`, one per split rule) as places in
+    /// the rare list: `[lo, hi, w0, w1]`, the pass having marked the rare heaps at places
+    /// `lo..hi` outside `w0..w1` (the unequal window; `w0 = w1` without it). Places below
+    /// the batch's first heap do not move while it is computed (the list only grows).
+    fn index_bounds(&self, n0: usize, ranges: &[(usize, usize)], out: &mut Vec<[usize; 4]>) {
+        out.clear();
+        let idx = |x: usize| rare_below(&self.rare, x);
+        for (&k, &(lo, hi)) in self.rules.leave_two.iter().zip(ranges) {
+            let m0 = n0 - k;
+            let (w0, w1) = if self.rules.unequal {
+                (idx(m0.div_ceil(2)), idx((m0 + BATCH - 1) / 2 + 1))
+            } else {
+                (0, 0)
+            };
+            out.push([idx(lo), idx(hi), w0, w1]);
+        }
     }
 
     fn value_of<T: Cell>(&mut self, cells: &[T], n: usize) -> usize {
@@ -564,7 +745,7 @@ impl Sparse {
                 break;
             }
             let m = n - k;
-            let idx = |x: usize| self.rare.partition_point(|&(a, _)| (a as usize) < x);
+            let idx = |x: usize| rare_below(&self.rare, x);
             let end = idx(m);
             let below = &cells[..m];
             let mut mark_range = |from: usize, to: usize| {
@@ -581,18 +762,12 @@ impl Sparse {
                     self.rare_pairs += end as u64;
                     mark_range(0, end);
                 }
-                Some(Premarked { n0, rare, .. }) => {
+                Some(Premarked { rare, .. }) => {
                     // What was not marked before: a < lo, a ≥ hi, and the unequal window.
-                    let (lo, hi) = rare[ki];
-                    let m0 = n0 - k;
-                    mark_range(0, idx(lo).min(end));
-                    mark_range(idx(hi).min(end), end);
-                    if unequal {
-                        mark_range(
-                            idx(m0.div_ceil(2)).min(end),
-                            idx((m0 + BATCH - 1) / 2 + 1).min(end),
-                        );
-                    }
+                    let [lo, hi, w0, w1] = rare[ki];
+                    mark_range(0, lo.min(end));
+                    mark_range(hi.min(end), end);
+                    mark_range(w0.min(end), w1.min(end));
                 }
             }
         }
@@ -602,7 +777,7 @@ impl Sparse {
         }
         self.full_scans += 1;
         // Blocks grow from 32 to 256 pairs: short scans stop early, long ones run in bulk.
-        let mut block = 32;
+        let mut block = S::FIRST_BLOCK;
         for ki in 0..self.rules.leave_two.len() {
             let k = self.rules.leave_two[ki];
             if k + 2 > n {
@@ -625,7 +800,7 @@ impl Sparse {
                     continue;
                 }
                 let len = block.min(half - i).min(if i < s0 { s0 - i } else { usize::MAX });
-                block = (block * 2).min(256);
+                block = (block * 2).min(S::LAST_BLOCK);
                 self.scanned_pairs += len as u64;
                 let xs = &low[i..i + len];
                 let ys = &high[half - i - len..half - i];
@@ -647,13 +822,18 @@ impl Sparse {
 /// What is marked for a heap of a batch before it is finished (see [`Marks`]).
 #[derive(Clone, Copy)]
 struct Premarked<'a> {
-    n0: usize,
-    rare: &'a [(usize, usize)],
+    /// Per split rule, the places in the rare list marked before ([`Sparse::index_bounds`]).
+    rare: &'a [[usize; 4]],
     pairs: (usize, usize),
 }
 
 /// The option values of one heap: `mark` is a plain byte store (no read to wait for).
 trait Seen {
+    /// Pairs marked before the scan first looks at the mex, doubling after each look up to
+    /// [`Seen::LAST_BLOCK`]: looks that cost little can come often.
+    const FIRST_BLOCK: usize = 32;
+    /// The most pairs marked between two looks at the mex (at most 256).
+    const LAST_BLOCK: usize = 256;
     fn clear(&mut self);
     fn mark(&mut self, v: usize);
     /// Marks `xs[i] ^ ys[len − 1 − i]` for every i (at most 256 pairs).
@@ -734,6 +914,57 @@ impl Seen for Wide<'_> {
         match self.0.get(from..) {
             Some(rest) => from + memchr::memchr(0, rest).unwrap_or(rest.len()),
             None => from,
+        }
+    }
+}
+
+/// Values below 32 (every value so far, so every XOR of two): the option set is one 32-bit
+/// word, marking is an OR of `1 << v`, the mex a count of trailing ones. With AVX2, 8 pairs
+/// are marked by one variable shift of 8 lanes.
+struct Mask(u32);
+
+impl Seen for Mask {
+    const FIRST_BLOCK: usize = 16;
+    const LAST_BLOCK: usize = 32;
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.0 = 0;
+    }
+    #[inline(always)]
+    fn mark(&mut self, v: usize) {
+        debug_assert!(v < 32);
+        self.0 |= 1u32 << (v & 31);
+    }
+    #[inline(always)]
+    fn mark_pairs<T: Cell>(&mut self, xs: &[T], ys: &[T]) {
+        let n = xs.len().min(ys.len());
+        let mut lanes = [0u32; 8];
+        let mut i = 0;
+        while i + 8 <= n {
+            let x = &xs[i..i + 8];
+            let y = &ys[n - i - 8..n - i];
+            for l in 0..8 {
+                lanes[l] |= 1u32 << ((x[l].get() ^ y[7 - l].get()) & 31);
+            }
+            i += 8;
+        }
+        let mut m = lanes.iter().fold(0, |a, &b| a | b);
+        while i < n {
+            m |= 1u32 << ((xs[i].get() ^ ys[n - 1 - i].get()) & 31);
+            i += 1;
+        }
+        self.0 |= m;
+    }
+    #[inline(always)]
+    fn has(&self, v: usize) -> bool {
+        v < 32 && self.0 >> v & 1 != 0
+    }
+    #[inline(always)]
+    fn next_unmarked(&self, from: usize) -> usize {
+        if from >= 32 {
+            from
+        } else {
+            from + (self.0 >> from).trailing_ones() as usize
         }
     }
 }

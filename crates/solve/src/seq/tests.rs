@@ -34,8 +34,11 @@ fn rules_of(name: &str) -> HeapRules {
     }
 }
 
+/// Every value computed by the method (no copying from a proven period: these tests are of
+/// the methods).
 fn compute(rules: &HeapRules, count: u64) -> SeqEngine {
     let mut e = SeqEngine::new(rules, count, StoreOptions::default()).unwrap();
+    e.use_period(false);
     e.compute_to(count).unwrap();
     e
 }
@@ -181,6 +184,7 @@ proptest! {
         // Past 4096 heaps, where the pipeline starts; forced to two threads.
         let count = 4700;
         let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
+        e.use_period(false);
         e.set_threads(2);
         e.force_two_threads(true);
         e.compute_to(count).unwrap();
@@ -188,6 +192,30 @@ proptest! {
         prop_assert_eq!(got, naive::values(&rules, count as usize));
     }
 
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+    /// Past the first batches, games whose values stay below 32 take the one-word option
+    /// sets: with AVX2 (on machines that have it) and without, against the reference.
+    #[test]
+    fn small_value_batches_match_naive(rules in small_rules()) {
+        let count = 2600;
+        let want = naive::values(&rules, count as usize);
+        for portable in [false, true] {
+            let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
+            e.use_period(false);
+            if portable {
+                e.portable_only();
+            }
+            // In pieces that are not whole batches.
+            for to in [700, 1301, 2003, count] {
+                e.compute_to(to).unwrap();
+            }
+            let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+            prop_assert_eq!(&got, &want, "portable {}", portable);
+        }
+    }
 }
 
 fn small_rules() -> impl Strategy<Value = HeapRules> {
@@ -361,6 +389,7 @@ fn two_threads_give_the_same_values() {
         let one = compute(&r, n);
         for forced in [false, true] {
             let mut two = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+            two.use_period(false);
             two.set_threads(2);
             // Forced: the pipeline runs whatever the machine's load.
             two.force_two_threads(forced);
@@ -414,7 +443,8 @@ fn a_proven_period_extends_the_sequence_without_search() {
     // values are copied, so the rare/common engine settles only the first few thousand
     // heaps (it would settle every one of the 200 000 otherwise).
     let r = rules_of("0.77");
-    let e = compute(&r, 200_000);
+    let mut e = SeqEngine::new(&r, 200_000, StoreOptions::default()).unwrap();
+    e.compute_to(200_000).unwrap();
     let p = e.period().expect("a period");
     assert_eq!((p.period, p.n0), (12, 71));
     assert!((71..200_000 - 12).all(|n| e.get(n) == e.get(n + 12)));
@@ -423,4 +453,8 @@ fn a_proven_period_extends_the_sequence_without_search() {
     // The same values as computing every heap (the naive reference, on a prefix).
     let want = naive::values(&r, 3000);
     assert!((0..3000).all(|i| e.get(i) == want[i as usize]));
+    // And as the engine computing every heap (`--every-heap`), to the end.
+    let every = compute(&r, 200_000);
+    assert!((0..200_000).all(|i| e.get(i) == every.get(i)));
+    assert!(every.sparse_stats().unwrap().0 > 100_000);
 }
