@@ -257,6 +257,22 @@ fn or_rare(words: &mut [u32; BATCH], rare: &[(u32, u32)], m0: usize, settled: &[
     }
 }
 
+/// [`or_rare`], with AVX2 when `avx2` says the CPU has it.
+#[inline(always)]
+fn or_rare_dispatch(words: &mut [u32; BATCH], rare: &[(u32, u32)], m0: usize, settled: &[u16], avx2: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        #[allow(unsafe_code)]
+        // SAFETY: `avx2` is true only when the CPU has AVX2.
+        unsafe {
+            or_rare_avx2(words, rare, m0, settled)
+        };
+        return;
+    }
+    let _ = avx2;
+    or_rare(words, rare, m0, settled);
+}
+
 /// [`or_rare`] with AVX2: the 8 words in one register, 8 shifts in one instruction.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
@@ -467,6 +483,18 @@ impl Sparse {
         (c, self.rare.len())
     }
 
+    /// Whether the AVX2 code may run (the CPU has it, and tests did not turn it off).
+    fn avx2(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.simd && std::arch::is_x86_feature_detected!("avx2")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
     /// Never use SIMD instructions (for tests of the portable code).
     #[cfg(test)]
     pub(crate) fn portable_only(&mut self) {
@@ -604,7 +632,7 @@ impl Sparse {
     /// is then left to the byte option sets).
     fn compute_batch_small_values<T: Cell>(&mut self, cells: &mut [T], n0: usize) -> usize {
         #[cfg(target_arch = "x86_64")]
-        if self.simd && std::arch::is_x86_feature_detected!("avx2") {
+        if self.avx2() {
             #[allow(unsafe_code)]
             // SAFETY: the CPU has AVX2, checked just above.
             return unsafe { self.small_values_avx2(cells, n0) };
@@ -630,18 +658,7 @@ impl Sparse {
             rare_pass(&self.rules, &self.rare, n0, n0, &mut marks.rare, &mut marks.pass);
             for &(m0, from, to) in &marks.pass {
                 self.rare_pairs += (BATCH * (to - from)) as u64;
-                let rare = &self.rare[from..to];
-                #[cfg(target_arch = "x86_64")]
-                if avx2 {
-                    #[allow(unsafe_code)]
-                    // SAFETY: `avx2` is true only when the CPU has AVX2.
-                    unsafe {
-                        or_rare_avx2(&mut words, rare, m0, settled)
-                    };
-                    continue;
-                }
-                let _ = avx2;
-                or_rare(&mut words, rare, m0, settled);
+                or_rare_dispatch(&mut words, &self.rare[from..to], m0, settled, avx2);
             }
         }
         self.index_bounds(n0, &marks.rare, &mut marks.bounds);

@@ -429,6 +429,7 @@ fn time_two_threads() {
         compute(&r, n);
         let one = t.elapsed();
         let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+        e.use_period(false);
         e.set_threads(2);
         e.force_two_threads(true);
         let t = std::time::Instant::now();
