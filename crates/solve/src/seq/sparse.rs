@@ -526,6 +526,14 @@ impl Sparse {
             }
             // Chunks end at rebuilds, so the split adapts as on one thread.
             let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
+            if self.max_value < 32 && !self.tuner.forced {
+                // Values below 32 take one-word option sets on one thread, faster than the
+                // pipeline's byte sets (0.16: a batch of 8 heaps takes about 0.6 µs, less
+                // than handing it between cores costs).
+                self.compute(cells, n, end)?;
+                n = end;
+                continue;
+            }
             // Two threads wait for each other every batch, which only pays when both really
             // run: on a busy machine one thread is faster. Time both ways now and then, keep
             // the faster.
