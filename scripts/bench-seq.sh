@@ -3,6 +3,8 @@
 # Usage: scripts/bench-seq.sh [SCRATCH_DIR]
 # Builds grundy in release mode, installs ogsolve into SCRATCH_DIR (not a dependency of
 # grundy), then times each case: user CPU seconds and wall seconds, best of 3 runs.
+# grundy copies values from a proven period once there is one (0.16 proves 149459 at heap
+# 360163); the --every-heap rows time the method alone, every value computed.
 set -euo pipefail
 scratch=${1:-/tmp/grundy-bench}
 mkdir -p "$scratch"
