@@ -795,31 +795,16 @@ mod tests {
         }
     }
 
-    /// [`Splits`] with codes: its components go to the compact table.
-    struct CodedSplits;
-    impl Ruleset for CodedSplits {
-        type Component = u32;
-        fn options<F: FnMut(&[u32])>(&self, c: &u32, emit: F) {
-            Splits.options(c, emit)
-        }
-        fn size_hint(&self, c: &u32) -> usize {
-            *c as usize
-        }
-        fn code(&self, c: &u32) -> Option<u64> {
-            Some(*c as u64)
-        }
-    }
-
     #[test]
     fn compact_table_agrees() {
         let mut memo = GrundyMemo::new(&Splits);
-        let mut search = NimberSearch::new(&CodedSplits);
+        let mut search = NimberSearch::new(&Coded(Splits));
         for c in (0..60).rev() {
             assert_eq!(search.grundy(&c).unwrap(), memo.grundy(&c).unwrap(), "{c}");
         }
         assert!(search.table.is_empty());
         // Values and "won" answers too large for the packed word go beside it.
-        for s in [&mut search, &mut NimberSearch::new(&CodedSplits)] {
+        for s in [&mut search, &mut NimberSearch::new(&Coded(Splits))] {
             s.store_won(1000, 40, 1);
             s.store_won(1000, 3, 1);
             s.store_value(1000, 1 << 40, 1);
