@@ -50,7 +50,8 @@ pub struct SolveArgs {
     /// Also list every move with the value of the position it leads to.
     #[arg(long)]
     pub all_moves: bool,
-    /// Give up (exit 1) once the search has stored this many positions.
+    /// Give up (exit 1) once the search has stored this many positions (the pruned search
+    /// counts a position again when it stores it again after its table let it go).
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub max_positions: usize,
     /// Board, graph, rule and subtraction set.
