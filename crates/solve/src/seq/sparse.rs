@@ -215,7 +215,7 @@ fn mark_rare<T: Cell>(rules: &SplitRules, rare: &[(u32, u32)], settled: &[T], ma
 /// (m0 = n0 − k), the rare heaps a at places `from..to` of the rare list whose pairs
 /// (a, m0 + j − a) of all 8 heaps j can be marked at once: a ≥ 8, a ≥ m0 + 8 − s (the other
 /// heaps settled), a < m0 and a < s, outside the window where unequal splits would pair a
-/// with itself. Pushes the range of a per rule to `ranges_out`; yields `(m0, from, to)`.
+/// with itself. Pushes the range of a per rule to `ranges_out`, and `(m0, from, to)` to `out`.
 #[inline(always)]
 fn rare_pass(
     rules: &SplitRules,
