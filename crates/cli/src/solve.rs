@@ -267,7 +267,7 @@ impl WithGame for Report<'_> {
             return Ok(found);
         }
         let a = if search {
-            grundy_solve::search::analyze_normal(game, &p, args.all_moves, args.max_positions)?
+            search_with_progress(game, &p, args.all_moves, args.max_positions)?
         } else {
             Analyzer::with_limit(game, args.max_positions)
                 .with_remoteness(args.remoteness)
@@ -402,4 +402,35 @@ pub(crate) fn print_analysis(args: &SolveArgs, a: &StoredAnalysis, dense: Option
             println!("  {:<16} {verdict:<6} {value}", r.mv);
         }
     }
+}
+
+/// The pruned search's analysis, with a line on stderr about once a second after the first
+/// second when stderr is a terminal: moves settled, search nodes, table size.
+fn search_with_progress<G: Game>(
+    game: &G,
+    p: &G::Position,
+    all_moves: bool,
+    max_positions: usize,
+) -> Result<grundy_solve::Analysis<G::Move>, grundy_solve::SolveError> {
+    use std::io::IsTerminal;
+    let show = std::io::stderr().is_terminal();
+    let start = std::time::Instant::now();
+    let mut last = start;
+    grundy_solve::search::analyze_normal_with_progress(game, p, all_moves, max_positions, |pr| {
+        if !show || start.elapsed().as_secs() < 1 || last.elapsed().as_millis() < 1000 {
+            return;
+        }
+        last = std::time::Instant::now();
+        let what = if pr.moves_done < pr.moves {
+            format!("{} of {} moves settled", pr.moves_done, pr.moves)
+        } else {
+            format!("all {} moves settled, valuing the position", pr.moves)
+        };
+        eprintln!(
+            "grundy: {what} ({:.1} M search nodes, table {}, {:.1} s)",
+            pr.stats.nodes as f64 / 1e6,
+            grundy_solve::dense::human_bytes(pr.table_bytes as u64),
+            start.elapsed().as_secs_f64()
+        );
+    })
 }

@@ -999,7 +999,16 @@ mod tests {
                 // The pruned search agrees, both on the value and on each move's outcome.
                 let s = grundy_solve::search::analyze_normal(&Cram, b, true, usize::MAX).unwrap();
                 prop_assert_eq!(s.grundy, a.grundy);
-                let s = grundy_solve::search::analyze_normal(&Cram, b, false, usize::MAX).unwrap();
+                // With progress reports: one before each move and one before the position's
+                // own value, counting up; the same analysis.
+                let mut seen = Vec::new();
+                let s =
+                    grundy_solve::search::analyze_normal_with_progress(&Cram, b, false, usize::MAX, |p| {
+                        seen.push((p.moves_done, p.moves))
+                    })
+                    .unwrap();
+                let moves = s.moves.len();
+                prop_assert_eq!(seen, (0..=moves).map(|i| (i, moves)).collect::<Vec<_>>());
                 let mut w: Vec<String> = s.winning_moves.iter().map(|m| Cram.format_move(m)).collect();
                 w.sort();
                 prop_assert_eq!(w, brute::winning_moves(&Cram, b, conv));

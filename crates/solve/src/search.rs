@@ -557,6 +557,32 @@ pub fn analyze_normal<G: Game>(
     values_of_moves: bool,
     limit: usize,
 ) -> Result<Analysis<G::Move>, SolveError> {
+    analyze_normal_with_progress(game, p, values_of_moves, limit, |_| {})
+}
+
+/// How far an [`analyze_normal_with_progress`] has got.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Moves of the position settled so far (the position's own value comes last).
+    pub moves_done: usize,
+    /// Moves in all.
+    pub moves: usize,
+    /// The search's work so far.
+    pub stats: SearchStats,
+    /// Bytes of the search's compact table.
+    pub table_bytes: usize,
+}
+
+/// [`analyze_normal`], calling `progress` before each move is worked out and once more
+/// before the position's own value (not at all for a position that [`Game::immediate_wins`]
+/// settles).
+pub fn analyze_normal_with_progress<G: Game>(
+    game: &G,
+    p: &G::Position,
+    values_of_moves: bool,
+    limit: usize,
+    mut progress: impl FnMut(Progress),
+) -> Result<Analysis<G::Move>, SolveError> {
     let mut s = NimberSearch::new(game).with_limit(limit);
     let mut successors = Vec::new();
     game.moves(p, |m, q| successors.push((m, q)));
@@ -586,7 +612,14 @@ pub fn analyze_normal<G: Game>(
         });
     }
     let mut moves = Vec::with_capacity(successors.len());
+    let total = successors.len();
     for (mv, q) in successors {
+        progress(Progress {
+            moves_done: moves.len(),
+            moves: total,
+            stats: s.stats(),
+            table_bytes: s.table_bytes(),
+        });
         let decided = game.immediate_wins(&q).is_some();
         let parts = game.components(&q);
         let (grundy, lost) = if decided {
@@ -604,6 +637,12 @@ pub fn analyze_normal<G: Game>(
             remoteness: None,
         });
     }
+    progress(Progress {
+        moves_done: moves.len(),
+        moves: total,
+        stats: s.stats(),
+        table_bytes: s.table_bytes(),
+    });
     let grundy = s.grundy_sum(&game.components(p))?;
     let winning_moves: Vec<G::Move> = moves
         .iter()
