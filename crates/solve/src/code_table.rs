@@ -1,6 +1,6 @@
-//! A compact hash table from 64-bit codes to 64-bit words: open addressing with linear
-//! probing, each slot 16 bytes (code and word side by side, four slots to a cache line), for
-//! components that [`Ruleset::code`](grundy_core::Ruleset::code) packs into one word.
+//! A compact hash table from 64-bit codes to 64-bit words, each slot 16 bytes (code and
+//! word side by side, four slots to a cache-line bucket), for components that
+//! [`Ruleset::code`](grundy_core::Ruleset::code) packs into one word.
 
 /// Codes to words; the code `u64::MAX` marks an empty slot and is never stored.
 ///
@@ -12,18 +12,25 @@
 /// Cram 4×11, 16 MiB instead of the 256 MiB a table keeping everything takes, and faster,
 /// its words staying in cache.
 pub(crate) struct CodeTable {
-    slots: Vec<[u64; 2]>,
+    buckets: Vec<Bucket>,
     len: usize,
     /// `64 - log2(buckets)`: the bucket of a code is its mixed bits shifted right by this.
     shift: u32,
-    /// The table never grows past this many slots.
-    max_slots: usize,
+    /// The table never grows past this many buckets.
+    max_buckets: usize,
     /// Words pushed out since the table last grew.
     evicted: usize,
 }
 
+/// Four slots of (code, word), aligned to a cache line so that a lookup touches one line
+/// (unaligned, three buckets in four would straddle two).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Bucket([[u64; 2]; BUCKET]);
+
 const EMPTY: u64 = u64::MAX;
 const BUCKET: usize = 4;
+const EMPTY_BUCKET: Bucket = Bucket([[EMPTY, 0]; BUCKET]);
 const START_SLOTS: usize = 1 << 12;
 /// The table doubles once it has pushed out this many words per slot since it last grew
 /// (measured on Cram: 2 gives 5×7 0.64 s / 2 MiB and 4×11 14.1 s / 32 MiB; 4 gives 0.73 s /
@@ -38,18 +45,18 @@ impl CodeTable {
 
     /// A table that never takes more than `max` bytes (at least two buckets: 128 bytes).
     pub(crate) fn with_max_bytes(max: usize) -> CodeTable {
-        let fit = (max / std::mem::size_of::<[u64; 2]>()).max(2 * BUCKET);
-        let max_slots = if fit.is_power_of_two() {
+        let fit = (max / std::mem::size_of::<Bucket>()).max(2);
+        let max_buckets = if fit.is_power_of_two() {
             fit
         } else {
             fit.next_power_of_two() / 2
         };
-        let slots = START_SLOTS.min(max_slots);
+        let buckets = (START_SLOTS / BUCKET).min(max_buckets);
         CodeTable {
-            slots: vec![[EMPTY, 0]; slots],
+            buckets: vec![EMPTY_BUCKET; buckets],
             len: 0,
-            shift: 64 - (slots / BUCKET).trailing_zeros(),
-            max_slots,
+            shift: 64 - buckets.trailing_zeros(),
+            max_buckets,
             evicted: 0,
         }
     }
@@ -62,16 +69,17 @@ impl CodeTable {
 
     /// Bytes the slots take.
     pub(crate) fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<[u64; 2]>()
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
+    /// The bucket of `code`.
     #[inline]
     fn bucket(&self, code: u64) -> usize {
         // Two rounds of multiply and fold: a good spread of the top bits whatever the codes
         // look like (one round left structured codes crowding some buckets).
         let mut h = (code ^ (code >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        ((h >> self.shift) as usize) * BUCKET
+        (h >> self.shift) as usize
     }
 
     /// The word stored for `code`.
@@ -79,7 +87,7 @@ impl CodeTable {
     pub(crate) fn get(&self, code: u64) -> Option<u64> {
         debug_assert_ne!(code, EMPTY);
         let b = self.bucket(code);
-        for &[k, v] in &self.slots[b..b + BUCKET] {
+        for &[k, v] in &self.buckets[b].0 {
             if k == code {
                 return Some(v);
             }
@@ -93,22 +101,22 @@ impl CodeTable {
         debug_assert_ne!(code, EMPTY);
         let mut b = self.bucket(code);
         let mut free = None;
-        for i in b..b + BUCKET {
-            let k = self.slots[i][0];
+        for i in 0..BUCKET {
+            let k = self.buckets[b].0[i][0];
             if k == code {
-                return &mut self.slots[i][1];
+                return &mut self.buckets[b].0[i][1];
             }
             if k == EMPTY && free.is_none() {
                 free = Some(i);
             }
         }
         if free.is_none()
-            && self.evicted >= self.slots.len() * GROW_AFTER
-            && self.slots.len() < self.max_slots
+            && self.evicted >= self.buckets.len() * BUCKET * GROW_AFTER
+            && self.buckets.len() < self.max_buckets
         {
             self.grow();
             b = self.bucket(code);
-            free = (b..b + BUCKET).find(|&i| self.slots[i][0] == EMPTY);
+            free = (0..BUCKET).find(|&i| self.buckets[b].0[i][0] == EMPTY);
         }
         let i = match free {
             Some(i) => {
@@ -119,35 +127,34 @@ impl CodeTable {
                 self.evicted += 1;
                 // The word least worth keeping; of equals, the one the code's own bits pick.
                 let turn = code as usize >> 7;
+                let slots = &self.buckets[b].0;
                 (0..BUCKET)
-                    .map(|j| b + (j + turn) % BUCKET)
-                    .min_by_key(|&i| worth(self.slots[i][1]))
+                    .map(|j| (j + turn) % BUCKET)
+                    .min_by_key(|&i| worth(slots[i][1]))
                     .expect("buckets are not empty")
             }
         };
-        self.slots[i] = [code, init];
-        &mut self.slots[i][1]
+        self.buckets[b].0[i] = [code, init];
+        &mut self.buckets[b].0[i][1]
     }
 
     /// Doubles the table in place: the words of bucket `b` go to buckets `2b` and `2b + 1`
     /// (the next bit of their hash), so walking the buckets from the top down never
     /// overwrites one not yet moved, and no second table is needed.
     fn grow(&mut self) {
-        let buckets = self.slots.len() / BUCKET;
-        self.slots.resize(2 * self.slots.len(), [EMPTY, 0]);
+        let old = self.buckets.len();
+        self.buckets.resize(2 * old, EMPTY_BUCKET);
         self.shift -= 1;
         self.evicted = 0;
-        for old in (0..buckets).rev() {
-            let start = old * BUCKET;
-            let words: [[u64; 2]; BUCKET] = self.slots[start..start + BUCKET].try_into().expect("a bucket");
-            self.slots[start..start + BUCKET].fill([EMPTY, 0]);
+        for from in (0..old).rev() {
+            let words = std::mem::replace(&mut self.buckets[from], EMPTY_BUCKET);
             let mut filled = [0; 2];
-            for [k, v] in words {
+            for [k, v] in words.0 {
                 if k != EMPTY {
                     let b = self.bucket(k);
-                    let half = b / BUCKET - 2 * old;
+                    let half = b - 2 * from;
                     debug_assert!(half < 2);
-                    self.slots[b + filled[half]] = [k, v];
+                    self.buckets[b].0[filled[half]] = [k, v];
                     filled[half] += 1;
                 }
             }
