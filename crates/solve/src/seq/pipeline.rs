@@ -91,6 +91,19 @@ struct Shared {
 }
 
 impl Shared {
+    /// Slot `i` for thread `me` once it is in `state`; false when the other thread stopped.
+    /// When the slot is not ready at once, `adjust` changes the helper's share of the scan
+    /// first (the thread that waits says which way the work is off balance).
+    fn claim(&self, i: usize, state: u8, me: usize, adjust: impl Fn(usize) -> usize) -> bool {
+        if self.states[i].load(Ordering::Acquire) == state {
+            return true;
+        }
+        let _ = self
+            .ahead_pairs
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| Some(adjust(x)));
+        self.wait(i, state, me)
+    }
+
     /// Waits until slot `i` is in `state`; false when the other thread stopped. `me` is 0
     /// for the main thread, 1 for the helper. Spins first (a batch takes microseconds),
     /// then sleeps until the other thread wakes it (on a busy machine a spinning thread
@@ -208,16 +221,9 @@ impl Sparse {
             let mut t = 0;
             while n0 < end {
                 let i = t % SLOTS;
-                if sh.states[i].load(Ordering::Acquire) != READY {
-                    // The helper is behind: give it less of the scan.
-                    let _ = sh
-                        .ahead_pairs
-                        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
-                            Some(x.saturating_sub(x / 8 + 1))
-                        });
-                    if !sh.wait(i, READY, 0) {
-                        break;
-                    }
+                // When the helper is behind, give it less of the scan.
+                if !sh.claim(i, READY, 0, |x| x.saturating_sub(x / 8 + 1)) {
+                    break;
                 }
                 let r = {
                     let mut marks = sh.slot(i);
@@ -284,16 +290,9 @@ fn helper(sh: &Shared, rules: &super::SplitRules, from: usize, end: usize) -> (u
     let mut t = 0;
     while nb < end {
         let i = t % SLOTS;
-        if sh.states[i].load(Ordering::Acquire) != FREE {
-            // Ahead of the main thread: take more of the scan.
-            let _ = sh
-                .ahead_pairs
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
-                    Some((x + 32).min(MAX_AHEAD_PAIRS))
-                });
-            if !sh.wait(i, FREE, 1) {
-                break;
-            }
+        // When ahead of the main thread, take more of the scan.
+        if !sh.claim(i, FREE, 1, |x| (x + 32).min(MAX_AHEAD_PAIRS)) {
+            break;
         }
         {
             let mut marks = sh.slot(i);
