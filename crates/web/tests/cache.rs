@@ -11,6 +11,20 @@ fn store(name: &str) -> Store {
     Store::open(&dir.join("store.redb"), "web-test").unwrap()
 }
 
+/// Stores `values` with `values[index]` changed to `v` under the table key `key`, so a test
+/// can see that what is served is what is stored.
+fn doctor(s: &Store, key: &str, family: &str, values: &[u64], index: usize, v: u64) {
+    let mut doctored = values.to_vec();
+    doctored[index] = v;
+    let entry = NewEntry {
+        key,
+        kind: "table",
+        family,
+        summary: "",
+    };
+    s.put_values(&entry, &doctored).unwrap();
+}
+
 #[test]
 fn tables_are_kept_as_dense_arrays_and_read_back() {
     let s = store("tables");
@@ -26,15 +40,7 @@ fn tables_are_kept_as_dense_arrays_and_read_back() {
     assert_eq!(values[8 + 1], 0, "G(2,2) = 0");
     assert_eq!(cache::table(Some(&s), &req, &limits).unwrap(), computed);
     // What is read back is what is stored: doctor the array and see it served.
-    let mut doctored = values.clone();
-    doctored[8 + 1] = 77;
-    let entry = NewEntry {
-        key: "table/cutting/8",
-        kind: "table",
-        family: "cutting",
-        summary: "",
-    };
-    s.put_values(&entry, &doctored).unwrap();
+    doctor(&s, "table/cutting/8", "cutting", &values, 8 + 1, 77);
     assert_eq!(
         cache::table(Some(&s), &req, &limits).unwrap().values[1][1],
         Some(77)
@@ -100,15 +106,7 @@ fn capped_tables_are_kept_under_the_side_computed_and_read_back() {
         .unwrap()
         .expect("kept under its side");
     assert_eq!(values.len(), 64);
-    let mut doctored = values.clone();
-    doctored[1] = 77;
-    let entry = NewEntry {
-        key: "table/chomp/8",
-        kind: "table",
-        family: "chomp",
-        summary: "",
-    };
-    s.put_values(&entry, &doctored).unwrap();
+    doctor(&s, "table/chomp/8", "chomp", &values, 1, 77);
     assert_eq!(
         cache::table(Some(&s), &ask(30), &limits).unwrap().values[0][1],
         Some(77)
