@@ -417,20 +417,49 @@ fn search_with_progress<G: Game>(
     let start = std::time::Instant::now();
     let mut last = start;
     grundy_solve::search::analyze_normal_with_progress(game, p, all_moves, max_positions, |pr| {
-        if !show || start.elapsed().as_secs() < 1 || last.elapsed().as_millis() < 1000 {
-            return;
+        if show && last.elapsed().as_secs() >= 1 {
+            last = std::time::Instant::now();
+            eprintln!("{}", progress_line(&pr, start.elapsed().as_secs_f64()));
         }
-        last = std::time::Instant::now();
-        let what = if pr.moves_done < pr.moves {
-            format!("{} of {} moves settled", pr.moves_done, pr.moves)
-        } else {
-            format!("all {} moves settled, valuing the position", pr.moves)
-        };
-        eprintln!(
-            "grundy: {what} ({:.1} M search nodes, table {}, {:.1} s)",
-            pr.stats.nodes as f64 / 1e6,
-            grundy_solve::dense::human_bytes(pr.table_bytes as u64),
-            start.elapsed().as_secs_f64()
-        );
     })
+}
+
+/// One progress line of the pruned search, `secs` seconds into it.
+fn progress_line(pr: &grundy_solve::search::Progress, secs: f64) -> String {
+    let what = if pr.moves_done < pr.moves {
+        format!("{} of {} moves settled", pr.moves_done, pr.moves)
+    } else {
+        format!("all {} moves settled, valuing the position", pr.moves)
+    };
+    format!(
+        "grundy: {what} ({:.1} M search nodes, table {}, {secs:.1} s)",
+        pr.stats.nodes as f64 / 1e6,
+        grundy_solve::dense::human_bytes(pr.table_bytes as u64),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_solve::search::Progress;
+    use grundy_solve::SearchStats;
+
+    #[test]
+    fn progress_lines() {
+        let mut pr = Progress {
+            moves_done: 6,
+            moves: 67,
+            stats: SearchStats {
+                nodes: 5_300_000,
+                ..SearchStats::default()
+            },
+            table_bytes: 8 << 20,
+        };
+        assert_eq!(
+            progress_line(&pr, 8.1),
+            "grundy: 6 of 67 moves settled (5.3 M search nodes, table 8.0 MiB, 8.1 s)"
+        );
+        pr.moves_done = 67;
+        assert!(progress_line(&pr, 9.0).starts_with("grundy: all 67 moves settled, valuing the position"));
+    }
 }
