@@ -1,6 +1,6 @@
 //! The Grundy value of one Cram board by pruned search, with the time and the number of
 //! table entries: `cargo run --release -p grundy-games --example cram_value -- 5x7`.
-//! With `CRAM_STATS` set, the search's counts (nodes, cut-offs, options listed) go to stderr.
+//! `TABLE_BYTES=N` caps the search's table at N bytes. With `CRAM_STATS` set, the search's counts (nodes, cut-offs, options listed) go to stderr.
 
 use grundy_core::Game;
 use grundy_games::cram::Cram;
@@ -21,6 +21,9 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     let mut s = NimberSearch::new(&Cram).exact_up_to(exact);
+    if let Some(bytes) = std::env::var("TABLE_BYTES").ok().and_then(|v| v.parse().ok()) {
+        s = s.with_table_bytes(bytes);
+    }
     let r = s.grundy_sum(&Cram.components(&board));
     if std::env::var_os("CRAM_STATS").is_some() {
         eprintln!("{:?}, table {} KiB", s.stats(), s.table_bytes() / 1024);

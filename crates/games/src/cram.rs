@@ -385,16 +385,26 @@ fn canonical64(h: u32, w: u32, cells: u64) -> Region {
     }
     if bw <= bh {
         // The transpose (bw rows of bh bits) and its rows in reverse order.
-        let (mut t, mut tv) = (0u64, 0u64);
-        for r in 0..bh {
-            let mut row = (y >> (r * bw)) & bmask;
-            while row != 0 {
-                let c = row.trailing_zeros();
-                row &= row - 1;
-                t |= 1 << (c * bh + r);
-                tv |= 1 << ((bw - 1 - c) * bh + r);
+        let (t, tv) = if bh <= 8 {
+            // As an 8×8 bit matrix, a row to a byte: three swaps transpose it.
+            let bytes = transpose8(spread_rows(y, bh, bw));
+            (
+                gather_rows(bytes, bw, bh),
+                gather_rows(bytes.swap_bytes() >> (8 * (8 - bw)), bw, bh),
+            )
+        } else {
+            let (mut t, mut tv) = (0u64, 0u64);
+            for r in 0..bh {
+                let mut row = (y >> (r * bw)) & bmask;
+                while row != 0 {
+                    let c = row.trailing_zeros();
+                    row &= row - 1;
+                    t |= 1 << (c * bh + r);
+                    tv |= 1 << ((bw - 1 - c) * bh + r);
+                }
             }
-        }
+            (t, tv)
+        };
         best = best.min((bw, bh, least(t, tv)));
     }
     let (rh, rw, m) = best;
@@ -403,6 +413,33 @@ fn canonical64(h: u32, w: u32, cells: u64) -> Region {
         w: rw as u8,
         bits: [m, 0],
     }
+}
+
+/// The `rows` rows of `width` bits (at most 8 each) of `m`, one to a byte.
+#[inline]
+fn spread_rows(m: u64, rows: u32, width: u32) -> u64 {
+    let mask = low_bits::<u64>(width);
+    (0..rows).fold(0, |out, r| out | (m >> (r * width) & mask) << (8 * r))
+}
+
+/// The inverse of [`spread_rows`]: the low `width` bits of the first `rows` bytes of `x`,
+/// one row after another.
+#[inline]
+fn gather_rows(x: u64, rows: u32, width: u32) -> u64 {
+    let mask = low_bits::<u64>(width);
+    (0..rows).fold(0, |out, r| out | (x >> (8 * r) & mask) << (r * width))
+}
+
+/// The transpose of the 8×8 bit matrix whose row `r` is byte `r` of `x` (bit `c` of it
+/// column `c`): bit `8r + c` goes to `8c + r`, by swaps of 1×1, 2×2 and 4×4 blocks.
+#[inline]
+fn transpose8(mut x: u64) -> u64 {
+    let mut t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ (t << 28)
 }
 
 /// The rules of Cram. Components are [`Region`]s.
@@ -550,11 +587,13 @@ impl Ruleset for Cram {
         c.cells() as usize
     }
 
-    /// Regions whose box has at most [`CODE_CELLS`] cells: the mask, and the width in the
-    /// top 6 bits (the box is cropped, so the height is where the last cell is).
+    /// Regions whose box has at most [`CODE_CELLS`] cells: the width in the low 6 bits and
+    /// the mask above (the box is cropped, so the height is where the last cell is). Codes
+    /// of regions of `n` cells have at most `n + 6` bits, so that the search's table keeps
+    /// them in its narrow slots.
     fn code(&self, c: &Region) -> Option<u64> {
         let n = c.h as u32 * c.w as u32;
-        (n <= CODE_CELLS && c.w < 64).then(|| c.bits[0] | (c.w as u64) << 58)
+        (n <= CODE_CELLS && c.w < 64).then(|| c.bits[0] << 6 | c.w as u64)
     }
 }
 
@@ -1066,6 +1105,24 @@ mod tests {
                 },
             )
         })
+    }
+
+    proptest! {
+        /// The word-sized canonical form (an 8×8 bit transpose for small boxes) agrees with
+        /// the general one, row by row on 128-bit masks.
+        #[test]
+        fn canonical64_agrees_with_the_general_form(h in 1u32..=16, w in 1u32..=16, cells in any::<u64>(), sparse in any::<u64>()) {
+            prop_assume!(h * w <= 64);
+            let cells = cells & sparse & low_bits::<u64>(h * w);
+            prop_assume!(cells != 0);
+            prop_assert_eq!(canonical64(h, w, cells), canonical(Shape::<u128>::new(h, w), cells as u128));
+        }
+
+        #[test]
+        fn transpose8_moves_each_bit(i in 0u32..64) {
+            let (r, c) = (i / 8, i % 8);
+            prop_assert_eq!(transpose8(1 << i), 1 << (8 * c + r));
+        }
     }
 
     proptest! {

@@ -1,45 +1,161 @@
-//! A compact hash table from 64-bit codes to 64-bit words, each slot 16 bytes (code and
-//! word side by side, four slots to a cache-line bucket), for components that
-//! [`Ruleset::code`](grundy_core::Ruleset::code) packs into one word.
+//! A compact hash table from 64-bit codes to the words a search keeps for them, for
+//! components that [`Ruleset::code`](grundy_core::Ruleset::code) packs into one word.
+//!
+//! A word ([`Word`]) holds a Grundy value in its low 24 bits (or [`UNKNOWN`], or
+//! [`ELSEWHERE`] when the caller keeps it elsewhere), the weight of the work it took in the
+//! next 8 ([`WEIGHT`]), and 32 bits of "won" answers above. The table stores words in one of
+//! two layouts, both in cache-line buckets:
+//! - **narrow** (while every code has at most 57 bits, less the bucket bits): eight 8-byte
+//!   slots to a bucket. The code is mixed one-to-one within its bits; the top bits of the mix
+//!   pick the bucket and the rest are kept in the slot beside a short form of the word (a
+//!   value below [`NARROW_VALUES`], the weight in 5 bits, as many "won" bits as fit). Twice
+//!   the entries of the wide layout in the same memory;
+//! - **wide**: four 16-byte slots of (code, word) to a bucket.
+//!
+//! The table forgets: a lost word, or a part of one the narrow form cannot hold, only costs
+//! the search its work again; [`CodeTable::value_limit`] and [`CodeTable::won_bits`] say
+//! what it keeps, so that the caller can keep the rest elsewhere.
 
-/// Codes to words; the code `u64::MAX` marks an empty slot and is never stored.
+/// What a search knows of one component (see the module's documentation).
+pub(crate) type Word = u64;
+/// The low 24 bits of a [`Word`] when the value is not known.
+pub(crate) const UNKNOWN: u64 = 0x00FF_FFFF;
+/// The low 24 bits of a [`Word`] when the value is kept elsewhere.
+pub(crate) const ELSEWHERE: u64 = 0x00FF_FFFE;
+/// Bits 24 to 31 of a [`Word`]: how much work its answers took (log2 of search nodes).
+pub(crate) const WEIGHT: u64 = 0xFF00_0000;
+/// Nothing known.
+pub(crate) const NOTHING: Word = UNKNOWN;
+/// A word's "won" bits: bit `32 + n` for `n` below this.
+pub(crate) const WON_BITS: u32 = 32;
+/// Values below this fit a narrow slot.
+pub(crate) const NARROW_VALUES: u64 = 253;
+
+/// Codes to words.
 ///
-/// Slots come in buckets of four (one cache line); a code lives in the bucket its hash
-/// picks. When that bucket is full, the new word takes the place of the one there least
-/// worth keeping (by a measure the caller gives): a lost word only costs the search its work
-/// again. Past [`FREE_SLOTS`], the table doubles once it has pushed out [`GROW_AFTER`] words
-/// per slot since it last grew, so it settles where most of what the search asks again is still there: on
-/// Cram 4×11, 16 MiB instead of the 256 MiB a table keeping everything takes, and faster,
-/// its words staying in cache.
+/// A code lives in the bucket its hash picks. When that bucket is full, the new word takes
+/// the place of the one there least worth keeping (by a measure the caller gives). Below
+/// [`FREE_BYTES`] the table doubles at the first full bucket; past it, once it has pushed
+/// out [`GROW_AFTER`] words per slot since it last grew, so it settles where most of what
+/// the search asks again is still there: on Cram 4×11, 8 MiB instead of the 256 MiB a
+/// table keeping everything takes, and faster, its words staying in cache.
 pub(crate) struct CodeTable {
-    buckets: Vec<Bucket>,
+    lines: Vec<Line>,
+    /// log2 of the number of buckets.
+    bits: u32,
+    layout: Layout,
     len: usize,
-    /// `64 - log2(buckets)`: the bucket of a code is its mixed bits shifted right by this.
-    shift: u32,
     /// The table never grows past this many buckets.
-    max_buckets: usize,
+    max_lines: usize,
     /// Words pushed out since the table last grew.
     evicted: usize,
 }
 
-/// Four slots of (code, word), aligned to a cache line so that a lookup touches one line
-/// (unaligned, three buckets in four would straddle two).
+/// One bucket: a cache line, so that a lookup touches one line.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
-struct Bucket([[u64; 2]; BUCKET]);
+struct Line([u64; 8]);
 
-const EMPTY: u64 = u64::MAX;
-const BUCKET: usize = 4;
-const EMPTY_BUCKET: Bucket = Bucket([[EMPTY, 0]; BUCKET]);
-const START_SLOTS: usize = 1 << 12;
-/// The table doubles once it has pushed out this many words per slot since it last grew
-/// (measured on Cram: 2 gives 5×7 0.64 s / 2 MiB and 4×11 14.1 s / 32 MiB; 4 gives 0.73 s /
-/// 1 MiB and 15.4 s / 16 MiB; 8 gives 0.81 s / 1 MiB and 17.5 s / 8 MiB).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    /// Four (code, word) pairs to a bucket; the code `u64::MAX` marks an empty slot.
+    Wide,
+    /// Eight slots to a bucket, each `rest << (64 - tag) | short word`, for codes of at
+    /// most `width` bits: `rest` is the low `tag` bits of the code's mix, the bucket its top
+    /// bits. A slot whose short value field is 0 is empty.
+    Narrow { width: u32, tag: u32 },
+}
+
+const EMPTY_CODE: u64 = u64::MAX;
+const WIDE_EMPTY: Line = Line([EMPTY_CODE, 0, EMPTY_CODE, 0, EMPTY_CODE, 0, EMPTY_CODE, 0]);
+const NARROW_EMPTY: Line = Line([0; 8]);
+const START_BYTES: usize = 64 << 10;
+/// Below this many bytes the table doubles at the first full bucket: what small tables
+/// push out costs more to work out again than the memory saved.
+const FREE_BYTES: usize = 256 << 10;
+/// Past [`FREE_BYTES`], the table doubles once it has pushed out this many words per slot
+/// since it last grew, or [`GROW_AFTER_SMALL`] while it is under [`SMALL_BYTES`].
 const GROW_AFTER: usize = 4;
-/// Below this many slots (512 KiB) the table doubles at the first full bucket instead: what
-/// small tables push out costs more to work out again than the memory saved (Cram 5×7 0.70 s
-/// → 0.63 s, in the same 1 MiB at the end; 4×11 the same 16 MiB, 16.1 s → 15.0 s).
-const FREE_SLOTS: usize = 1 << 15;
+/// See [`GROW_AFTER`]: a table of 256 KiB holds what a search of about a million nodes
+/// (Cram 5×7) asks again, and doubling it there buys that search only 15% of its time.
+const GROW_AFTER_SMALL: usize = 16;
+/// See [`GROW_AFTER`].
+const SMALL_BYTES: usize = 512 << 10;
+/// Codes are taken to have at least this many bits (fewer rebuilds while they widen).
+const MIN_WIDTH: u32 = 24;
+/// A narrow slot keeps at least this many bits of the word: 8 of value, 5 of weight, 3 of
+/// "won" answers.
+const MIN_SHORT: u32 = 16;
+const MIX1: u64 = 0xD6E8_FEB8_6659_FD93;
+const MIX2: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The low `n` bits set (`n` ≤ 64).
+#[inline]
+fn low(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// The inverse of an odd number modulo 2^64 (Newton's iteration).
+const fn inverse(a: u64) -> u64 {
+    let mut x = a;
+    let mut i = 0;
+    while i < 6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+/// A one-to-one mix of the `width`-bit numbers among themselves.
+#[inline]
+fn mix(code: u64, width: u32) -> u64 {
+    let m = low(width);
+    let mut h = code.wrapping_mul(MIX1) & m;
+    h ^= h >> (width / 2);
+    h.wrapping_mul(MIX2) & m
+}
+
+/// The code whose [`mix`] is `h`.
+fn unmix(h: u64, width: u32) -> u64 {
+    let m = low(width);
+    let y = h.wrapping_mul(inverse(MIX2)) & m;
+    // Undo y = x ^ x >> s by fixed point: each round fixes s more of the top bits.
+    let s = width / 2;
+    let mut x = y;
+    for _ in 0..width.div_ceil(s) {
+        x = y ^ x >> s;
+    }
+    x.wrapping_mul(inverse(MIX1)) & m
+}
+
+/// The short form of `w` in `short` bits (what it cannot hold is forgotten).
+#[inline]
+fn shorten(w: Word, short: u32) -> u64 {
+    let field = match w & UNKNOWN {
+        UNKNOWN => 1,
+        ELSEWHERE => 2,
+        v if v < NARROW_VALUES => v + 3,
+        _ => 1,
+    };
+    let weight = ((w & WEIGHT) >> 24).min(31);
+    let won = (w >> 32) & low(short - 13);
+    field | weight << 8 | won << 13
+}
+
+/// The word of the short form `s` (of `short` bits, nonzero value field).
+#[inline]
+fn lengthen(s: u64, short: u32) -> Word {
+    let value = match s & 0xFF {
+        1 => UNKNOWN,
+        2 => ELSEWHERE,
+        f => f - 3,
+    };
+    value | (s >> 8 & 31) << 24 | (s & low(short)) >> 13 << 32
+}
 
 impl CodeTable {
     /// A table that grows as it needs, without a bound.
@@ -49,18 +165,23 @@ impl CodeTable {
 
     /// A table that never takes more than `max` bytes (at least two buckets: 128 bytes).
     pub(crate) fn with_max_bytes(max: usize) -> CodeTable {
-        let fit = (max / std::mem::size_of::<Bucket>()).max(2);
-        let max_buckets = if fit.is_power_of_two() {
+        let fit = (max / std::mem::size_of::<Line>()).max(2);
+        let max_lines = if fit.is_power_of_two() {
             fit
         } else {
             fit.next_power_of_two() / 2
         };
-        let buckets = (START_SLOTS / BUCKET).min(max_buckets);
+        let lines = (START_BYTES / std::mem::size_of::<Line>()).min(max_lines);
+        let bits = lines.trailing_zeros();
         CodeTable {
-            buckets: vec![EMPTY_BUCKET; buckets],
+            lines: vec![NARROW_EMPTY; lines],
+            bits,
+            layout: Layout::Narrow {
+                width: MIN_WIDTH,
+                tag: MIN_WIDTH - bits,
+            },
             len: 0,
-            shift: 64 - buckets.trailing_zeros(),
-            max_buckets,
+            max_lines,
             evicted: 0,
         }
     }
@@ -73,94 +194,308 @@ impl CodeTable {
 
     /// Bytes the slots take.
     pub(crate) fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.lines.len() * std::mem::size_of::<Line>()
     }
 
-    /// The bucket of `code`.
+    /// Values below this are kept in the words; the caller keeps larger ones elsewhere
+    /// (marking them [`ELSEWHERE`]).
     #[inline]
-    fn bucket(&self, code: u64) -> usize {
-        // Two rounds of multiply and fold: a good spread of the top bits whatever the codes
-        // look like (one round left structured codes crowding some buckets).
-        let mut h = (code ^ (code >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        (h >> self.shift) as usize
+    pub(crate) fn value_limit(&self) -> u64 {
+        match self.layout {
+            Layout::Wide => ELSEWHERE,
+            Layout::Narrow { .. } => NARROW_VALUES,
+        }
+    }
+
+    /// "Won" bits `32 + n` of a word are kept for `n` below this (it only goes down, when
+    /// codes get wider).
+    #[inline]
+    pub(crate) fn won_bits(&self) -> u32 {
+        match self.layout {
+            Layout::Wide => WON_BITS,
+            Layout::Narrow { tag, .. } => (64 - tag - 13).min(WON_BITS),
+        }
+    }
+
+    /// Slots in a bucket.
+    #[inline]
+    fn ways(&self) -> usize {
+        match self.layout {
+            Layout::Wide => 4,
+            Layout::Narrow { .. } => 8,
+        }
+    }
+
+    /// Where `code` goes: its bucket, and for the narrow layout what is kept in the slot
+    /// (the rest of its mix, in place, with the low bits clear).
+    #[inline]
+    fn place(&self, code: u64) -> (usize, u64) {
+        match self.layout {
+            Layout::Wide => {
+                // Two rounds of multiply and fold: a good spread of the top bits whatever
+                // the codes look like (one round left structured codes crowding some buckets).
+                let mut h = (code ^ (code >> 32)).wrapping_mul(MIX1);
+                h = (h ^ (h >> 32)).wrapping_mul(MIX1);
+                ((h >> (64 - self.bits)) as usize, code)
+            }
+            Layout::Narrow { width, tag } => {
+                let h = mix(code, width);
+                ((h >> (width - self.bits)) as usize, (h & low(tag)) << (64 - tag))
+            }
+        }
     }
 
     /// The word stored for `code`.
     #[inline]
-    pub(crate) fn get(&self, code: u64) -> Option<u64> {
-        debug_assert_ne!(code, EMPTY);
-        let b = self.bucket(code);
-        for &[k, v] in &self.buckets[b].0 {
-            if k == code {
-                return Some(v);
+    pub(crate) fn get(&self, code: u64) -> Option<Word> {
+        debug_assert_ne!(code, EMPTY_CODE);
+        match self.layout {
+            Layout::Wide => {
+                let (b, _) = self.place(code);
+                let line = &self.lines[b].0;
+                (0..4).find(|&i| line[2 * i] == code).map(|i| line[2 * i + 1])
+            }
+            Layout::Narrow { width, tag } => {
+                if code > low(width) {
+                    return None;
+                }
+                let (b, rest) = self.place(code);
+                let short = 64 - tag;
+                self.lines[b]
+                    .0
+                    .iter()
+                    .find(|&&s| (s ^ rest) >> short == 0 && s & 0xFF != 0)
+                    .map(|&s| lengthen(s, short))
             }
         }
-        None
     }
 
-    /// The word stored for `code`, inserted as `init` when there is none (pushing out
-    /// another word when its bucket is full and the table may not grow).
-    pub(crate) fn entry(&mut self, code: u64, init: u64, worth: impl Fn(u64) -> u64) -> &mut u64 {
-        debug_assert_ne!(code, EMPTY);
-        let mut b = self.bucket(code);
+    /// Changes the word of `code` by `f` (starting from [`NOTHING`] when there is none, and
+    /// pushing out another word when its bucket is full and the table may not grow).
+    /// What the table cannot hold of the new word is forgotten (see [`CodeTable::won_bits`]).
+    pub(crate) fn update<T>(
+        &mut self,
+        code: u64,
+        worth: impl Fn(Word) -> u64,
+        f: impl FnOnce(&mut Word) -> T,
+    ) -> T {
+        debug_assert_ne!(code, EMPTY_CODE);
+        if let Layout::Narrow { width, .. } = self.layout {
+            if code > low(width) {
+                self.widen(64 - code.leading_zeros());
+            }
+        }
+        let (mut b, rest) = self.place(code);
+        match self.find(b, rest, code) {
+            Ok(i) => {
+                let mut w = self.word_at(b, i);
+                let out = f(&mut w);
+                self.put(b, i, code, rest, w);
+                out
+            }
+            Err(mut free) => {
+                let mut w = NOTHING;
+                let out = f(&mut w);
+                if free.is_none() && self.may_grow() {
+                    self.grow();
+                    b = self.place(code).0;
+                    free = self.free_in(b);
+                }
+                let i = match free {
+                    Some(i) => {
+                        self.len += 1;
+                        i
+                    }
+                    None => {
+                        self.evicted += 1;
+                        // Always the new word: keeping the old one when it is worth more
+                        // starves the search (Cram 5×7 in 256 KiB went from 0.77 s to
+                        // over ten minutes).
+                        self.least_worth(b, code, &worth)
+                    }
+                };
+                self.put(b, i, code, rest, w);
+                out
+            }
+        }
+    }
+
+    /// The slot of `code` in its bucket, or else a free one there if any.
+    #[inline]
+    fn find(&self, b: usize, rest: u64, code: u64) -> Result<usize, Option<usize>> {
+        let line = &self.lines[b].0;
         let mut free = None;
-        for i in 0..BUCKET {
-            let k = self.buckets[b].0[i][0];
-            if k == code {
-                return &mut self.buckets[b].0[i][1];
+        match self.layout {
+            Layout::Wide => {
+                for i in 0..4 {
+                    let k = line[2 * i];
+                    if k == code {
+                        return Ok(i);
+                    }
+                    if k == EMPTY_CODE && free.is_none() {
+                        free = Some(i);
+                    }
+                }
             }
-            if k == EMPTY && free.is_none() {
-                free = Some(i);
+            Layout::Narrow { tag, .. } => {
+                for (i, &s) in line.iter().enumerate() {
+                    if s & 0xFF == 0 {
+                        free = free.or(Some(i));
+                    } else if (s ^ rest) >> (64 - tag) == 0 {
+                        return Ok(i);
+                    }
+                }
             }
         }
-        let slots = self.buckets.len() * BUCKET;
-        if free.is_none()
-            && (slots < FREE_SLOTS || self.evicted >= slots * GROW_AFTER)
-            && self.buckets.len() < self.max_buckets
-        {
-            self.grow();
-            b = self.bucket(code);
-            free = (0..BUCKET).find(|&i| self.buckets[b].0[i][0] == EMPTY);
+        Err(free)
+    }
+
+    /// A free slot of bucket `b`.
+    fn free_in(&self, b: usize) -> Option<usize> {
+        let line = &self.lines[b].0;
+        match self.layout {
+            Layout::Wide => (0..4).find(|&i| line[2 * i] == EMPTY_CODE),
+            Layout::Narrow { .. } => (0..8).find(|&i| line[i] & 0xFF == 0),
         }
-        let i = match free {
-            Some(i) => {
-                self.len += 1;
-                i
-            }
-            None => {
-                self.evicted += 1;
-                // The word least worth keeping; of equals, the one the code's own bits pick.
-                let turn = code as usize >> 7;
-                let slots = &self.buckets[b].0;
-                (0..BUCKET)
-                    .map(|j| (j + turn) % BUCKET)
-                    .min_by_key(|&i| worth(slots[i][1]))
-                    .expect("buckets are not empty")
-            }
+    }
+
+    fn may_grow(&self) -> bool {
+        let room = match self.layout {
+            Layout::Wide => true,
+            // Buckets enough for every code of the width: never more.
+            Layout::Narrow { width, .. } => self.bits + 3 < width,
         };
-        self.buckets[b].0[i] = [code, init];
-        &mut self.buckets[b].0[i][1]
+
+        let per_slot = if self.bytes() < SMALL_BYTES {
+            GROW_AFTER_SMALL
+        } else {
+            GROW_AFTER
+        };
+        room && self.lines.len() < self.max_lines
+            && (self.bytes() < FREE_BYTES || self.evicted >= self.lines.len() * self.ways() * per_slot)
+    }
+
+    /// The slot of bucket `b` least worth keeping; of equals, the one the code's bits pick.
+    fn least_worth(&self, b: usize, code: u64, worth: impl Fn(Word) -> u64) -> usize {
+        let ways = self.ways();
+        let turn = code as usize >> 7;
+        (0..ways)
+            .map(|j| (j + turn) % ways)
+            .min_by_key(|&i| worth(self.word_at(b, i)))
+            .expect("buckets are not empty")
+    }
+
+    /// The word in slot `i` of bucket `b` (which is taken).
+    #[inline]
+    fn word_at(&self, b: usize, i: usize) -> Word {
+        let line = &self.lines[b].0;
+        match self.layout {
+            Layout::Wide => line[2 * i + 1],
+            Layout::Narrow { tag, .. } => lengthen(line[i], 64 - tag),
+        }
+    }
+
+    /// Writes `code` and its word to slot `i` of bucket `b`.
+    #[inline]
+    fn put(&mut self, b: usize, i: usize, code: u64, rest: u64, w: Word) {
+        match self.layout {
+            Layout::Wide => {
+                self.lines[b].0[2 * i] = code;
+                self.lines[b].0[2 * i + 1] = w;
+            }
+            Layout::Narrow { tag, .. } => {
+                self.lines[b].0[i] = rest | shorten(w, 64 - tag);
+            }
+        }
+    }
+
+    /// Every (code, word) stored, emptying the table.
+    fn drain(&mut self) -> Vec<(u64, Word)> {
+        let mut all = Vec::with_capacity(self.len);
+        for b in 0..self.lines.len() {
+            for i in 0..self.ways() {
+                let line = &self.lines[b].0;
+                match self.layout {
+                    Layout::Wide if line[2 * i] != EMPTY_CODE => all.push((line[2 * i], line[2 * i + 1])),
+                    Layout::Narrow { width, tag } if line[i] & 0xFF != 0 => {
+                        let rest = line[i] >> (64 - tag);
+                        let h = (b as u64) << (width - self.bits) | rest & low(width - self.bits);
+                        all.push((unmix(h, width), self.word_at(b, i)));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.len = 0;
+        all
+    }
+
+    /// Makes room for codes of `width` bits: a narrow layout for them if a slot keeps
+    /// enough of the word beside them, else the wide one; the table keeps its size in bytes
+    /// and every word it can.
+    fn widen(&mut self, width: u32) {
+        let all = self.drain();
+        let tag = width.saturating_sub(self.bits);
+        self.layout = if 64 - tag >= MIN_SHORT && self.bits + 3 < width {
+            self.lines.fill(NARROW_EMPTY);
+            Layout::Narrow { width, tag }
+        } else {
+            self.lines.fill(WIDE_EMPTY);
+            Layout::Wide
+        };
+        for (code, w) in all {
+            let (b, rest) = self.place(code);
+            let i = match self.free_in(b) {
+                Some(i) => {
+                    self.len += 1;
+                    i
+                }
+                None => self.least_worth(b, code, |w| (w & UNKNOWN != UNKNOWN) as u64),
+            };
+            self.put(b, i, code, rest, w);
+        }
     }
 
     /// Doubles the table in place: the words of bucket `b` go to buckets `2b` and `2b + 1`
     /// (the next bit of their hash), so walking the buckets from the top down never
     /// overwrites one not yet moved, and no second table is needed.
     fn grow(&mut self) {
-        let old = self.buckets.len();
-        self.buckets.resize(2 * old, EMPTY_BUCKET);
-        self.shift -= 1;
+        let old = self.lines.len();
+        let empty = match self.layout {
+            Layout::Wide => WIDE_EMPTY,
+            Layout::Narrow { .. } => NARROW_EMPTY,
+        };
+        self.lines.resize(2 * old, empty);
+        self.bits += 1;
         self.evicted = 0;
         for from in (0..old).rev() {
-            let words = std::mem::replace(&mut self.buckets[from], EMPTY_BUCKET);
+            let words = std::mem::replace(&mut self.lines[from], empty);
             let mut filled = [0; 2];
-            for [k, v] in words.0 {
-                if k != EMPTY {
-                    let b = self.bucket(k);
-                    let half = b - 2 * from;
-                    debug_assert!(half < 2);
-                    self.buckets[b].0[filled[half]] = [k, v];
-                    filled[half] += 1;
+            match self.layout {
+                Layout::Wide => {
+                    for i in 0..4 {
+                        let (k, v) = (words.0[2 * i], words.0[2 * i + 1]);
+                        if k != EMPTY_CODE {
+                            let b = self.place(k).0;
+                            let half = b - 2 * from;
+                            debug_assert!(half < 2);
+                            let j = filled[half];
+                            self.lines[b].0[2 * j] = k;
+                            self.lines[b].0[2 * j + 1] = v;
+                            filled[half] += 1;
+                        }
+                    }
+                }
+                Layout::Narrow { width, tag } => {
+                    for s in words.0 {
+                        if s & 0xFF != 0 {
+                            // The next bit of the mix below the bucket's, kept in the slot.
+                            let half = (s >> (64 - tag) >> (width - self.bits)) as usize & 1;
+                            let b = 2 * from + half;
+                            self.lines[b].0[filled[half]] = s;
+                            filled[half] += 1;
+                        }
+                    }
                 }
             }
         }
@@ -173,74 +508,161 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::HashMap;
 
-    /// Codes with structure (masks in the low bits, a width high up), as Cram's.
-    fn code(k: u64) -> u64 {
-        k.rotate_left(58) ^ (k & 0xff)
+    /// Codes with structure (masks in the low bits, a width above), as Cram's, of about
+    /// `bits` bits.
+    fn code(k: u64, bits: u32) -> u64 {
+        (k.rotate_left(7) ^ (k & 0xff)) & low(bits - 6) | (k % 37) << (bits - 6)
+    }
+
+    /// What the table keeps of `w` now.
+    fn kept(t: &CodeTable, w: Word) -> Word {
+        w & (low(32) | low(t.won_bits()) << 32)
+    }
+
+    /// A word the table can hold whole, from random bits.
+    fn word(t: &CodeTable, r: u64) -> Word {
+        let value = match r % 5 {
+            0 => UNKNOWN,
+            1 => ELSEWHERE,
+            _ => (r >> 8) % t.value_limit().min(1000),
+        };
+        value | (r >> 20 & 31) << 24 | (r >> 32 & low(t.won_bits())) << 32
     }
 
     proptest! {
         /// Whatever it forgets, the table never answers a wrong word, and the word just
-        /// written is always there.
+        /// written is always there, as codes widen from narrow slots to wide ones.
         #[test]
-        fn never_answers_wrong(ops in proptest::collection::vec((0u64..3000, any::<u64>()), 0..6000), small in any::<bool>()) {
+        fn never_answers_wrong(
+            ops in proptest::collection::vec((0u64..3000, 20u32..64, any::<u64>()), 0..3000),
+            small in any::<bool>(),
+        ) {
             let mut t = if small { CodeTable::with_max_bytes(1024) } else { CodeTable::new() };
-            let mut m = HashMap::new();
-            for &(k, v) in &ops {
-                let code = code(k);
+            let mut m: HashMap<u64, Word> = HashMap::new();
+            for &(k, bits, r) in &ops {
+                let code = code(k, bits);
                 if t.get(code).is_none() {
-                    // Never stored, or pushed out: the table starts it again from 0.
-                    m.insert(code, 0);
+                    // Never stored, or pushed out: the table starts it again from nothing.
+                    m.insert(code, NOTHING);
                 }
-                *t.entry(code, 0, |w| w & 0xff) ^= v;
-                *m.get_mut(&code).unwrap() ^= v;
-                prop_assert_eq!(t.get(code), m.get(&code).copied());
+                // Makes room for the code first (the layout may change), then writes a word
+                // it can hold.
+                t.update(code, |w| w & 0xff, |_| ());
+                let w = word(&t, r);
+                t.update(code, |w| w & 0xff, |x| *x = w);
+                m.insert(code, w);
+                prop_assert_eq!(t.get(code), Some(w));
+                let mut gone = Vec::new();
+                for (&k, v) in m.iter_mut() {
+                    match t.get(k) {
+                        None => gone.push(k),
+                        Some(g) => {
+                            prop_assert_eq!(g, kept(&t, *v), "code {:x}", k);
+                            *v = g;
+                        }
+                    }
+                }
+                for k in gone {
+                    m.remove(&k);
+                }
             }
-            prop_assert!(t.len() <= m.len());
-            for (&k, &v) in &m {
-                let got = t.get(k);
-                prop_assert!(got.is_none() || got == Some(v));
-            }
-            prop_assert_eq!(t.get(EMPTY - 1), m.get(&(EMPTY - 1)).copied().filter(|_| t.get(EMPTY - 1).is_some()));
+            prop_assert!(t.len() >= m.len());
             let cap = if small { 1024 } else { 1 << 20 };
             prop_assert!(t.bytes() <= cap);
+        }
+
+        /// The mix is one-to-one within its width, and [`unmix`] undoes it.
+        #[test]
+        fn mix_is_one_to_one(code in any::<u64>(), width in MIN_WIDTH..=64) {
+            let code = code & low(width);
+            let h = mix(code, width);
+            prop_assert!(h <= low(width));
+            prop_assert_eq!(unmix(h, width), code);
+        }
+
+        /// The short form of a narrow slot keeps values, weights and the "won" bits that fit.
+        #[test]
+        fn short_form_round_trips(r in any::<u64>(), short in MIN_SHORT..=48) {
+            let value = match r % 4 { 0 => UNKNOWN, 1 => ELSEWHERE, _ => (r >> 8) % NARROW_VALUES };
+            let w = value | (r >> 20 & 31) << 24 | r >> 32 << 32;
+            let s = shorten(w, short);
+            prop_assert!(s <= low(short) && s & 0xFF != 0);
+            prop_assert_eq!(lengthen(s, short), w & (low(32) | low(short - 13) << 32));
         }
     }
 
     #[test]
     fn growing_keeps_every_word() {
-        let mut t = CodeTable::new();
-        for k in 0..1500 {
-            *t.entry(code(k), 0, |_| 0) = k;
-        }
-        let kept: Vec<u64> = (0..1500).filter(|&k| t.get(code(k)) == Some(k)).collect();
-        assert!(
-            kept.len() > 1400,
-            "a small table grows rather than forget: {}",
-            kept.len()
-        );
-        let (len, bytes) = (t.len(), t.bytes());
-        t.grow();
-        assert_eq!(t.bytes(), 2 * bytes);
-        assert_eq!(t.len(), len);
-        for &k in &kept {
-            assert_eq!(t.get(code(k)), Some(k));
+        for bits in [40, 62] {
+            let mut t = CodeTable::new();
+            for k in 0..3000 {
+                t.update(code(k, bits), |_| 0, |w| *w = k % 250);
+            }
+            assert_eq!(t.layout == Layout::Wide, bits == 62);
+            let kept: Vec<u64> = (0..3000)
+                .filter(|&k| t.get(code(k, bits)) == Some(k % 250))
+                .collect();
+            assert!(
+                kept.len() > 2800,
+                "a small table grows rather than forget: {}",
+                kept.len()
+            );
+            let (len, bytes) = (t.len(), t.bytes());
+            t.grow();
+            assert_eq!(t.bytes(), 2 * bytes);
+            assert_eq!(t.len(), len);
+            for &k in &kept {
+                assert_eq!(t.get(code(k, bits)), Some(k % 250));
+            }
         }
     }
 
     #[test]
+    fn widening_keeps_words() {
+        let mut t = CodeTable::new();
+        for k in 0..500 {
+            t.update(code(k, 30), |_| 0, |w| *w = k % 250);
+        }
+        // A wider code: still narrow slots, fewer "won" bits.
+        t.update(code(36, 50), |_| 0, |w| *w = 1);
+        assert!(matches!(t.layout, Layout::Narrow { width: 50, .. }));
+        assert!(t.won_bits() < WON_BITS);
+        // Wider still: wide slots.
+        t.update(u64::MAX - 1, |_| 0, |w| *w = 2);
+        assert_eq!(t.layout, Layout::Wide);
+        assert_eq!(t.won_bits(), WON_BITS);
+        for k in 0..500 {
+            assert_eq!(t.get(code(k, 30)), Some(k % 250));
+        }
+        assert_eq!(t.get(code(36, 50)), Some(1));
+        assert_eq!(t.get(u64::MAX - 1), Some(2));
+    }
+
+    #[test]
     fn pushes_out_the_word_least_worth_keeping() {
-        let mut t = CodeTable::with_max_bytes(128);
-        // Five codes of one bucket: the fifth pushes out the one of least worth.
-        let b = t.bucket(code(0));
-        let same: Vec<u64> = (0..).map(code).filter(|&c| t.bucket(c) == b).take(5).collect();
-        for (i, &c) in same[..4].iter().enumerate() {
-            *t.entry(c, 0, |w| w) = [7, 3, 9, 8][i];
+        for bits in [40, 62] {
+            let mut t = CodeTable::with_max_bytes(128);
+            // A code as wide as the others sets the layout; then a bucket's worth of codes of
+            // the other bucket and one more: the last pushes out the one of least worth.
+            let first = 1 << (bits - 1);
+            t.update(first, |w| w, |w| *w = 100);
+            let b = 1 - t.place(first).0;
+            let ways = t.ways();
+            let same: Vec<u64> = (0..)
+                .map(|k| code(k, bits))
+                .filter(|&c| t.place(c).0 == b)
+                .take(ways + 1)
+                .collect();
+            for (i, &c) in same[..ways].iter().enumerate() {
+                t.update(c, |w| w, |w| *w = 10 + (i as u64 * 7) % ways as u64);
+            }
+            let least = (0..ways).min_by_key(|&i| (i * 7) % ways).unwrap();
+            t.update(same[ways], |w| w, |w| *w = 5);
+            assert_eq!(t.get(same[least]), None, "{bits} bits");
+            for i in (0..=ways).filter(|&i| i != least) {
+                assert!(t.get(same[i]).is_some());
+            }
+            assert_eq!(t.bytes(), 128);
         }
-        *t.entry(same[4], 0, |w| w) = 5;
-        assert_eq!(t.get(same[1]), None);
-        for i in [0, 2, 3, 4] {
-            assert!(t.get(same[i]).is_some());
-        }
-        assert_eq!(t.bytes(), 128);
     }
 }
