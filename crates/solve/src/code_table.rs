@@ -49,6 +49,8 @@ pub(crate) struct CodeTable {
     max_lines: usize,
     /// Words pushed out since the table last grew.
     evicted: usize,
+    /// Below this many bytes the table doubles at the first full bucket.
+    free_bytes: usize,
 }
 
 /// One bucket: a cache line, so that a lookup touches one line.
@@ -183,7 +185,14 @@ impl CodeTable {
             len: 0,
             max_lines,
             evicted: 0,
+            free_bytes: FREE_BYTES,
         }
+    }
+
+    /// Lets the table double at the first full bucket until it takes `bytes` (the default
+    /// is [`FREE_BYTES`]), for searches that will ask much and would rather spend memory.
+    pub(crate) fn grow_freely_to(&mut self, bytes: usize) {
+        self.free_bytes = bytes;
     }
 
     /// Codes stored.
@@ -372,7 +381,7 @@ impl CodeTable {
             GROW_AFTER
         };
         room && self.lines.len() < self.max_lines
-            && (self.bytes() < FREE_BYTES || self.evicted >= self.lines.len() * self.ways() * per_slot)
+            && (self.bytes() < self.free_bytes || self.evicted >= self.lines.len() * self.ways() * per_slot)
     }
 
     /// The slot of bucket `b` least worth keeping; of equals, the one the code's bits pick.

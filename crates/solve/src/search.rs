@@ -28,6 +28,10 @@ use std::ops::ControlFlow;
 /// are); a cycle, or a game deeper than this, stops with [`SolveError::Cycle`].
 pub const MAX_DEPTH: usize = 1 << 20;
 
+/// How far the table of an [`analyze_normal`] grows at the first full bucket: the analysis
+/// searches every move, and spends the memory.
+const ANALYSIS_FREE_BYTES: usize = 1 << 20;
+
 /// What the tables know of one component, in one word: the low 24 bits hold its Grundy
 /// value (or [`UNKNOWN`], or [`ELSEWHERE`] for a value too large for the table, kept in
 /// [`NimberSearch::big_values`]); the next 8 the [`WEIGHT`] of the work its answers took;
@@ -173,6 +177,14 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// needs otherwise); answers it cannot keep are worked out again when asked again.
     pub fn with_table_bytes(mut self, bytes: usize) -> Self {
         self.codes = CodeTable::with_max_bytes(bytes);
+        self
+    }
+
+    /// Let the compact table double whenever a bucket is full until it takes `bytes` (by
+    /// default 256 KiB; past that it doubles only once it has let go of many words).
+    /// Searches that will ask a lot, such as a whole analysis, are faster with more.
+    pub fn grow_freely_to(mut self, bytes: usize) -> Self {
+        self.codes.grow_freely_to(bytes);
         self
     }
 
@@ -598,7 +610,9 @@ pub fn analyze_normal_with_progress<G: Game>(
     limit: usize,
     mut progress: impl FnMut(Progress),
 ) -> Result<Analysis<G::Move>, SolveError> {
-    let mut s = NimberSearch::new(game).with_limit(limit);
+    let mut s = NimberSearch::new(game)
+        .with_limit(limit)
+        .grow_freely_to(ANALYSIS_FREE_BYTES);
     let mut successors = Vec::new();
     game.moves(p, |m, q| successors.push((m, q)));
     if let Some(wins) = game.immediate_wins(p) {
