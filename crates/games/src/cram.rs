@@ -357,8 +357,8 @@ fn canonical64(h: u32, w: u32, cells: u64) -> Region {
         };
     }
     debug_assert!(h * w <= 64);
-    let rmin = cells.trailing_zeros() / w;
-    let rmax = (63 - cells.leading_zeros()) / w;
+    let rmin = div_small(cells.trailing_zeros(), w);
+    let rmax = div_small(63 - cells.leading_zeros(), w);
     let bh = rmax - rmin + 1;
     let x = cells >> (rmin * w);
     let row_mask = low_bits::<u64>(w);
@@ -413,6 +413,23 @@ fn canonical64(h: u32, w: u32, cells: u64) -> Region {
         w: rw as u8,
         bits: [m, 0],
     }
+}
+
+/// `x / d` for `x < 64` and `1 <= d <= 64`, by a multiply: `x * ⌈2^16 / d⌉ / 2^16` is off
+/// `x / d` by less than `64 / 2^16`, and the fraction of `x / d` is at most `1 - 1 / 64`.
+#[inline]
+fn div_small(x: u32, d: u32) -> u32 {
+    const RECIPROCALS: [u32; 65] = {
+        let mut t = [0; 65];
+        let mut d = 1;
+        while d < 65 {
+            t[d] = (65536 + d as u32 - 1) / d as u32;
+            d += 1;
+        }
+        t
+    };
+    debug_assert!(x < 64 && (1..=64).contains(&d));
+    x * RECIPROCALS[d as usize] >> 16
 }
 
 /// The `rows` rows of `width` bits (at most 8 each) of `m`, one to a byte.
@@ -1116,6 +1133,11 @@ mod tests {
             let cells = cells & sparse & low_bits::<u64>(h * w);
             prop_assume!(cells != 0);
             prop_assert_eq!(canonical64(h, w, cells), canonical(Shape::<u128>::new(h, w), cells as u128));
+        }
+
+        #[test]
+        fn div_small_divides(x in 0u32..64, d in 1u32..=64) {
+            prop_assert_eq!(div_small(x, d), x / d);
         }
 
         #[test]
