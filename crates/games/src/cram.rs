@@ -423,13 +423,13 @@ fn div_small(x: u32, d: u32) -> u32 {
         let mut t = [0; 65];
         let mut d = 1;
         while d < 65 {
-            t[d] = (65536 + d as u32 - 1) / d as u32;
+            t[d] = 65536u32.div_ceil(d as u32);
             d += 1;
         }
         t
     };
     debug_assert!(x < 64 && (1..=64).contains(&d));
-    x * RECIPROCALS[d as usize] >> 16
+    (x * RECIPROCALS[d as usize]) >> 16
 }
 
 /// The `rows` rows of `width` bits (at most 8 each) of `m`, one to a byte.
