@@ -303,6 +303,11 @@ test('cram: set up holes by clicking, the engine starts, place dominoes by click
   assert.ok(listed.length > 0 && listed.every((m) => m.split('-').includes(a)), JSON.stringify(listed));
   assert.ok(await page.$(`#drawing rect.cell.win[data-cell="${b}"][data-move="${win}"]`));
   await clickMove(page, `#drawing rect.cell[data-cell="${b}"]`);
+  // Dominoes played (the engine's and the person's) are drawn as dominoes; holes are not.
+  await waitTurn(page);
+  const played = await page.$$eval('#drawing rect.domino', (rs) => rs.map((r) => r.dataset.played));
+  assert.ok(played.length >= 2 && played.includes(win), JSON.stringify(played));
+  assert.ok(played.every((m) => !m.split('-').includes('1,1') && !m.split('-').includes('4,4')), JSON.stringify(played));
   // Then by clicking the joints between two empty squares.
   const status = await playToEnd(page, 20);
   assert.match(status, /You win/);

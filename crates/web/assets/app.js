@@ -29,6 +29,7 @@ const state = {
   req: null,
   answer: null, // the last /api/solve answer
   history: [], // requests to undo to
+  played: [], // the moves made since the position was set, engine's too (cram draws them)
   play: null, // { human: true/false to move, over: false }
   selected: null, // a selected bomb or vertex (drawers use it)
   busy: false,
@@ -448,6 +449,20 @@ const cramDrawer = {
         }
       }
     }
+    // The dominoes played since the position was set, drawn as dominoes (holes stay squares).
+    for (const mv of state.played) {
+      const [a, z] = mv.split('-');
+      const [r1, c1] = (a || '').split(',').map(Number), [r2, c2] = (z || '').split(',').map(Number);
+      if (!(g[r1 - 1] && g[r1 - 1][c1 - 1] === '#' && g[r2 - 1] && g[r2 - 1][c2 - 1] === '#')) continue;
+      const [x, y] = b.at(Math.min(r1, r2) - 1, Math.min(c1, c2) - 1);
+      const pad = b.s * 0.1, across = r1 === r2;
+      const d = svgEl('rect', {
+        x: x + pad, y: y + pad, rx: b.s * 0.18,
+        width: (across ? 2 : 1) * b.s - 2 * pad, height: (across ? 1 : 2) * b.s - 2 * pad,
+        class: 'domino',
+      }, b.svg);
+      d.setAttribute('data-played', mv);
+    }
     if (ui.playable) {
       // Or click the joint between two empty squares: a domino across it.
       for (const m of moves.values()) {
@@ -742,6 +757,7 @@ async function solveCurrent() {
 
 function setPosition(text) {
   state.req.position = text;
+  state.played = [];
   state.selected = null;
   syncInputs();
   solveCurrent();
@@ -760,6 +776,7 @@ function chooseFamily(name) {
   const f = state.families.find((f) => f.name === name);
   $('family-about').textContent = f ? f.description : '';
   state.history = [];
+  state.played = [];
   state.play = null;
   state.selected = null;
   setStatus('');
@@ -784,8 +801,9 @@ async function makeMove(text) {
   if (!a || state.busy) return;
   const m = a.moves.find((x) => x.move === text);
   if (!m) return;
-  state.history.push({ req: { ...state.req }, play: state.play ? { ...state.play } : null });
+  state.history.push({ req: { ...state.req }, play: state.play ? { ...state.play } : null, played: state.played.length });
   state.ply += 1;
+  state.played.push(m.move);
   state.req = after(m);
   state.selected = null;
   syncInputs();
@@ -841,6 +859,7 @@ async function engineTurn() {
   const m = a.moves.find((x) => x.move === a.best_move);
   if (!m) return;
   state.ply += 1;
+  state.played.push(m.move);
   state.req = after(m);
   syncInputs();
   if (m.ends_game) return finish(false, m);
@@ -856,6 +875,7 @@ async function startGame(humanFirst) {
   $('edit').checked = false;
   state.play = { human: humanFirst, over: false };
   state.history = [];
+  state.played = [];
   state.selected = null;
   await solveCurrent();
   if (!state.answer) { state.play = null; return; }
@@ -874,6 +894,7 @@ async function undo() {
   while (h && state.play && h.play && !h.play.human && state.history.length) h = state.history.pop();
   if (!h) return;
   state.req = h.req;
+  state.played.length = Math.min(state.played.length, h.played || 0);
   state.play = h.play ? { ...h.play, over: false, human: true } : null;
   state.selected = null;
   syncInputs();
