@@ -408,25 +408,29 @@ pub const SPLIT_MAX_VALUES: usize = 4096;
 pub fn summarize(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> Summary {
     let mut max = 0;
     let mut first_max_at = 0;
-    let mut counts: Vec<u64> = Vec::new();
+    // Four tallies, heap i counted in tally i % 4: a run of equal values would otherwise
+    // wait on each count's store before the next (4 ns a value on 0.16, 1 with four).
+    let mut tallies: [Vec<u64>; 4] = [vec![0], vec![0], vec![0], vec![0]];
     let mut too_many = false;
     for i in 0..len {
         let v = get(i);
         if v > max {
             max = v;
             first_max_at = i as u64;
-        }
-        if !too_many {
             if v as usize >= 4 * SPLIT_MAX_VALUES {
                 too_many = true;
-            } else {
-                if v as usize >= counts.len() {
-                    counts.resize(v as usize + 1, 0);
+            } else if !too_many {
+                for t in &mut tallies {
+                    t.resize(v as usize + 1, 0);
                 }
-                counts[v as usize] += 1;
             }
         }
+        if !too_many {
+            tallies[i & 3][v as usize] += 1;
+        }
     }
+    let [t0, t1, t2, t3] = &tallies;
+    let counts: Vec<u64> = (0..t0.len()).map(|v| t0[v] + t1[v] + t2[v] + t3[v]).collect();
     let distinct = counts.iter().filter(|&&c| c > 0).count();
     let (common, rare, rare_count) = if too_many || distinct > SPLIT_MAX_VALUES {
         (None, None, None)
