@@ -234,8 +234,13 @@ impl SeqEngine {
                 self.extend_periodic(p.period as usize, to);
                 return Ok(());
             }
-            // Look for a period at doubling lengths (each look is linear in the length).
-            let step_to = to.min(self.next_period_check.max(self.len + 1));
+            // Look for a period at doubling lengths (each look is linear in the length), only
+            // when a period found would be used.
+            let step_to = if self.period_shortcut {
+                to.min(self.next_period_check.max(self.len + 1))
+            } else {
+                to
+            };
             let r = match &mut self.values {
                 Values::U16(b) => match &mut self.method {
                     Method::Sparse(s) if self.threads >= 2 => {
@@ -252,7 +257,7 @@ impl SeqEngine {
                     self.widen(n)?;
                 }
             }
-            if self.len >= self.next_period_check {
+            if self.period_shortcut && self.len >= self.next_period_check {
                 self.next_period_check = self.len * 2;
                 self.proven = self.period().filter(|p| p.saltus == 0);
             }
