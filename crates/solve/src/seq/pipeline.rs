@@ -260,6 +260,7 @@ impl Sparse {
     /// Settles the 8 heaps of `marks`' batch in order, publishing each.
     fn finish_shared(&mut self, sh: &Shared, marks: &mut Marks) -> Result<(), usize> {
         let n0 = marks.n0;
+        self.index_bounds(n0, &marks.rare, &mut marks.bounds);
         for j in 0..BATCH {
             let n = n0 + j;
             let g = self.finish(sh.cells.settled(n), n, marks, j);

@@ -109,8 +109,8 @@ struct Marks {
     rare: Vec<(usize, usize)>,
     /// The rare pass as `(m0, from, to)` (see [`rare_pass`]).
     pass: Vec<(usize, usize, usize)>,
-    /// `rare` as places in the rare list (see [`Sparse::index_bounds`]), set when the
-    /// batch's first heap is finished.
+    /// `rare` as places in the rare list (see [`Sparse::index_bounds`]), set by the rare
+    /// pass (and again by the main thread of the two-thread pipeline).
     bounds: Vec<[usize; 4]>,
     /// Per heap of the batch, for the first split rule: the pairs (a, m − a) with
     /// `p0 ≤ a < p1` are marked, `(p0, p1)`.
@@ -191,7 +191,16 @@ fn mark_rare<T: Cell>(rules: &SplitRules, rare: &[(u32, u32)], settled: &[T], ma
     let mut ranges = std::mem::take(&mut marks.rare);
     let n0 = marks.n0;
     let mut pass = std::mem::take(&mut marks.pass);
-    rare_pass(rules, rare, settled.len(), n0, &mut ranges, &mut pass);
+    let mut bounds = std::mem::take(&mut marks.bounds);
+    rare_pass(
+        rules,
+        rare,
+        settled.len(),
+        n0,
+        &mut ranges,
+        &mut bounds,
+        &mut pass,
+    );
     let mut seens = marks.seens();
     let mut pairs = 0;
     for &(m0, from, to) in &pass {
@@ -207,6 +216,7 @@ fn mark_rare<T: Cell>(rules: &SplitRules, rare: &[(u32, u32)], settled: &[T], ma
         }
     }
     marks.rare = ranges;
+    marks.bounds = bounds;
     marks.pass = pass;
     pairs
 }
@@ -215,7 +225,8 @@ fn mark_rare<T: Cell>(rules: &SplitRules, rare: &[(u32, u32)], settled: &[T], ma
 /// (m0 = n0 − k), the rare heaps a at places `from..to` of the rare list whose pairs
 /// (a, m0 + j − a) of all 8 heaps j can be marked at once: a ≥ 8, a ≥ m0 + 8 − s (the other
 /// heaps settled), a < m0 and a < s, outside the window where unequal splits would pair a
-/// with itself. Pushes the range of a per rule to `ranges_out`, and `(m0, from, to)` to `out`.
+/// with itself. Pushes the range of a per rule to `ranges_out`, its places in `rare` to
+/// `bounds_out` (as [`Sparse::index_bounds`] finds them), and `(m0, from, to)` to `out`.
 #[inline(always)]
 fn rare_pass(
     rules: &SplitRules,
@@ -223,9 +234,11 @@ fn rare_pass(
     s: usize,
     n0: usize,
     ranges_out: &mut Vec<(usize, usize)>,
+    bounds_out: &mut Vec<[usize; 4]>,
     out: &mut Vec<(usize, usize, usize)>,
 ) {
     out.clear();
+    bounds_out.clear();
     for &k in &rules.leave_two {
         let m0 = n0 - k;
         let lo = BATCH.max((m0 + BATCH).saturating_sub(s));
@@ -237,8 +250,10 @@ fn rare_pass(
             let (w0, w1) = (idx(m0.div_ceil(2)), idx((m0 + BATCH - 1) / 2 + 1));
             out.push((m0, ilo, w0.clamp(ilo, ihi)));
             out.push((m0, w1.clamp(ilo, ihi), ihi));
+            bounds_out.push([ilo, ihi, w0, w1]);
         } else {
             out.push((m0, ilo, ihi));
+            bounds_out.push([ilo, ihi, 0, 0]);
         }
     }
 }
@@ -671,13 +686,20 @@ impl Sparse {
         {
             // Only 16-bit cells come here (see `compute`).
             let settled: &[u16] = bytemuck::cast_slice(&cells[..n0]);
-            rare_pass(&self.rules, &self.rare, n0, n0, &mut marks.rare, &mut marks.pass);
+            rare_pass(
+                &self.rules,
+                &self.rare,
+                n0,
+                n0,
+                &mut marks.rare,
+                &mut marks.bounds,
+                &mut marks.pass,
+            );
             for &(m0, from, to) in &marks.pass {
                 self.rare_pairs += (BATCH * (to - from)) as u64;
                 or_rare_dispatch(&mut words, &self.rare[from..to], m0, settled, avx2);
             }
         }
-        self.index_bounds(n0, &marks.rare, &mut marks.bounds);
         let mut done = BATCH;
         for (j, &word) in words.iter().enumerate() {
             let n = n0 + j;
@@ -701,10 +723,7 @@ impl Sparse {
     fn finish<T: Cell>(&mut self, cells: &[T], n: usize, marks: &mut Marks, j: usize) -> usize {
         let limit = limit_of(self.max_value);
         marks.grow(limit);
-        let mut bounds = std::mem::take(&mut marks.bounds);
-        if j == 0 {
-            self.index_bounds(marks.n0, &marks.rare, &mut bounds);
-        }
+        let bounds = std::mem::take(&mut marks.bounds);
         let pre = Premarked {
             rare: &bounds,
             pairs: marks.pairs[j],
@@ -718,7 +737,9 @@ impl Sparse {
     /// the rare list: `[lo, hi, w0, w1]`, the pass having marked the rare heaps at places
     /// `lo..hi` outside `w0..w1` (the unequal window; `w0 = w1` without it). Places below
     /// the batch's first heap do not move while it is computed (the list only grows).
-    fn index_bounds(&self, n0: usize, ranges: &[(usize, usize)], out: &mut Vec<[usize; 4]>) {
+    /// [`rare_pass`] finds them too; on two threads the helper's list may be shorter, so the
+    /// main thread finds them again in its own.
+    pub(super) fn index_bounds(&self, n0: usize, ranges: &[(usize, usize)], out: &mut Vec<[usize; 4]>) {
         out.clear();
         let idx = |x: usize| rare_below(&self.rare, x);
         for (&k, &(lo, hi)) in self.rules.leave_two.iter().zip(ranges) {
