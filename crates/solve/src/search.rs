@@ -223,7 +223,13 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// What the tables know of `c`.
     #[inline]
     fn word(&self, c: &R::Component) -> Known {
-        match self.rules.code(c) {
+        self.word_coded(c, self.rules.code(c))
+    }
+
+    /// [`Self::word`] when `c`'s code is known already.
+    #[inline]
+    fn word_coded(&self, c: &R::Component, code: Option<u64>) -> Known {
+        match code {
             Some(code) => self.codes.get(code),
             None => self.table.get(c).copied(),
         }
@@ -246,18 +252,20 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         }
     }
 
-    /// Values below this are kept in the word of `c`; larger ones in [`Self::big_values`].
-    fn value_limit(&self, c: &R::Component) -> u64 {
-        if self.rules.code(c).is_some() {
+    /// Values below this are kept in the word of a component with this code (or none);
+    /// larger ones in [`Self::big_values`].
+    fn value_limit(&self, code: Option<u64>) -> u64 {
+        if code.is_some() {
             self.codes.value_limit()
         } else {
             ELSEWHERE
         }
     }
 
-    /// Queries `c + *n` have their "won" answer in the word of `c` for `n` below this.
-    fn won_bits(&self, c: &R::Component) -> u64 {
-        if self.rules.code(c).is_some() {
+    /// Queries `c + *n` have their "won" answer in the word of a component with this code
+    /// (or none) for `n` below this.
+    fn won_bits(&self, code: Option<u64>) -> u64 {
+        if code.is_some() {
             self.codes.won_bits() as u64
         } else {
             WON_BITS as u64
@@ -286,11 +294,12 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         if let Some(v) = self.rules.known_grundy(c) {
             return Some(v.0 == n);
         }
-        let word = self.word(c);
+        let code = self.rules.code(c);
+        let word = self.word_coded(c, code);
         if let Some(v) = self.value_in(word, c) {
             return Some(v == n);
         }
-        let won = if n < self.won_bits(c) {
+        let won = if n < self.won_bits(code) {
             word >> (32 + n) & 1 == 1
         } else {
             self.won_high.contains(&(c.clone(), n))
@@ -299,7 +308,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     }
 
     fn store_value(&mut self, c: R::Component, v: u64, work: u64) {
-        let low = if v < self.value_limit(&c) {
+        let low = if v < self.value_limit(self.rules.code(&c)) {
             v
         } else {
             self.big_values.insert(c.clone(), v);
@@ -314,7 +323,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     }
 
     fn store_won(&mut self, c: R::Component, n: u64, work: u64) {
-        let new = if n < self.won_bits(&c) {
+        let new = if n < self.won_bits(self.rules.code(&c)) {
             self.modify(&c, work, |word| {
                 let new = *word >> (32 + n) & 1 == 0;
                 *word |= 1 << (32 + n);
@@ -642,13 +651,14 @@ pub fn analyze_normal_with_progress<G: Game>(
     }
     let mut moves = Vec::with_capacity(successors.len());
     let total = successors.len();
+    let report = |s: &NimberSearch<G>, moves_done: usize| Progress {
+        moves_done,
+        moves: total,
+        stats: s.stats(),
+        table_bytes: s.table_bytes(),
+    };
     for (mv, q) in successors {
-        progress(Progress {
-            moves_done: moves.len(),
-            moves: total,
-            stats: s.stats(),
-            table_bytes: s.table_bytes(),
-        });
+        progress(report(&s, moves.len()));
         let decided = game.immediate_wins(&q).is_some();
         let parts = game.components(&q);
         let (grundy, lost) = if decided {
@@ -666,12 +676,7 @@ pub fn analyze_normal_with_progress<G: Game>(
             remoteness: None,
         });
     }
-    progress(Progress {
-        moves_done: moves.len(),
-        moves: total,
-        stats: s.stats(),
-        table_bytes: s.table_bytes(),
-    });
+    progress(report(&s, moves.len()));
     let grundy = s.grundy_sum(&game.components(p))?;
     let winning_moves: Vec<G::Move> = moves
         .iter()
