@@ -20,8 +20,8 @@ use super::{limit_of, mark_rare, Marks, Seen, Small, Sparse, BATCH};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Batches the helper may have ready ahead of the main thread (each slot holds 8 option
-/// sets of 64 KiB: 3.6 MiB in all; 3 slots were 3% slower on Officers, 12 no faster).
+/// Batches the helper may have ready ahead of the main thread (3 were 3% slower on Officers,
+/// 12 no faster).
 const AHEAD: usize = 6;
 /// Slots of the ring of batches between the threads.
 const SLOTS: usize = AHEAD + 1;
@@ -67,21 +67,37 @@ impl SharedCells {
     }
 }
 
-/// What the two threads share besides the cells.
-struct Shared {
-    cells: SharedCells,
+/// What the main thread publishes at every heap and the helper reads at every batch, in
+/// cache lines of its own (no other data moves between the cores with it).
+#[repr(align(128))]
+struct Progress {
     /// Heaps below this are settled and visible.
     published: AtomicUsize,
-    /// Rare entries (heap, value) packed in 64 bits; the first `rare_len` are valid.
-    rare: Vec<AtomicU64>,
+    /// Rare entries of [`Shared::rare`] that are valid.
     rare_len: AtomicUsize,
     /// The largest value settled so far.
     max_value: AtomicUsize,
+}
+
+/// A slot of the ring of batches, in cache lines of its own: its state, its lock and the
+/// batch's header move between the cores together.
+#[repr(align(128))]
+struct Slot {
+    /// [`FREE`] or [`READY`].
+    state: AtomicU8,
+    batch: Mutex<Packed>,
+}
+
+/// What the two threads share besides the cells.
+struct Shared {
+    cells: SharedCells,
+    progress: Progress,
+    /// Rare entries (heap, value) packed in 64 bits; the first `progress.rare_len` are valid.
+    rare: Vec<AtomicU64>,
     /// Pairs of each heap's scan the helper marks.
     ahead_pairs: AtomicUsize,
     /// The ring of batches: batch t (from the chunk's start) uses slot t % SLOTS.
-    slots: Vec<Mutex<Marks>>,
-    states: Vec<AtomicU8>,
+    slots: Vec<Slot>,
     /// Set when either thread stops early: the other stops waiting.
     stop: AtomicBool,
     /// Whether the main thread (0) or the helper (1) sleeps in [`Shared::wait`], and the
@@ -95,7 +111,7 @@ impl Shared {
     /// When the slot is not ready at once, `adjust` changes the helper's share of the scan
     /// first (the thread that waits says which way the work is off balance).
     fn claim(&self, i: usize, state: u8, me: usize, adjust: impl Fn(usize) -> usize) -> bool {
-        if self.states[i].load(Ordering::Acquire) == state {
+        if self.slots[i].state.load(Ordering::Acquire) == state {
             return true;
         }
         let _ = self
@@ -111,19 +127,19 @@ impl Shared {
     fn wait(&self, i: usize, state: u8, me: usize) -> bool {
         let started = std::time::Instant::now();
         let mut spins = 0u32;
-        while self.states[i].load(Ordering::Acquire) != state {
+        while self.slots[i].state.load(Ordering::Acquire) != state {
             spins += 1;
             if spins.is_multiple_of(64) && started.elapsed() > SPIN_FOR {
                 break;
             }
             std::hint::spin_loop();
         }
-        if self.states[i].load(Ordering::Acquire) == state {
+        if self.slots[i].state.load(Ordering::Acquire) == state {
             return true;
         }
         loop {
             self.sleeping[me].store(true, Ordering::SeqCst);
-            if self.states[i].load(Ordering::SeqCst) == state {
+            if self.slots[i].state.load(Ordering::SeqCst) == state {
                 self.sleeping[me].store(false, Ordering::Relaxed);
                 return true;
             }
@@ -137,7 +153,7 @@ impl Shared {
 
     /// Puts slot `i` in `state` and wakes the other thread if it sleeps.
     fn set(&self, i: usize, state: u8, me: usize) {
-        self.states[i].store(state, Ordering::SeqCst);
+        self.slots[i].state.store(state, Ordering::SeqCst);
         self.wake(1 - me);
     }
 
@@ -150,8 +166,8 @@ impl Shared {
     }
 
     /// The slot's batch (locked only by the thread the state names).
-    fn slot(&self, i: usize) -> std::sync::MutexGuard<'_, Marks> {
-        self.slots[i].lock().unwrap_or_else(|e| e.into_inner())
+    fn slot(&self, i: usize) -> std::sync::MutexGuard<'_, Packed> {
+        self.slots[i].batch.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -189,20 +205,24 @@ impl Sparse {
                 ptr: cells.as_mut_ptr(),
                 len: cells.len().min(end),
             },
-            published: AtomicUsize::new(from),
+            progress: Progress {
+                published: AtomicUsize::new(from),
+                rare_len: AtomicUsize::new(self.rare.len()),
+                max_value: AtomicUsize::new(self.max_value),
+            },
             rare: self
                 .rare
                 .iter()
                 .map(|&(a, g)| AtomicU64::new(pack(a, g)))
                 .chain((from..end).map(|_| AtomicU64::new(0)))
                 .collect(),
-            rare_len: AtomicUsize::new(self.rare.len()),
-            max_value: AtomicUsize::new(self.max_value),
             ahead_pairs: AtomicUsize::new(self.ahead_pairs),
             slots: (0..SLOTS)
-                .map(|_| Mutex::new(self.pool.pop().unwrap_or_else(Marks::new)))
+                .map(|_| Slot {
+                    state: AtomicU8::new(FREE),
+                    batch: Mutex::new(self.pool.pop().unwrap_or_else(Packed::new)),
+                })
                 .collect(),
-            states: (0..SLOTS).map(|_| AtomicU8::new(FREE)).collect(),
             stop: AtomicBool::new(false),
             sleeping: [AtomicBool::new(false), AtomicBool::new(false)],
             threads: [std::sync::OnceLock::new(), std::sync::OnceLock::new()],
@@ -210,11 +230,14 @@ impl Sparse {
         let _ = sh.threads[0].set(std::thread::current());
         let rules = self.rules.clone();
         let mut result = Ok(end);
+        let mut helper_marks = self.helper_marks.take().unwrap_or_else(Marks::new);
+        let mut own = self.batch.take().unwrap_or_else(Marks::new);
+        let avx2 = self.avx2();
         let helper_pairs = std::thread::scope(|s| {
             let helper = s.spawn(|| {
                 let _ = sh.threads[1].set(std::thread::current());
                 let _stop = StopOnDrop(&sh, 1);
-                helper(&sh, &rules, from, end)
+                helper(&sh, &rules, from, end, &mut helper_marks, avx2)
             });
             let _stop = StopOnDrop(&sh, 0);
             let mut n0 = from;
@@ -225,20 +248,21 @@ impl Sparse {
                 if !sh.claim(i, READY, 0, |x| x.saturating_sub(x / 8 + 1)) {
                     break;
                 }
-                let r = {
-                    let mut marks = sh.slot(i);
-                    debug_assert_eq!(marks.n0, n0);
-                    self.finish_shared(&sh, &mut marks)
-                };
+                {
+                    let packed = sh.slot(i);
+                    debug_assert_eq!(packed.n0, n0);
+                    packed.unpack(&mut own, avx2);
+                }
+                sh.set(i, FREE, 0);
+                let r = self.finish_shared(&sh, &mut own);
                 if let Err(n) = r {
                     result = Err(n);
                     break;
                 }
-                sh.set(i, FREE, 0);
                 n0 += BATCH;
                 t += 1;
             }
-            let settled = sh.published.load(Ordering::Relaxed);
+            let settled = sh.progress.published.load(Ordering::Relaxed);
             if result.is_ok() && settled < end {
                 result = Ok(settled);
             }
@@ -246,13 +270,15 @@ impl Sparse {
             // A panic of the helper is a bug: pass it on.
             helper.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
         });
+        self.helper_marks = Some(helper_marks);
+        self.batch = Some(own);
         self.rare_pairs += helper_pairs.0;
         self.scanned_pairs += helper_pairs.1;
         self.ahead_pairs = sh.ahead_pairs.load(Ordering::Relaxed);
         self.pool = sh
             .slots
             .into_iter()
-            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .map(|s| s.batch.into_inner().unwrap_or_else(|e| e.into_inner()))
             .collect();
         result
     }
@@ -269,22 +295,33 @@ impl Sparse {
             }
             sh.cells.write(n, g as u16);
             let rare_before = self.rare.len();
+            let max_before = self.max_value;
             self.note(n, g);
             if self.rare.len() > rare_before {
-                let i = sh.rare_len.load(Ordering::Relaxed);
+                let i = sh.progress.rare_len.load(Ordering::Relaxed);
                 sh.rare[i].store(pack(n as u32, g as u32), Ordering::Relaxed);
-                sh.rare_len.store(i + 1, Ordering::Release);
+                sh.progress.rare_len.store(i + 1, Ordering::Release);
             }
-            sh.max_value.store(self.max_value, Ordering::Relaxed);
-            sh.published.store(n + 1, Ordering::Release);
+            if g > max_before {
+                sh.progress.max_value.store(self.max_value, Ordering::Relaxed);
+            }
+            sh.progress.published.store(n + 1, Ordering::Release);
         }
         Ok(())
     }
 }
 
-/// The helper thread: for each batch, marks what the settled heaps allow. Returns the
-/// pairs it marked (rare pairs, pairs of the scans).
-fn helper(sh: &Shared, rules: &super::SplitRules, from: usize, end: usize) -> (u64, u64) {
+/// The helper thread: for each batch, marks what the settled heaps allow in its own option
+/// sets and hands them over packed. Returns the pairs it marked (rare pairs, pairs of the
+/// scans).
+fn helper(
+    sh: &Shared,
+    rules: &super::SplitRules,
+    from: usize,
+    end: usize,
+    marks: &mut Marks,
+    avx2: bool,
+) -> (u64, u64) {
     let mut rare: Vec<(u32, u32)> = Vec::new();
     let (mut rare_pairs, mut scan_pairs) = (0, 0);
     let mut nb = from;
@@ -296,17 +333,17 @@ fn helper(sh: &Shared, rules: &super::SplitRules, from: usize, end: usize) -> (u
             break;
         }
         {
-            let mut marks = sh.slot(i);
-            let settled_to = sh.published.load(Ordering::Acquire);
-            let len = sh.rare_len.load(Ordering::Acquire);
+            let settled_to = sh.progress.published.load(Ordering::Acquire);
+            let len = sh.progress.rare_len.load(Ordering::Acquire);
             for e in &sh.rare[rare.len()..len] {
                 let x = e.load(Ordering::Relaxed);
                 rare.push(((x >> 32) as u32, x as u32));
             }
             let settled = sh.cells.settled(settled_to);
-            marks.reset(nb, limit_of(sh.max_value.load(Ordering::Relaxed)));
-            rare_pairs += mark_rare(rules, &rare, settled, &mut marks);
-            scan_pairs += mark_scan(rules, settled, sh.ahead_pairs.load(Ordering::Relaxed), &mut marks);
+            marks.reset(nb, limit_of(sh.progress.max_value.load(Ordering::Relaxed)));
+            rare_pairs += mark_rare(rules, &rare, settled, marks);
+            scan_pairs += mark_scan(rules, settled, sh.ahead_pairs.load(Ordering::Relaxed), marks);
+            sh.slot(i).pack(marks, avx2);
         }
         sh.set(i, READY, 1);
         nb += BATCH;
@@ -352,4 +389,186 @@ fn mark_scan(rules: &super::SplitRules, settled: &[u16], count: usize, marks: &m
         total += (p1 - p0) as u64;
     }
     total
+}
+
+/// 64-bit words of a packed option set (2^16 values).
+const WORDS: usize = 1 << 10;
+
+/// A batch's marks as the helper hands them to the main thread: the 8 option sets as bits
+/// (a byte per value would make each batch's sets, 4 KiB and more, move between the cores'
+/// caches twice: to the main thread, and back when the helper clears them), with the ranges
+/// they cover.
+#[derive(Clone, Debug)]
+pub(super) struct Packed {
+    n0: usize,
+    /// 64-bit words of each set in use (of [`WORDS`]).
+    words: usize,
+    /// Set j in `bits[j * words..]` (one after the other: fewer cache lines to move): value
+    /// v marked when bit v % 64 of word v / 64 is set.
+    bits: Vec<u64>,
+    rare: Vec<(usize, usize)>,
+    pairs: [(usize, usize); BATCH],
+}
+
+impl Packed {
+    fn new() -> Packed {
+        Packed {
+            n0: 0,
+            words: 0,
+            bits: vec![0; BATCH * WORDS],
+            rare: Vec::new(),
+            pairs: [(0, 0); BATCH],
+        }
+    }
+
+    /// Packs `marks` (every set clean up to `marks.cleared` bytes, none marked beyond).
+    fn pack(&mut self, marks: &mut Marks, avx2: bool) {
+        self.n0 = marks.n0;
+        self.words = marks.cleared.div_ceil(64).min(WORDS);
+        self.rare.clear();
+        self.rare.extend_from_slice(&marks.rare);
+        self.pairs = marks.pairs;
+        let words = self.words;
+        for (j, seen) in marks.seens().into_iter().enumerate() {
+            let out = &mut self.bits[j * words..(j + 1) * words];
+            pack_bytes(&seen[..words * 64], out, avx2);
+        }
+    }
+
+    /// Unpacks into `marks` (which then holds the batch as the helper marked it).
+    fn unpack(&self, marks: &mut Marks, avx2: bool) {
+        marks.n0 = self.n0;
+        marks.rare.clear();
+        marks.rare.extend_from_slice(&self.rare);
+        marks.pairs = self.pairs;
+        let words = self.words;
+        for (j, seen) in marks.seens().into_iter().enumerate() {
+            unpack_bits(
+                &self.bits[j * words..(j + 1) * words],
+                &mut seen[..words * 64],
+                avx2,
+            );
+        }
+        marks.cleared = words * 64;
+    }
+}
+
+/// Bit i of `out[w]` is set when byte 64w + i of `bytes` is not zero.
+#[inline(always)]
+fn pack_bytes(bytes: &[u8], out: &mut [u64], avx2: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        #[allow(unsafe_code)]
+        // SAFETY: `avx2` is true only when the CPU has AVX2.
+        unsafe {
+            pack_bytes_avx2(bytes, out)
+        };
+        return;
+    }
+    let _ = avx2;
+    pack_bytes_portable(bytes, out);
+}
+
+fn pack_bytes_portable(bytes: &[u8], out: &mut [u64]) {
+    for (w, chunk) in out.iter_mut().zip(bytes.chunks_exact(64)) {
+        *w = chunk
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (i, &b)| acc | ((b != 0) as u64) << i);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn pack_bytes_avx2(bytes: &[u8], out: &mut [u64]) {
+    use std::arch::x86_64::*;
+    let zero = _mm256_setzero_si256();
+    for (w, chunk) in out.iter_mut().zip(bytes.chunks_exact(64)) {
+        #[allow(unsafe_code)]
+        // SAFETY: the chunk has 64 bytes: two unaligned loads of 32.
+        let (lo, hi) = unsafe {
+            (
+                _mm256_loadu_si256(chunk.as_ptr().cast()),
+                _mm256_loadu_si256(chunk.as_ptr().add(32).cast()),
+            )
+        };
+        // Bytes equal to zero, inverted.
+        let zl = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, zero)) as u32;
+        let zh = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, zero)) as u32;
+        *w = !((zh as u64) << 32 | zl as u64);
+    }
+}
+
+/// Byte 64w + i of `bytes` is 1 when bit i of `bits[w]` is set, 0 otherwise.
+#[inline(always)]
+fn unpack_bits(bits: &[u64], bytes: &mut [u8], avx2: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        #[allow(unsafe_code)]
+        // SAFETY: `avx2` is true only when the CPU has AVX2.
+        unsafe {
+            unpack_bits_avx2(bits, bytes)
+        };
+        return;
+    }
+    let _ = avx2;
+    unpack_bits_portable(bits, bytes);
+}
+
+fn unpack_bits_portable(bits: &[u64], bytes: &mut [u8]) {
+    for (&w, chunk) in bits.iter().zip(bytes.chunks_exact_mut(64)) {
+        for (i, b) in chunk.iter_mut().enumerate() {
+            *b = (w >> i & 1) as u8;
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn unpack_bits_avx2(bits: &[u64], bytes: &mut [u8]) {
+    use std::arch::x86_64::*;
+    // Byte i of the 32 takes byte i / 8 of the 32-bit mask (the shuffle works within each
+    // 128-bit half: the low half reads bytes 0 and 1, the high half bytes 2 and 3), then
+    // keeps bit i % 8.
+    let spread = _mm256_setr_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+    );
+    let select = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+    let one = _mm256_set1_epi8(1);
+    for (&w, chunk) in bits.iter().zip(bytes.chunks_exact_mut(64)) {
+        for (half, m) in [w as u32, (w >> 32) as u32].into_iter().enumerate() {
+            let v = _mm256_shuffle_epi8(_mm256_set1_epi32(m as i32), spread);
+            let set = _mm256_cmpeq_epi8(_mm256_and_si256(v, select), select);
+            #[allow(unsafe_code)]
+            // SAFETY: the chunk has 64 bytes; this stores 32 at offset 0 or 32.
+            unsafe {
+                _mm256_storeu_si256(
+                    chunk.as_mut_ptr().add(32 * half).cast(),
+                    _mm256_and_si256(set, one),
+                )
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn packing_round_trips(bytes in proptest::collection::vec(0u8..=1, 64 * 9)) {
+            for avx2 in [false, cfg!(target_arch = "x86_64") && std::is_x86_feature_detected!("avx2")] {
+                let mut bits = vec![0u64; 9];
+                pack_bytes(&bytes, &mut bits, avx2);
+                for (v, &b) in bytes.iter().enumerate() {
+                    prop_assert_eq!(bits[v / 64] >> (v % 64) & 1, b as u64);
+                }
+                let mut back = vec![7u8; 64 * 9];
+                unpack_bits(&bits, &mut back, avx2);
+                prop_assert_eq!(&back, &bytes);
+            }
+        }
+    }
 }

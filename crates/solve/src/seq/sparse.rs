@@ -88,8 +88,10 @@ pub struct Sparse {
     /// Pairs of common heaps the helper thread marks per heap ahead of the main thread
     /// (adapted to keep both threads busy).
     ahead_pairs: usize,
-    /// Option sets for the two-thread pipeline, kept between chunks.
-    pool: Vec<Marks>,
+    /// The batches handed between the two threads of the pipeline, kept between chunks.
+    pool: Vec<pipeline::Packed>,
+    /// The helper thread's option sets, kept between chunks.
+    helper_marks: Option<Marks>,
     /// Use SIMD instructions when the CPU has them (off in tests of the portable code).
     simd: bool,
 }
@@ -426,6 +428,7 @@ impl Sparse {
             batch: None,
             ahead_pairs: 512,
             pool: Vec::new(),
+            helper_marks: None,
             simd: true,
         };
         for v in values {
