@@ -17,7 +17,7 @@
 //! before the heap itself.
 
 use super::{limit_of, mark_rare, Marks, Seen, Small, Sparse, BATCH};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Batches the helper may have ready ahead of the main thread (3 were 3% slower on Officers,
@@ -31,7 +31,14 @@ const SPIN_FOR: std::time::Duration = std::time::Duration::from_micros(50);
 const FREE: u8 = 0;
 const READY: u8 = 1;
 /// The most pairs of each heap's scan the helper marks.
-const MAX_AHEAD_PAIRS: usize = 1 << 14;
+const MAX_AHEAD_PAIRS: isize = 1 << 14;
+/// The most rare heaps of its pass the helper leaves to the main thread.
+const MAX_LEFT: isize = 1 << 14;
+
+/// How much the share of the work moves when one thread had to wait for the other.
+fn step(balance: isize) -> isize {
+    (balance.unsigned_abs() / 8 + 8) as isize
+}
 
 /// The 16-bit cells, shared by the two threads. Only the main thread writes, each cell
 /// once, before publishing it; the helper reads only cells published before it looks.
@@ -94,8 +101,8 @@ struct Shared {
     progress: Progress,
     /// Rare entries (heap, value) packed in 64 bits; the first `progress.rare_len` are valid.
     rare: Vec<AtomicU64>,
-    /// Pairs of each heap's scan the helper marks.
-    ahead_pairs: AtomicUsize,
+    /// How the work is shared ([`Sparse::balance`]).
+    balance: AtomicIsize,
     /// The ring of batches: batch t (from the chunk's start) uses slot t % SLOTS.
     slots: Vec<Slot>,
     /// Set when either thread stops early: the other stops waiting.
@@ -110,12 +117,12 @@ impl Shared {
     /// Slot `i` for thread `me` once it is in `state`; false when the other thread stopped.
     /// When the slot is not ready at once, `adjust` changes the helper's share of the scan
     /// first (the thread that waits says which way the work is off balance).
-    fn claim(&self, i: usize, state: u8, me: usize, adjust: impl Fn(usize) -> usize) -> bool {
+    fn claim(&self, i: usize, state: u8, me: usize, adjust: impl Fn(isize) -> isize) -> bool {
         if self.slots[i].state.load(Ordering::Acquire) == state {
             return true;
         }
         let _ = self
-            .ahead_pairs
+            .balance
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| Some(adjust(x)));
         self.wait(i, state, me)
     }
@@ -216,7 +223,7 @@ impl Sparse {
                 .map(|&(a, g)| AtomicU64::new(pack(a, g)))
                 .chain((from..end).map(|_| AtomicU64::new(0)))
                 .collect(),
-            ahead_pairs: AtomicUsize::new(self.ahead_pairs),
+            balance: AtomicIsize::new(self.balance),
             slots: (0..SLOTS)
                 .map(|_| Slot {
                     state: AtomicU8::new(FREE),
@@ -245,7 +252,7 @@ impl Sparse {
             while n0 < end {
                 let i = t % SLOTS;
                 // When the helper is behind, give it less of the scan.
-                if !sh.claim(i, READY, 0, |x| x.saturating_sub(x / 8 + 1)) {
+                if !sh.claim(i, READY, 0, |b| (b - step(b)).max(-MAX_LEFT)) {
                     break;
                 }
                 {
@@ -274,7 +281,7 @@ impl Sparse {
         self.batch = Some(own);
         self.rare_pairs += helper_pairs.0;
         self.scanned_pairs += helper_pairs.1;
-        self.ahead_pairs = sh.ahead_pairs.load(Ordering::Relaxed);
+        self.balance = sh.balance.load(Ordering::Relaxed);
         self.pool = sh
             .slots
             .into_iter()
@@ -329,7 +336,7 @@ fn helper(
     while nb < end {
         let i = t % SLOTS;
         // When ahead of the main thread, take more of the scan.
-        if !sh.claim(i, FREE, 1, |x| (x + 32).min(MAX_AHEAD_PAIRS)) {
+        if !sh.claim(i, FREE, 1, |b| (b + step(b)).min(MAX_AHEAD_PAIRS)) {
             break;
         }
         {
@@ -341,8 +348,9 @@ fn helper(
             }
             let settled = sh.cells.settled(settled_to);
             marks.reset(nb, limit_of(sh.progress.max_value.load(Ordering::Relaxed)));
-            rare_pairs += mark_rare(rules, &rare, settled, marks);
-            scan_pairs += mark_scan(rules, settled, sh.ahead_pairs.load(Ordering::Relaxed), marks);
+            let balance = sh.balance.load(Ordering::Relaxed);
+            rare_pairs += mark_rare(rules, &rare, settled, marks, (-balance).max(0) as usize);
+            scan_pairs += mark_scan(rules, settled, balance.max(0) as usize, marks);
             sh.slot(i).pack(marks, avx2);
         }
         sh.set(i, READY, 1);

@@ -12,6 +12,8 @@ use super::store::Cell;
 
 #[path = "pipeline.rs"]
 mod pipeline;
+#[path = "targeted.rs"]
+mod targeted;
 use grundy_core::heap::{counts_with, LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
 
 /// The rules of a take-and-break game that leaves at most two heaps, by removal count.
@@ -82,18 +84,23 @@ pub struct Sparse {
     pub scanned_pairs: u64,
     /// Pairs with a rare heap looked at (statistics).
     pub rare_pairs: u64,
+    /// Heaps whose scan looked for its targets only (statistics, see `seq/targeted.rs`).
+    pub targeted_scans: u64,
     tuner: Tuner,
     /// Option sets of the 8 heaps of a batch (allocated on first use).
     batch: Option<Marks>,
-    /// Pairs of common heaps the helper thread marks per heap ahead of the main thread
-    /// (adapted to keep both threads busy).
-    ahead_pairs: usize,
+    /// How the two-thread pipeline shares the work (adapted to keep both threads busy): b ≥ 0,
+    /// the helper marks the whole rare pass and b pairs of common heaps of each heap's scan;
+    /// b < 0, it leaves the last −b rare heaps of its pass to the main thread.
+    pub(crate) balance: isize,
     /// The batches handed between the two threads of the pipeline, kept between chunks.
     pool: Vec<pipeline::Packed>,
     /// The helper thread's option sets, kept between chunks.
     helper_marks: Option<Marks>,
     /// Use SIMD instructions when the CPU has them (off in tests of the portable code).
     simd: bool,
+    /// The CPU has what the targeted scan needs (see `seq/targeted.rs`), and `simd` is on.
+    targeted: bool,
 }
 
 /// The option sets of a batch of 8 heaps and what is marked in them before each heap is
@@ -186,10 +193,17 @@ impl Marks {
 }
 
 /// Marks, for each of the 8 heaps n0 + j, the pairs (a, n0 + j − k − a) of the rare heaps
-/// a in `rare` whose other heaps are all in `settled` (see [`rare_pass`]). Records the range
-/// of a per split rule in `marks.rare`; returns the pairs marked.
+/// a in `rare` whose other heaps are all in `settled` (see [`rare_pass`]), but the last
+/// `leave` of each split rule (games without the unequal rule). Records the range of a per
+/// split rule in `marks.rare`; returns the pairs marked.
 #[inline(always)]
-fn mark_rare<T: Cell>(rules: &SplitRules, rare: &[(u32, u32)], settled: &[T], marks: &mut Marks) -> u64 {
+fn mark_rare<T: Cell>(
+    rules: &SplitRules,
+    rare: &[(u32, u32)],
+    settled: &[T],
+    marks: &mut Marks,
+    leave: usize,
+) -> u64 {
     let mut ranges = std::mem::take(&mut marks.rare);
     let n0 = marks.n0;
     let mut pass = std::mem::take(&mut marks.pass);
@@ -199,6 +213,7 @@ fn mark_rare<T: Cell>(rules: &SplitRules, rare: &[(u32, u32)], settled: &[T], ma
         rare,
         settled.len(),
         n0,
+        leave,
         &mut ranges,
         &mut bounds,
         &mut pass,
@@ -227,14 +242,17 @@ fn mark_rare<T: Cell>(rules: &SplitRules, rare: &[(u32, u32)], settled: &[T], ma
 /// (m0 = n0 − k), the rare heaps a at places `from..to` of the rare list whose pairs
 /// (a, m0 + j − a) of all 8 heaps j can be marked at once: a ≥ 8, a ≥ m0 + 8 − s (the other
 /// heaps settled), a < m0 and a < s, outside the window where unequal splits would pair a
-/// with itself. Pushes the range of a per rule to `ranges_out`, its places in `rare` to
-/// `bounds_out` (as [`Sparse::index_bounds`] finds them), and `(m0, from, to)` to `out`.
+/// with itself; without that window, all but the last `leave` such heaps. Pushes the range
+/// of a per rule to `ranges_out`, its places in `rare` to `bounds_out` (as
+/// [`Sparse::index_bounds`] finds them), and `(m0, from, to)` to `out`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn rare_pass(
     rules: &SplitRules,
     rare: &[(u32, u32)],
     s: usize,
     n0: usize,
+    leave: usize,
     ranges_out: &mut Vec<(usize, usize)>,
     bounds_out: &mut Vec<[usize; 4]>,
     out: &mut Vec<(usize, usize, usize)>,
@@ -245,17 +263,21 @@ fn rare_pass(
         let m0 = n0 - k;
         let lo = BATCH.max((m0 + BATCH).saturating_sub(s));
         let hi = m0.min(s).max(lo);
-        ranges_out.push((lo, hi));
         let idx = |x: usize| rare_below(rare, x);
         let (ilo, ihi) = (idx(lo), idx(hi));
         if rules.unequal {
+            ranges_out.push((lo, hi));
             let (w0, w1) = (idx(m0.div_ceil(2)), idx((m0 + BATCH - 1) / 2 + 1));
             out.push((m0, ilo, w0.clamp(ilo, ihi)));
             out.push((m0, w1.clamp(ilo, ihi), ihi));
             bounds_out.push([ilo, ihi, w0, w1]);
         } else {
-            out.push((m0, ilo, ihi));
-            bounds_out.push([ilo, ihi, 0, 0]);
+            // The heaps from the first one left on are outside the range.
+            let kept = ihi.saturating_sub(leave).max(ilo);
+            let hi = if kept < ihi { rare[kept].0 as usize } else { hi };
+            ranges_out.push((lo, hi));
+            out.push((m0, ilo, kept));
+            bounds_out.push([ilo, kept, 0, 0]);
         }
     }
 }
@@ -345,6 +367,11 @@ fn limit_of(max: usize) -> usize {
     ((1usize << bits) + 1).min(1 << 16)
 }
 
+/// Fewer heaps than this are not timed for [`Tuner`]: the pipeline's start and end weigh on
+/// a short chunk (cut short by a rebuild or by the caller), and a single slow one used to turn
+/// the pipeline off for many chunks.
+const MIN_TIMED: usize = 2048;
+
 /// Chooses between one and two threads by measured speed (heaps per second).
 #[derive(Clone, Debug, Default)]
 struct Tuner {
@@ -368,7 +395,7 @@ impl Tuner {
             [None, _] => false,
             // Handing over a batch of 8 heaps costs about a microsecond: not worth it when
             // one thread settles a heap in less than a microsecond.
-            [Some(one), _] if one > 1e6 => false,
+            [Some(one), _] if one > 2e6 => false,
             [_, None] => true,
             [Some(one), Some(two)] => {
                 let better = two >= one;
@@ -394,6 +421,9 @@ impl Tuner {
     }
 
     fn record(&mut self, parallel: bool, heaps: usize, took: std::time::Duration) {
+        if heaps < MIN_TIMED {
+            return;
+        }
         let rate = heaps as f64 / took.as_secs_f64().max(1e-9);
         let before = self.rate;
         self.rate[parallel as usize] = Some(rate);
@@ -424,13 +454,16 @@ impl Sparse {
             full_scans: 0,
             scanned_pairs: 0,
             rare_pairs: 0,
+            targeted_scans: 0,
             tuner: Tuner::default(),
             batch: None,
-            ahead_pairs: 512,
+            balance: 0,
             pool: Vec::new(),
             helper_marks: None,
             simd: true,
+            targeted: false,
         };
+        s.targeted = s.targeted_scan();
         for v in values {
             s.count(v.get());
         }
@@ -525,6 +558,7 @@ impl Sparse {
     #[cfg(test)]
     pub(crate) fn portable_only(&mut self) {
         self.simd = false;
+        self.targeted = false;
     }
 
     /// Always use two threads in [`Sparse::compute_parallel`], however fast one is (for
@@ -645,7 +679,7 @@ impl Sparse {
     fn compute_batch<T: Cell>(&mut self, cells: &mut [T], n0: usize) -> Result<(), usize> {
         let mut marks = self.batch.take().unwrap_or_else(Marks::new);
         marks.reset(n0, limit_of(self.max_value));
-        self.rare_pairs += mark_rare(&self.rules, &self.rare, &cells[..n0], &mut marks);
+        self.rare_pairs += mark_rare(&self.rules, &self.rare, &cells[..n0], &mut marks, 0);
         let mut result = Ok(());
         for j in 0..BATCH {
             let n = n0 + j;
@@ -694,6 +728,7 @@ impl Sparse {
                 &self.rare,
                 n0,
                 n0,
+                0,
                 &mut marks.rare,
                 &mut marks.bounds,
                 &mut marks.pass,
@@ -833,6 +868,13 @@ impl Sparse {
             return result;
         }
         self.full_scans += 1;
+        if T::MAX <= 0xFFFF && self.targeted {
+            if let Some((bytes, limit)) = seen.bytes() {
+                if limit <= targeted::TARGET_VALUES + 1 {
+                    return self.scan_for_targets(cells, n, bytes, limit, result, batch);
+                }
+            }
+        }
         // Blocks grow from 32 to 256 pairs: short scans stop early, long ones run in bulk.
         let mut block = S::FIRST_BLOCK;
         for ki in 0..self.rules.leave_two.len() {
@@ -904,6 +946,10 @@ trait Seen {
         }
     }
     fn has(&self, v: usize) -> bool;
+    /// The set as 2^16 bytes with the number in use, when it is one.
+    fn bytes(&mut self) -> Option<(&mut [u8; 1 << 16], usize)> {
+        None
+    }
     /// The first value from `from` on that is not marked.
     fn next_unmarked(&self, from: usize) -> usize;
     fn mex(&self) -> usize {
@@ -915,6 +961,11 @@ trait Seen {
 struct Small<'a>(&'a mut [u8; 1 << 16], usize);
 
 impl Seen for Small<'_> {
+    #[inline(always)]
+    fn bytes(&mut self) -> Option<(&mut [u8; 1 << 16], usize)> {
+        Some((&mut *self.0, self.1))
+    }
+
     #[inline(always)]
     fn mark_pairs<T: Cell>(&mut self, xs: &[T], ys: &[T]) {
         // 16-bit values: XOR in 16-bit lanes, then one byte store per pair, no bounds check.

@@ -459,3 +459,43 @@ fn a_proven_period_extends_the_sequence_without_search() {
     assert!((0..200_000).all(|i| e.get(i) == every.get(i)));
     assert!(every.sparse_stats().unwrap().0 > 100_000);
 }
+
+#[test]
+fn the_targeted_scan_gives_the_values_of_the_marking_scan() {
+    // Games whose values pass 32 (byte option sets) and stay below 512, where heaps need a
+    // scan: the targeted scan runs on CPUs with AVX-512 VBMI, the marking scan without SIMD.
+    for name in ["0.6", "grundys-game", "0.44", "4.4", "0.26"] {
+        let r = rules_of(name);
+        let n = 20_000;
+        let mut plain = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+        plain.use_period(false);
+        plain.portable_only();
+        plain.compute_to(n).unwrap();
+        // On two threads, starting with the helper leaving most of its rare pass to the
+        // main thread, a little of it, or taking part of the scans (the share adapts).
+        for (threads, balance) in [(1, 0), (2, -100_000), (2, -2), (2, 300)] {
+            let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+            e.use_period(false);
+            e.set_threads(threads);
+            e.force_two_threads(threads == 2);
+            if let Method::Sparse(s) = &mut e.method {
+                s.balance = balance;
+            }
+            e.compute_to(n).unwrap();
+            assert!(
+                (0..n).all(|i| plain.get(i) == e.get(i)),
+                "{name} on {threads} threads, balance {balance}"
+            );
+            let targeted = match &e.method {
+                Method::Sparse(s) => s.targeted_scans,
+                _ => 0,
+            };
+            let used = match &e.method {
+                Method::Sparse(s) => s.targeted_scan(),
+                _ => false,
+            };
+            // Where the CPU has it, the scan did run (else this test would prove nothing).
+            assert_eq!(targeted > 0, used, "{name}: {targeted} targeted scans");
+        }
+    }
+}
