@@ -913,7 +913,12 @@ impl Sparse {
     /// when splits are unequal), and the scan looks at i in the two ranges (all of them but
     /// the pairs premarked in `batch`).
     #[inline(always)]
-    fn scan_of(&self, n: usize, ki: usize, batch: Option<Premarked<'_>>) -> Option<(usize, usize, Ranges)> {
+    fn scan_of(
+        &self,
+        n: usize,
+        ki: usize,
+        batch: Option<Premarked<'_>>,
+    ) -> Option<(usize, usize, [(usize, usize); 2])> {
         let k = self.rules.leave_two[ki];
         if k + 2 > n {
             return None;
@@ -931,9 +936,6 @@ impl Sparse {
         Some((m, half, [(0, s0), (s1, half)]))
     }
 }
-
-/// Two ranges of pairs of a scan (see [`Sparse::scan_of`]).
-type Ranges = [(usize, usize); 2];
 
 /// What is marked for a heap of a batch before it is finished (see [`Marks`]).
 #[derive(Clone, Copy)]
