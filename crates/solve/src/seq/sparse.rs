@@ -878,62 +878,43 @@ impl Sparse {
         // Blocks grow from 32 to 256 pairs: short scans stop early, long ones run in bulk.
         let mut block = S::FIRST_BLOCK;
         for ki in 0..self.rules.leave_two.len() {
-            let Some((m, half, ranges)) = self.scan_of(n, ki, batch) else {
+            let k = self.rules.leave_two[ki];
+            if k + 2 > n {
                 break;
-            };
+            }
+            let m = n - k;
+            // Pairs (a, m - a) for a = 1..=half (without a = m/2 when splits are unequal).
+            let half = if unequal && m & 1 == 0 { m / 2 - 1 } else { m / 2 };
             let low = &cells[1..=half];
             let high = &cells[m - half..m];
-            for (from, to) in ranges {
-                let mut i = from;
-                while i < to {
-                    let len = block.min(to - i);
-                    block = (block * 2).min(S::LAST_BLOCK);
-                    self.scanned_pairs += len as u64;
-                    let xs = &low[i..i + len];
-                    let ys = &high[half - i - len..half - i];
-                    seen.mark_pairs(xs, ys);
-                    if seen.has(result) {
-                        // Every value below the old mex stays marked.
-                        result = seen.next_unmarked(result + 1);
-                        if self.classify(result) {
-                            return result;
-                        }
-                    }
-                    i += len;
+            // Pair a = i + 1; the pairs marked before (a in [p0, p1)) are skipped.
+            let (s0, s1) = match &batch {
+                Some(Premarked { pairs: (p0, p1), .. }) if ki == 0 && p1 > p0 => (p0 - 1, p1 - 1),
+                _ => (half, half),
+            };
+            let mut i = 0;
+            while i < half {
+                if i == s0 {
+                    i = s1;
+                    continue;
                 }
+                let len = block.min(half - i).min(if i < s0 { s0 - i } else { usize::MAX });
+                block = (block * 2).min(S::LAST_BLOCK);
+                self.scanned_pairs += len as u64;
+                let xs = &low[i..i + len];
+                let ys = &high[half - i - len..half - i];
+                seen.mark_pairs(xs, ys);
+                if seen.has(result) {
+                    // Every value below the old mex stays marked.
+                    result = seen.next_unmarked(result + 1);
+                    if self.classify(result) {
+                        return result;
+                    }
+                }
+                i += len;
             }
         }
         result
-    }
-}
-
-impl Sparse {
-    /// The scan of heap n for split rule `ki`, None when the rule leaves no two heaps: (m,
-    /// half, ranges): pair i is (i + 1, m − i − 1) for i below half (without i + 1 = m / 2
-    /// when splits are unequal), and the scan looks at i in the two ranges (all of them but
-    /// the pairs premarked in `batch`).
-    #[inline(always)]
-    fn scan_of(
-        &self,
-        n: usize,
-        ki: usize,
-        batch: Option<Premarked<'_>>,
-    ) -> Option<(usize, usize, [(usize, usize); 2])> {
-        let k = self.rules.leave_two[ki];
-        if k + 2 > n {
-            return None;
-        }
-        let m = n - k;
-        let half = if self.rules.unequal && m & 1 == 0 {
-            m / 2 - 1
-        } else {
-            m / 2
-        };
-        let (s0, s1) = match batch {
-            Some(Premarked { pairs: (p0, p1), .. }) if ki == 0 && p1 > p0 => (p0 - 1, p1 - 1),
-            _ => (half, half),
-        };
-        Some((m, half, [(0, s0), (s1, half)]))
     }
 }
 

@@ -67,13 +67,22 @@ impl Sparse {
             Some(found) => found,
             None => self.targets_one_by_one(seen, result, top),
         };
+        let unequal = self.rules.unequal;
         for ki in 0..self.rules.leave_two.len() {
-            let Some((m, half, ranges)) = self.scan_of(n, ki, batch) else {
+            let k = self.rules.leave_two[ki];
+            if k + 2 > n {
                 break;
-            };
+            }
+            let m = n - k;
+            let half = if unequal && m & 1 == 0 { m / 2 - 1 } else { m / 2 };
             let low = &cells[1..=half];
             let high = &cells[m - half..m];
-            for (from, to) in ranges {
+            // Pair i is (i + 1, m − i − 1); the pairs premarked are skipped.
+            let (s0, s1) = match &batch {
+                Some(Premarked { pairs: (p0, p1), .. }) if ki == 0 && p1 > p0 => (p0 - 1, p1 - 1),
+                _ => (half, half),
+            };
+            for (from, to) in [(0, s0), (s1, half)] {
                 if from >= to {
                     continue;
                 }
