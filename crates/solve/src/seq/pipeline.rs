@@ -9,8 +9,10 @@
 //! thread. Marking is idempotent and the stopping rule of the scan only needs every rare
 //! pair marked, so the values are exactly those of one thread.
 //!
-//! How many pairs of the scan the helper marks adapts: fewer when the main thread had to
-//! wait for it, more when it had to wait for the main thread.
+//! The share adapts: when the main thread had to wait for the helper, the helper marks fewer
+//! pairs of the scans, then leaves the last rare heaps of its pass to the main thread; when
+//! the helper had to wait, the other way round (see [`Sparse::balance`]). The helper marks
+//! in option sets of its own and hands each batch over as bits ([`Packed`]).
 //!
 //! During a chunk the common set may gain values first seen in the chunk (as on one
 //! thread); the rare list only grows at its end, and a heap's rare entry is published
@@ -115,7 +117,7 @@ struct Shared {
 
 impl Shared {
     /// Slot `i` for thread `me` once it is in `state`; false when the other thread stopped.
-    /// When the slot is not ready at once, `adjust` changes the helper's share of the scan
+    /// When the slot is not ready at once, `adjust` changes the helper's share of the work
     /// first (the thread that waits says which way the work is off balance).
     fn claim(&self, i: usize, state: u8, me: usize, adjust: impl Fn(isize) -> isize) -> bool {
         if self.slots[i].state.load(Ordering::Acquire) == state {
@@ -251,7 +253,7 @@ impl Sparse {
             let mut t = 0;
             while n0 < end {
                 let i = t % SLOTS;
-                // When the helper is behind, give it less of the scan.
+                // When the helper is behind, give it less of the work.
                 if !sh.claim(i, READY, 0, |b| (b - step(b)).max(-MAX_LEFT)) {
                     break;
                 }
@@ -335,7 +337,7 @@ fn helper(
     let mut t = 0;
     while nb < end {
         let i = t % SLOTS;
-        // When ahead of the main thread, take more of the scan.
+        // When ahead of the main thread, take more of the work.
         if !sh.claim(i, FREE, 1, |b| (b + step(b)).min(MAX_AHEAD_PAIRS)) {
             break;
         }

@@ -11,7 +11,7 @@
 //! So the scan need not mark every pair's value (a store per pair): it only has to find the
 //! pairs whose value is a target. With AVX-512 (VBMI), while every value is below 512, the
 //! targets fit in a 512-bit table that one byte permute looks up for 32 pairs at once; the
-//! rare pairs that hit a target are then marked one by one, and the target is crossed off.
+//! values of the pairs that hit a target are collected, and crossed off every 256 pairs.
 
 use super::{Cell, Premarked, Sparse};
 
