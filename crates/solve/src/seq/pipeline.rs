@@ -463,9 +463,10 @@ impl Packed {
     }
 }
 
-/// Bit i of `out[w]` is set when byte 64w + i of `bytes` is not zero.
+/// Bit i of `out[w]` is set when byte 64w + i of `bytes` is not zero (`avx2` only where the
+/// CPU has AVX2).
 #[inline(always)]
-fn pack_bytes(bytes: &[u8], out: &mut [u64], avx2: bool) {
+pub(super) fn pack_bytes(bytes: &[u8], out: &mut [u64], avx2: bool) {
     #[cfg(target_arch = "x86_64")]
     if avx2 {
         #[allow(unsafe_code)]

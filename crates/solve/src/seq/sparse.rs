@@ -957,7 +957,7 @@ trait Seen {
     }
     fn has(&self, v: usize) -> bool;
     /// The set as 2^16 bytes with the number in use, when it is one.
-    fn bytes(&mut self) -> Option<(&mut [u8; 1 << 16], usize)> {
+    fn bytes(&self) -> Option<(&[u8; 1 << 16], usize)> {
         None
     }
     /// The first value from `from` on that is not marked.
@@ -972,8 +972,8 @@ struct Small<'a>(&'a mut [u8; 1 << 16], usize);
 
 impl Seen for Small<'_> {
     #[inline(always)]
-    fn bytes(&mut self) -> Option<(&mut [u8; 1 << 16], usize)> {
-        Some((&mut *self.0, self.1))
+    fn bytes(&self) -> Option<(&[u8; 1 << 16], usize)> {
+        Some((&*self.0, self.1))
     }
 
     #[inline(always)]

@@ -13,16 +13,18 @@
 //! targets fit in a 512-bit table that one byte permute looks up for 32 pairs at once; the
 //! values of the pairs that hit a target are collected, and crossed off every 256 pairs.
 
+use super::pipeline::pack_bytes;
 use super::{Cell, Premarked, Sparse};
 
 /// The most values the table of targets holds (values below 512).
 pub(super) const TARGET_VALUES: usize = 512;
 
-/// Whether the CPU has AVX-512 with BW, VBMI and VBMI2, and POPCNT.
+/// Whether the CPU has AVX-512 with BW, VBMI and VBMI2, and AVX2 and POPCNT.
 fn cpu_supports() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx512f")
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
             && std::arch::is_x86_feature_detected!("avx512vbmi")
             && std::arch::is_x86_feature_detected!("avx512vbmi2")
@@ -53,9 +55,9 @@ impl Sparse {
         &mut self,
         cells: &[T],
         n: usize,
-        seen: &mut [u8; 1 << 16],
+        seen: &[u8; 1 << 16],
         limit: usize,
-        mut result: usize,
+        result: usize,
         batch: Option<Premarked<'_>>,
     ) -> usize {
         debug_assert!(limit <= TARGET_VALUES + 1 && T::MAX <= 0xFFFF);
@@ -95,14 +97,11 @@ impl Sparse {
             }
         }
         // The smallest target not witnessed (the mex was one, so one is left).
-        let _ = result;
-        for (w, &t) in targets.iter().enumerate() {
-            if t != 0 {
-                result = 8 * w + t.trailing_zeros() as usize;
-                break;
-            }
-        }
-        result
+        targets
+            .iter()
+            .enumerate()
+            .find(|&(_, &t)| t != 0)
+            .map_or(result, |(w, t)| 8 * w + t.trailing_zeros() as usize)
     }
 
     /// The targets from `result` to `top` (at most) as a table, and the first unmarked
@@ -144,7 +143,14 @@ impl Sparse {
             // Values lo..=hi of this word.
             let hi = (64 * w + 63).min(top);
             let range = (u64::MAX >> (63 - (hi - 64 * w))) & (u64::MAX << (lo - 64 * w));
-            let unmarked = !marked_bits(&seen[64 * w..64 * w + 64]) & range;
+            let mut marked = 0;
+            // AVX2: the targeted scan only runs where the CPU has it (see `cpu_supports`).
+            pack_bytes(
+                &seen[64 * w..64 * w + 64],
+                std::slice::from_mut(&mut marked),
+                true,
+            );
+            let unmarked = !marked & range;
             let common = self.common.0.get(w).copied().unwrap_or(0);
             let classified = self.classified.0.get(w).copied().unwrap_or(0);
             let first_common = unmarked & common;
@@ -166,32 +172,6 @@ impl Sparse {
         }
         Some((table_of(&words), None))
     }
-}
-
-/// Bit i set when `bytes[i]` is not zero (64 bytes). Only called by the targeted scan.
-#[inline(always)]
-fn marked_bits(bytes: &[u8]) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if let Ok(bytes) = <&[u8; 64]>::try_from(bytes) {
-        #[allow(unsafe_code)]
-        // SAFETY: the targeted scan only runs when the CPU has AVX-512 (F and BW among them).
-        return unsafe { marked_bits_avx512(bytes) };
-    }
-    bytes
-        .iter()
-        .take(64)
-        .enumerate()
-        .fold(0, |acc, (i, &b)| acc | ((b != 0) as u64) << i)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn marked_bits_avx512(bytes: &[u8; 64]) -> u64 {
-    use std::arch::x86_64::*;
-    #[allow(unsafe_code)]
-    // SAFETY: 64 bytes: one 64-byte load.
-    let v = unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) };
-    _mm512_test_epi8_mask(v, v)
 }
 
 /// The table of targets (bit v % 8 of byte v / 8) from 64-bit words (bit v % 64 of word v / 64).
@@ -361,7 +341,7 @@ mod tests {
     }
 
     #[test]
-    fn marked_bits_reads_each_byte() {
+    fn marked_bytes_read_as_bits() {
         if !cpu_supports() {
             return;
         }
@@ -370,6 +350,8 @@ mod tests {
             *b = (i % 3 == 0) as u8 * (i as u8 | 1);
         }
         let want = (0..64).filter(|i| i % 3 == 0).fold(0u64, |acc, i| acc | 1 << i);
-        assert_eq!(marked_bits(&bytes), want);
+        let mut got = 0;
+        pack_bytes(&bytes, std::slice::from_mut(&mut got), true);
+        assert_eq!(got, want);
     }
 }
