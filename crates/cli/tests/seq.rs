@@ -18,7 +18,7 @@ fn stdout(o: &Output) -> String {
 
 fn reference(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/reference/heap")
+        .join("../../tests/data/heap")
         .join(name);
     std::fs::read_to_string(path).expect("reference table")
 }

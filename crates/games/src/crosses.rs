@@ -257,7 +257,7 @@ mod tests {
     fn runs_are_octal_0_007_shifted_by_two() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/reference/heap/0.007.txt"
+            "/../../tests/data/heap/0.007.txt"
         );
         let text = std::fs::read_to_string(path).expect("reference table 0.007");
         let reference: Vec<u16> = text.lines().map(|l| l.trim().parse().unwrap()).collect();

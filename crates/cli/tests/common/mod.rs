@@ -52,10 +52,10 @@ pub fn grundy_env(args: &[&str], input: &str, env: &[(&str, &str)]) -> Run {
     }
 }
 
-/// The shared reference folder, beside the repository.
+/// The test fixtures folder of the repository (tests/data).
 pub fn reference(sub: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/reference")
+        .join("../../tests/data")
         .join(sub)
 }
 

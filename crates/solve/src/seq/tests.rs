@@ -1,4 +1,4 @@
-//! The sequence engines against the reference tables of ../shared/reference/heap, against
+//! The sequence engines against the reference tables of tests/data/heap, against
 //! the naive mex, and checkpoints against damage.
 
 use super::*;
@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use std::path::PathBuf;
 
 fn reference_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/heap")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/heap")
 }
 
 /// The rules of a reference file's name (a test-only reading of the codes used there).
@@ -45,7 +45,7 @@ fn compute(rules: &HeapRules, count: u64) -> SeqEngine {
 
 fn reference_tables() -> Vec<(String, Vec<u64>)> {
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(reference_dir()).expect("shared/reference/heap is beside the repo") {
+    for entry in std::fs::read_dir(reference_dir()).expect("tests/data/heap is in the repository") {
         let path = entry.unwrap().path();
         if path.extension().and_then(|e| e.to_str()) != Some("txt") {
             continue;
