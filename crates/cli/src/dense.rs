@@ -9,10 +9,11 @@ use crate::error::{usage, CliError};
 use crate::solve::{print_analysis, DenseRecord, DenseSize, SolveArgs};
 use grundy_core::dense::DenseGame;
 use grundy_core::{Game, Outcome};
-use grundy_games::cram::{Board, Cram, CramDense};
+use grundy_games::cram::{Board, Cram, CramDense, CramFamily};
+use grundy_games::family::{Family, FamilyOptions, RegistryError};
 use grundy_games::graph::Points;
-use grundy_games::graph_game::GraphDense;
-use grundy_games::registry::{canonical_name, graph_game, position_error, FamilyOptions};
+use grundy_games::graph_game::{GraphDense, GraphFamily, PointsFamily};
+use grundy_games::registry;
 use grundy_solve::dense::{default_budget, human_bytes, DenseError, DenseSolver, DenseTable, Plan, Record};
 use grundy_solve::Convention;
 
@@ -57,17 +58,27 @@ pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -
         Some(s) => parse_size(s).map_err(|e| usage(format!("bad --memory-budget: {e}")))?,
         None => default_budget(),
     };
-    match canonical_name(&args.family) {
-        Some("cram") => {
+    let d = registry::find(&args.family)?.description;
+    let graph_family = if d.name == PointsFamily::DESCRIPTION.name {
+        Some(PointsFamily.build(&args.family, opts, text)?)
+    } else if d.name == GraphFamily::DESCRIPTION.name {
+        Some(GraphFamily.build(&args.family, opts, text)?)
+    } else {
+        None
+    };
+    match graph_family {
+        None if d.name == CramFamily::DESCRIPTION.name => {
             if args.game.board.is_some() || args.game.graph.is_some() || args.game.rule.is_some() {
                 return Err(usage("--board, --graph and --rule apply to the graph games"));
             }
-            let board = Cram.parse_position(text).map_err(|e| position_error("cram", e))?;
+            let board = Cram
+                .parse_position(text)
+                .map_err(|e| RegistryError::position("cram", e))?;
             let dense = CramDense::new(&board).map_err(usage)?;
             let top = dense.top_tier();
             let (rows, cols) = (board.rows, board.cols);
             let space = Space {
-                family: "cram",
+                family: CramFamily::DESCRIPTION.name,
                 geometry: format!("{rows}x{cols}"),
                 rule: "-".into(),
                 mask: board.empty,
@@ -91,8 +102,8 @@ pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -
                 db,
             )
         }
-        Some(family @ ("points" | "graph")) => {
-            let (game, p) = graph_game(family, opts, text)?;
+        Some((game, p)) => {
+            let family = d.name;
             let dense = GraphDense::new(&game, p).map_err(usage)?;
             let top = dense.top_tier();
             let graph = game.graph();
@@ -114,10 +125,15 @@ pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -
                 db,
             )
         }
-        _ => Err(usage(format!(
-            "--dense is available for cram, points and graph, not {}",
-            args.family
-        ))),
+        None => {
+            let mut dense: Vec<&str> = registry::named().filter(|d| d.dense).map(|d| d.name).collect();
+            let last = dense.pop().unwrap_or_default();
+            Err(usage(format!(
+                "--dense is available for {} and {last}, not {}",
+                dense.join(", "),
+                args.family
+            )))
+        }
     }
 }
 

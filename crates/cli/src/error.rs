@@ -47,8 +47,9 @@ pub fn usage(msg: impl Into<String>) -> CliError {
     CliError::Usage(msg.into())
 }
 
-impl From<grundy_games::registry::RegistryError> for CliError {
-    fn from(e: grundy_games::registry::RegistryError) -> Self {
-        CliError::Usage(e.0)
+impl From<grundy_games::family::RegistryError> for CliError {
+    /// Every registry error is the user's input: a usage error (exit 2).
+    fn from(e: grundy_games::family::RegistryError) -> Self {
+        CliError::Usage(e.to_string())
     }
 }

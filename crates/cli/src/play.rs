@@ -4,11 +4,10 @@
 
 use crate::db::DbOptions;
 use crate::error::CliError;
-use crate::solve::{position_text, GameArgs};
+use crate::solve::{read_position, GameArgs};
 use grundy_store::Store;
 use grundy_web::api::{ApiError, Limits, SolveRequest, SolveResponse};
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// Who moves first.
@@ -74,8 +73,11 @@ impl Session {
     /// Moves to the position after a move (for the graph family, the game goes on as a
     /// `points` position on the same graph).
     fn advance(&mut self, after: &str) {
-        if self.req.family == "graph" {
-            self.req.family = "points".into();
+        let next = grundy_games::registry::find(&self.req.family)
+            .ok()
+            .and_then(|f| f.description.continues_as);
+        if let Some(next) = next {
+            self.req.family = next.into();
             if self.req.board.is_none() {
                 self.req.graph = Some(std::mem::take(&mut self.req.position));
             }
@@ -102,20 +104,18 @@ pub fn play(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let text = match (args.family.as_str(), args.position.as_slice()) {
-        ("graph", [path]) if !path.starts_with('@') => position_text(&[], Some(&PathBuf::from(path)))?,
-        _ => position_text(&args.position, None)?,
-    };
+    let text = read_position(&args.family, &args.position, None)?;
     let graph = args.game.graph_text()?.map(|(_, text)| text);
     let mut session = Session {
         req: SolveRequest {
-            family: args.game.family(&args.family)?,
+            family: args.family.clone(),
             position: text,
             misere: args.misere,
             remoteness: true,
             board: args.game.board.clone(),
             graph,
             rule: args.game.rule.clone(),
+            set: args.game.set.clone(),
         },
         limits: Limits {
             max_positions: args.max_positions,

@@ -2,9 +2,10 @@
 
 use crate::db::{analysis_key, load_analysis, save_analysis, DbOptions, StoredAnalysis, StoredMove};
 use crate::error::{usage, CliError};
-use grundy_core::{Game, Outcome};
-use grundy_games::registry::{with_game, FamilyInfo, FamilyOptions, WithGame};
-use grundy_solve::{analysis::Analyzer, Convention};
+use grundy_core::{Convention, Game, Outcome};
+use grundy_games::family::{Engine as Preferred, Family, FamilyOptions};
+use grundy_games::registry::{self, with_game, FamilyInfo, WithGame};
+use grundy_solve::analysis::Analyzer;
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -109,16 +110,19 @@ impl GameArgs {
         }
     }
 
-    /// The family to play: `subtraction` with `--set` becomes `sub:SET`.
-    pub fn family(&self, family: &str) -> Result<String, CliError> {
-        match (family, &self.set) {
-            ("subtraction" | "sub", Some(set)) => Ok(format!("sub:{set}")),
-            ("subtraction" | "sub", None) => Err(usage(
-                "the subtraction family needs its set: --set 1,3,4 (or write sub:1,3,4)",
-            )),
-            (_, Some(_)) => Err(usage("--set applies to the subtraction family")),
-            (f, None) => Ok(f.to_string()),
-        }
+    /// The options of the family, as the registry reads them (`heap_values`: the bulk
+    /// engine for heap games, if any).
+    pub fn options(
+        &self,
+        heap_values: Option<grundy_games::family::HeapValues>,
+    ) -> Result<FamilyOptions, CliError> {
+        Ok(FamilyOptions {
+            board: self.board.clone(),
+            graph: self.graph_text()?,
+            rule: self.rule.clone(),
+            set: self.set.clone(),
+            heap_values,
+        })
     }
 }
 
@@ -174,55 +178,48 @@ fn heap_values(rules: &grundy_core::HeapRules, count: u64) -> Option<Vec<u64>> {
 /// Runs `grundy solve`; with a store, answers from it when it holds the position, and
 /// keeps what it computes.
 pub fn run(args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
-    let text = match (args.family.as_str(), args.position.as_slice()) {
-        // For the graph family the position is a whole graph: its edge-list file.
-        ("graph", [path]) if path != "-" && !path.starts_with('@') => {
-            position_text(&[], Some(&PathBuf::from(path)))?
-        }
-        _ => position_text(&args.position, args.file.as_ref())?,
-    };
-    let opts = FamilyOptions {
-        board: args.game.board.clone(),
-        graph: args.game.graph_text()?,
-        rule: args.game.rule.clone(),
-        heap_values: Some(heap_values),
-    };
-    let family = args.game.family(&args.family)?;
+    let text = read_position(&args.family, &args.position, args.file.as_ref())?;
+    let opts = args.game.options(Some(heap_values))?;
     if args.dense {
         return crate::dense::run(&args, &opts, &text, db);
     }
-    let graph_id = opts
-        .graph
-        .as_ref()
-        .map(|(_, t)| format!("{:016x}", grundy_store::checksum(t.as_bytes())));
-    let report = Report {
-        args: &args,
-        db,
-        graph_id,
-        text_id: format!("{:016x}", grundy_store::checksum(text.as_bytes())),
-    };
-    let a = with_game(&family, &opts, &text, report)?;
+    let report = Report { args: &args, db };
+    let a = with_game(&args.family, &opts, &text, report)?;
     print(&args, &a);
     Ok(())
+}
+
+/// The position's text from the words, a file or stdin. A family whose position is a whole
+/// file (the graph family: an edge list) takes a single word as that file's path.
+pub fn read_position(family: &str, words: &[String], file: Option<&PathBuf>) -> Result<String, CliError> {
+    let whole_file = registry::find(family).is_ok_and(|f| f.description.continues_as.is_some());
+    match words {
+        [path] if whole_file && file.is_none() && path != "-" && !path.starts_with('@') => {
+            position_text(&[], Some(&PathBuf::from(path)))
+        }
+        _ => position_text(words, file),
+    }
 }
 
 struct Report<'a> {
     args: &'a SolveArgs,
     db: &'a DbOptions,
-    /// Checksum of the edge-list file, part of the store's key.
-    graph_id: Option<String>,
-    /// Checksum of the position's text (for the graph family, the graph).
-    text_id: String,
 }
 
 impl WithGame for Report<'_> {
     type Output = StoredAnalysis;
     type Error = CliError;
 
-    fn run<G: Game>(self, game: &G, p: G::Position, info: &FamilyInfo) -> Result<StoredAnalysis, CliError> {
+    fn run<F: Family>(
+        self,
+        family: &F,
+        game: &F::Game,
+        p: <F::Game as Game>::Position,
+        info: &FamilyInfo,
+    ) -> Result<StoredAnalysis, CliError> {
         let args = self.args;
         let convention = if args.misere {
-            if !info.misere {
+            if !info.description.misere {
                 return Err(usage(format!(
                     "--misere is not available for {}: its rules end the game by a winning move, not by a lack of moves",
                     info.name
@@ -233,14 +230,11 @@ impl WithGame for Report<'_> {
             Convention::Normal
         };
         let position = game.format_position(&p);
-        // The graph family's position is the whole graph: key it by the graph.
-        let position_key = match info.name.as_str() {
-            "graph" => format!("{position}@{}", self.text_id),
-            _ => position.clone(),
-        };
-        let conv = if args.misere { "misere" } else { "normal" };
+        // A position whose game depends on more than its text (a graph) is keyed by both.
+        let id = family.position_id(game, &p);
+        let conv = convention.as_str();
         let search = match args.engine {
-            Engine::Auto => info.prefer_search,
+            Engine::Auto => info.description.engine == Preferred::Search,
             Engine::Memo => false,
             Engine::Search => true,
         } && convention == Convention::Normal
@@ -256,12 +250,12 @@ impl WithGame for Report<'_> {
             if args.remoteness { "remoteness" } else { "-" },
             args.game.board.as_deref().unwrap_or("-"),
             args.game.rule.as_deref().unwrap_or("-"),
-            self.graph_id.as_deref().unwrap_or("-"),
+            if id.is_empty() { "-" } else { &id },
         ];
         if engine != "-" {
             parts.push(engine);
         }
-        let key = analysis_key(&info.name, &parts, &position_key);
+        let key = analysis_key(&info.name, &parts, &position);
         let store = self.db.open_cache();
         if let Some(found) = store.as_ref().and_then(|s| load_analysis(s, &key)) {
             return Ok(found);

@@ -14,4 +14,4 @@ pub use heap::HeapRules;
 pub use mex::MexSet;
 pub use nimber::Nimber;
 pub use parse::{tokens, ParseError, Span, Token};
-pub use ruleset::{Game, Outcome, Ruleset};
+pub use ruleset::{Convention, Game, Outcome, Ruleset};

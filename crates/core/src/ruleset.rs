@@ -67,8 +67,9 @@ pub trait Ruleset: Sync {
     }
 }
 
-/// Who wins a position with perfect play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Who wins a position with perfect play; `"first"` or `"second"` in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// The player to move wins (an N-position).
     First,
@@ -82,6 +83,36 @@ impl Outcome {
         match self {
             Outcome::First => "first",
             Outcome::Second => "second",
+        }
+    }
+}
+
+/// Who wins when no move is left: `"normal"` or `"misere"` in JSON and in the store's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Convention {
+    /// The player who cannot move loses.
+    #[default]
+    Normal,
+    /// The player who cannot move wins.
+    Misere,
+}
+
+impl Convention {
+    /// `"normal"` or `"misere"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Convention::Normal => "normal",
+            Convention::Misere => "misere",
+        }
+    }
+
+    /// Misère play when `misere` is true.
+    pub fn from_misere(misere: bool) -> Convention {
+        if misere {
+            Convention::Misere
+        } else {
+            Convention::Normal
         }
     }
 }

@@ -6,6 +6,7 @@
 //! Under normal play each bomb is an independent component (two bombs on one cell have equal
 //! values, which cancel), and the values form a table computed in bulk by [`BombTable`].
 
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
 use crate::grid::{parse_grid, Grid};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
 
@@ -321,6 +322,74 @@ impl Game for Bombs {
 
     fn format_position(&self, p: &Grid) -> String {
         p.format()
+    }
+}
+
+/// The Bomb Game as a family of the registry.
+pub struct BombsFamily;
+
+/// The board of the table's cell `(r, c)`: one bomb at row `r`, column `c`.
+fn one_bomb(r: usize, c: usize) -> String {
+    let mut rows = Vec::new();
+    for row in 0..=r {
+        let mut line = ".".repeat(c + 1);
+        if row == r {
+            line.replace_range(c.., "#");
+        }
+        rows.push(line);
+    }
+    rows.join("/")
+}
+
+impl Family for BombsFamily {
+    type Game = Bombs;
+    const DESCRIPTION: Description = Description {
+        name: "bombs",
+        aliases: &["bomb"],
+        notation: "Bomb Game (HDU 2873): rows of '.' and '#', e.g. '.#/..'",
+        example: ".#/..",
+        misere: true,
+        engine: Engine::Memo,
+        options: &[],
+        table: Some(Table {
+            kind: TableKind::Grid,
+            rows: "row of the bomb",
+            cols: "column of the bomb",
+            first: 0,
+            max: usize::MAX,
+            cell: one_bomb,
+        }),
+        dense: false,
+        code: None,
+        continues_as: None,
+        presets: &[],
+        // A bomb at (r, c) has r·c moves, or r + c on the first row or column.
+        estimate_moves: |text| {
+            let mut total = 0u64;
+            for (r, line) in text.split(['/', '\n']).enumerate() {
+                for (c, ch) in line.trim().chars().enumerate() {
+                    if ch == '#' {
+                        let (r, c) = (r as u64, c as u64);
+                        total = total.saturating_add(if r == 0 || c == 0 { r + c } else { r * c });
+                    }
+                }
+            }
+            total
+        },
+    };
+
+    fn build(&self, _: &str, _: &FamilyOptions, text: &str) -> Result<(Bombs, Grid), RegistryError> {
+        let bad = |e| RegistryError::position("bombs", e);
+        let grid = parse_grid(text, ".#", "bomb").map_err(bad)?;
+        let game = Bombs::new(grid.rows.min(MAX_SIDE), grid.cols.min(MAX_SIDE));
+        let p = game.parse_position(text).map_err(bad)?;
+        Ok((game, p))
+    }
+
+    fn board(&self, _: &Bombs, p: &Grid) -> BoardView {
+        BoardView::Grid {
+            rows: p.format().split('/').map(str::to_string).collect(),
+        }
     }
 }
 

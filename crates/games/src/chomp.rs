@@ -13,6 +13,7 @@
 //! bottom row, column 1 the left column, the poisoned square is `1,1`) and every square in
 //! rows ≥ r and columns ≥ c.
 
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
 use grundy_core::{tokens, Game, ParseError, Ruleset};
 
 /// Largest number of rows or columns accepted.
@@ -225,6 +226,47 @@ impl Game for Chomp {
 
     fn format_position(&self, p: &Diagram) -> String {
         format_diagram(p)
+    }
+}
+
+/// Chomp as a family of the registry.
+pub struct ChompFamily;
+
+impl Family for ChompFamily {
+    type Game = Chomp;
+    const DESCRIPTION: Description = Description {
+        name: "chomp",
+        aliases: &[],
+        notation: "Chomp: a bar 'RxC' or column heights, e.g. '4x7' or '7 7 5 3'",
+        example: "4x7",
+        misere: true,
+        engine: Engine::Memo,
+        options: &[],
+        // Bars beyond 8x8 take long: the table stops there.
+        table: Some(Table {
+            kind: TableKind::Grid,
+            rows: "rows",
+            cols: "columns",
+            first: 1,
+            max: 8,
+            cell: |r, c| format!("{r}x{c}"),
+        }),
+        dense: false,
+        code: None,
+        continues_as: None,
+        presets: &[],
+        estimate_moves: crate::family::estimate_by_tokens,
+    };
+
+    fn build(&self, _: &str, _: &FamilyOptions, text: &str) -> Result<(Chomp, Diagram), RegistryError> {
+        let p = Chomp
+            .parse_position(text)
+            .map_err(|e| RegistryError::position("chomp", e))?;
+        Ok((Chomp, p))
+    }
+
+    fn board(&self, _: &Chomp, p: &Diagram) -> BoardView {
+        BoardView::Columns { heights: p.clone() }
     }
 }
 

@@ -10,6 +10,7 @@
 //! hole) separated by newlines or `/`. A move `r1,c1-r2,c2` names the two cells it covers,
 //! rows and columns from 1, the first cell above or left of the second.
 
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
 use crate::grid::parse_grid;
 use grundy_core::dense::{DenseGame, Subsets};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
@@ -947,6 +948,54 @@ impl DenseGame for CramDense {
                 emit(tier - 2, self.subsets.rank(s & !(1u64 << a) & !(1u64 << b)));
             }
         }
+    }
+}
+
+/// Cram as a family of the registry.
+pub struct CramFamily;
+
+impl Family for CramFamily {
+    type Game = Cram;
+    const DESCRIPTION: Description = Description {
+        name: "cram",
+        aliases: &[],
+        notation: "Cram: dominoes on a board: 'RxC' or rows of '.' and '#' (a hole), e.g. '3x4'",
+        example: "3x4",
+        misere: true,
+        engine: Engine::Search,
+        options: &[],
+        // Boards beyond 6x6 take long: the table stops there.
+        table: Some(Table {
+            kind: TableKind::Grid,
+            rows: "rows",
+            cols: "columns",
+            first: 1,
+            max: 6,
+            cell: |r, c| format!("{r}x{c}"),
+        }),
+        dense: true,
+        code: None,
+        continues_as: None,
+        presets: &[],
+        estimate_moves: crate::family::estimate_by_tokens,
+    };
+
+    fn build(&self, _: &str, _: &FamilyOptions, text: &str) -> Result<(Cram, Board), RegistryError> {
+        let p = Cram
+            .parse_position(text)
+            .map_err(|e| RegistryError::position("cram", e))?;
+        Ok((Cram, p))
+    }
+
+    fn board(&self, _: &Cram, p: &Board) -> BoardView {
+        let rows = (0..p.rows)
+            .map(|r| {
+                (0..p.cols)
+                    .map(|c| if p.is_empty_cell(r, c) { '.' } else { '#' })
+                    .collect()
+            })
+            .collect();
+        BoardView::Grid { rows }
     }
 }
 

@@ -12,6 +12,7 @@
 //! Notation: the strip as `.` (empty) and `X` (also `x`), e.g. `..X....`; a move is the
 //! square's number from 1.
 
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
 
 /// Longest strip accepted: the O(n²) table to 65536 squares takes about two seconds.
@@ -232,6 +233,49 @@ impl Game for Crosses {
     }
 }
 
+/// Crosses and Crosses (Treblecross) as a family of the registry.
+pub struct CrossesFamily;
+
+impl Family for CrossesFamily {
+    type Game = Crosses;
+    const DESCRIPTION: Description = Description {
+        name: "crosses",
+        aliases: &["treblecross"],
+        notation: "Crosses and Crosses / Treblecross (POJ 3537): a strip of '.' and 'X'",
+        example: "....X......",
+        misere: false,
+        engine: Engine::Memo,
+        options: &[],
+        table: Some(Table {
+            kind: TableKind::Sequence,
+            rows: "",
+            cols: "empty squares",
+            first: 0,
+            max: usize::MAX,
+            cell: |n, _| ".".repeat(n),
+        }),
+        dense: false,
+        code: None,
+        continues_as: None,
+        presets: &[],
+        // A move per empty square.
+        estimate_moves: |text| text.chars().filter(|&c| c == '.').count() as u64,
+    };
+
+    fn build(&self, _: &str, _: &FamilyOptions, text: &str) -> Result<(Crosses, Strip), RegistryError> {
+        let p = Crosses::new(0)
+            .parse_position(text)
+            .map_err(|e| RegistryError::position("crosses", e))?;
+        Ok((Crosses::new(p.0.len() + 1), p))
+    }
+
+    fn board(&self, game: &Crosses, p: &Strip) -> BoardView {
+        BoardView::Strip {
+            cells: game.format_position(p),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,10 +299,7 @@ mod tests {
 
     #[test]
     fn runs_are_octal_0_007_shifted_by_two() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/data/heap/0.007.txt"
-        );
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/heap/0.007.txt");
         let text = std::fs::read_to_string(path).expect("reference table 0.007");
         let reference: Vec<u16> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
         let ours = run_values(reference.len() - 2);

@@ -10,6 +10,7 @@
 //! Notation: sheets `WxH` separated by spaces (`4x2 3x3`). A move `K:WxH->AxH+BxH` cuts sheet
 //! number K (from 1).
 
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
 use grundy_core::{tokens, Game, Nimber, ParseError, Ruleset};
 
 /// Largest side accepted: the table to 1000×1000 takes about half a second.
@@ -303,6 +304,55 @@ impl Game for Cutting {
             .map(|(w, h)| format!("{w}x{h}"))
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+/// The Cutting Game as a family of the registry.
+pub struct CuttingFamily;
+
+impl Family for CuttingFamily {
+    type Game = Cutting;
+    const DESCRIPTION: Description = Description {
+        name: "cutting",
+        aliases: &[],
+        notation: "Cutting Game (POJ 2311): sheets 'WxH', e.g. '4x2 3x3'",
+        example: "4x2 3x3",
+        misere: false,
+        engine: Engine::Memo,
+        options: &[],
+        table: Some(Table {
+            kind: TableKind::Grid,
+            rows: "width",
+            cols: "height",
+            first: 1,
+            max: usize::MAX,
+            cell: |w, h| format!("{w}x{h}"),
+        }),
+        dense: false,
+        code: None,
+        continues_as: None,
+        presets: &[],
+        // A move per unit of each side; the table of sheets grows with the cube of the
+        // longest side.
+        estimate_moves: |text| {
+            let moves = crate::family::integers(text).fold(0u64, |a, n| a.saturating_add(n));
+            let side = crate::family::integers(text).max().unwrap_or(0);
+            moves.max(side.saturating_mul(side).saturating_mul(side) / 25_000)
+        },
+    };
+
+    fn build(&self, _: &str, _: &FamilyOptions, text: &str) -> Result<(Cutting, Vec<Sheet>), RegistryError> {
+        let p = Cutting::new(0)
+            .parse_position(text)
+            .map_err(|e| RegistryError::position("cutting", e))?;
+        let side = p.iter().map(|&(w, h)| w.max(h)).max().unwrap_or(0);
+        Ok((Cutting::new(side as usize), p))
+    }
+
+    fn board(&self, _: &Cutting, p: &Vec<Sheet>) -> BoardView {
+        BoardView::Sheets {
+            sheets: p.iter().map(|&(w, h)| [w, h]).collect(),
+        }
     }
 }
 

@@ -17,6 +17,7 @@
 pub mod baseline;
 mod table;
 
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError};
 use grundy_core::{tokens, Game, Nimber, ParseError, Ruleset};
 use hashbrown::HashMap;
 use std::fmt;
@@ -961,6 +962,39 @@ impl Game for Darkraft {
 pub fn first_player_wins(text: &str) -> Result<bool, DarkraftError> {
     let (game, board) = Darkraft::parse(text)?;
     Ok(!game.grundy(&board)?.is_zero())
+}
+
+/// World of Darkraft as a family of the registry.
+pub struct DarkraftFamily;
+
+impl Family for DarkraftFamily {
+    type Game = Darkraft;
+    const DESCRIPTION: Description = Description {
+        name: "darkraft",
+        aliases: &[],
+        notation: "World of Darkraft (CF 138D): rows of 'L', 'R', 'X', '.', e.g. 'RL/LR'",
+        example: "RL/LR",
+        misere: true,
+        engine: Engine::Memo,
+        options: &[],
+        table: None,
+        dense: false,
+        code: None,
+        continues_as: None,
+        presets: &[],
+        estimate_moves: crate::family::estimate_by_tokens,
+    };
+
+    fn build(&self, _: &str, _: &FamilyOptions, text: &str) -> Result<(Darkraft, Board), RegistryError> {
+        Darkraft::parse(text).map_err(|e| RegistryError::position("darkraft", e))
+    }
+
+    fn board(&self, _: &Darkraft, p: &Board) -> BoardView {
+        let text = p.to_string();
+        BoardView::Grid {
+            rows: text.split('/').map(str::to_string).collect(),
+        }
+    }
 }
 
 #[cfg(test)]

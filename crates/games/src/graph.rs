@@ -255,6 +255,24 @@ impl Graph {
         Graph::new(name, n, &pairs).map_err(|m| ParseError::new(1, 1, m))
     }
 
+    /// A checksum of the graph's structure (points and edges), so a position on it is
+    /// found again in the store whatever file or board name it came from.
+    pub fn id(&self) -> String {
+        // FNV-1a over the number of points and the adjacency rows: stable across versions
+        // and platforms, unlike std's hasher.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |bytes: &[u8]| {
+            for &b in bytes {
+                h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        eat(&(self.adj.len() as u64).to_le_bytes());
+        for row in &self.adj {
+            eat(&row.to_le_bytes());
+        }
+        format!("{h:016x}")
+    }
+
     /// Number of points.
     pub fn len(&self) -> usize {
         self.adj.len()

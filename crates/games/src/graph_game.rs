@@ -15,6 +15,7 @@
 //! points numbered from 1.
 
 use crate::canon::CanonGraph;
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, Opt, RegistryError};
 use crate::graph::{Graph, Points};
 use grundy_core::dense::{DenseGame, Subsets};
 use grundy_core::{tokens, Game, ParseError, Ruleset};
@@ -332,6 +333,157 @@ impl DenseGame for GraphDense {
             let rest = s & !(taken as u64);
             emit(tier - taken.count_ones(), self.subsets.rank(rest));
         });
+    }
+}
+
+/// The rule named in the options (`one-or-two` when none is).
+fn rule_of(opts: &FamilyOptions) -> Result<Rule, RegistryError> {
+    match &opts.rule {
+        None => Ok(Rule::OneOrTwo),
+        Some(name) => Rule::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Rule::ALL.iter().map(|r| r.0).collect();
+            RegistryError::option(
+                Opt::Rule,
+                format!("unknown rule '{name}' (known: {})", known.join(", ")),
+            )
+        }),
+    }
+}
+
+/// A built-in board by name, or an error listing them.
+fn builtin(name: &str) -> Result<Graph, RegistryError> {
+    Graph::builtin(name).ok_or_else(|| {
+        RegistryError::option(
+            Opt::Board,
+            format!(
+                "unknown board '{name}' (built-in: maoershan, petersen, path:N, cycle:N, complete:N, star:N, grid:RxC; at most 128 points)"
+            ),
+        )
+    })
+}
+
+/// The host graph and the pieces on it, as the page draws them.
+fn graph_view(game: &GraphGame, present: Points) -> BoardView {
+    let g = game.graph();
+    let n = g.len();
+    let mut edges = Vec::new();
+    for a in 0..n {
+        let nb = g.neighbours(a);
+        for b in a + 1..n {
+            if nb >> b & 1 == 1 {
+                edges.push([a + 1, b + 1]);
+            }
+        }
+    }
+    BoardView::Graph {
+        name: g.name.clone(),
+        points: n,
+        edges,
+        present: (0..n).map(|k| present >> k & 1 == 1).collect(),
+    }
+}
+
+/// Pieces on the points of a graph (`--board`, `--graph`), as a family of the registry.
+pub struct PointsFamily;
+
+impl Family for PointsFamily {
+    type Game = GraphGame;
+    const DESCRIPTION: Description = Description {
+        name: "points",
+        aliases: &["maoershan"],
+        notation: "pieces on a graph's points as a 0/1 string (--board, --graph, --rule)",
+        example: "110000000011",
+        misere: true,
+        engine: Engine::Memo,
+        options: &[Opt::Board, Opt::Graph, Opt::Rule],
+        table: None,
+        dense: true,
+        code: None,
+        continues_as: None,
+        presets: &[],
+        // At most 128 points: never many moves.
+        estimate_moves: |_| 0,
+    };
+
+    fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(GraphGame, Points), RegistryError> {
+        let rule = rule_of(opts)?;
+        let graph = match (&opts.board, &opts.graph) {
+            (Some(_), Some(_)) => {
+                return Err(RegistryError::option(
+                    Opt::Graph,
+                    "give either --board or --graph, not both",
+                ))
+            }
+            (_, Some((name, text))) => Graph::parse_edge_list(name, text)
+                .map_err(|e| RegistryError::option(Opt::Graph, format!("bad graph file {name}: {e}")))?,
+            (board, None) => builtin(board.as_deref().unwrap_or("maoershan"))?,
+        };
+        let game = GraphGame::new(graph, rule);
+        let p = game
+            .parse_position(text)
+            .map_err(|e| RegistryError::position("points", e))?;
+        Ok((game, p))
+    }
+
+    fn board(&self, game: &GraphGame, &p: &Points) -> BoardView {
+        graph_view(game, p)
+    }
+
+    fn position_id(&self, game: &GraphGame, _: &Points) -> String {
+        game.graph().id()
+    }
+}
+
+/// A whole graph (its edge list is the position, or `--board`), as a family of the registry.
+pub struct GraphFamily;
+
+impl Family for GraphFamily {
+    type Game = GraphGame;
+    const DESCRIPTION: Description = Description {
+        name: "graph",
+        aliases: &[],
+        notation: "a whole graph from an edge-list FILE or --board (--rule node-kayles, ...)",
+        example: "1 2\n2 3\n3 1\n3 4",
+        misere: true,
+        engine: Engine::Memo,
+        options: &[Opt::Board, Opt::Graph, Opt::Rule],
+        table: None,
+        dense: true,
+        code: None,
+        continues_as: Some("points"),
+        presets: &[],
+        estimate_moves: |_| 0,
+    };
+
+    fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(GraphGame, Points), RegistryError> {
+        let rule = rule_of(opts)?;
+        if opts.graph.is_some() {
+            return Err(RegistryError::option(
+                Opt::Graph,
+                "for the graph family the edge-list file is the position: grundy solve graph FILE",
+            ));
+        }
+        let graph = match &opts.board {
+            Some(name) if text.trim().is_empty() => builtin(name)?,
+            Some(_) => {
+                return Err(RegistryError::option(
+                    Opt::Board,
+                    "give either a graph file or --board, not both",
+                ))
+            }
+            None => Graph::parse_edge_list("graph", text).map_err(|e| RegistryError::position("graph", e))?,
+        };
+        let game = GraphGame::new(graph, rule);
+        let p = game.full();
+        Ok((game, p))
+    }
+
+    fn board(&self, game: &GraphGame, &p: &Points) -> BoardView {
+        graph_view(game, p)
+    }
+
+    fn position_id(&self, game: &GraphGame, _: &Points) -> String {
+        game.graph().id()
     }
 }
 

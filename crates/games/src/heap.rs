@@ -5,6 +5,9 @@
 //! A position is a list of heap sizes (`5 9 12`), as in Nim; a move `I:N->A+B` turns heap
 //! number I (from 1) of N tokens into the heaps A and B (`I:N->0` when it disappears).
 
+use crate::family::{
+    BoardView, Description, Engine, Family, FamilyOptions, Opt, RegistryError, Table, TableKind,
+};
 use crate::nim::{format_heap_move, format_heaps, parse_heaps, replace_heap, HeapMove, MAX_HEAP};
 use grundy_core::heap::{LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
 use grundy_core::parse::shorten;
@@ -383,6 +386,103 @@ impl Game for HeapGame {
 
     fn format_position(&self, p: &Vec<u64>) -> String {
         format_heaps(p)
+    }
+}
+
+/// Heaps up to this size get a bulk table from [`FamilyOptions::heap_values`].
+pub const HEAP_TABLE_MAX: u64 = 1 << 24;
+
+/// Whether a name is meant as a heap game's code (it may still be a bad one).
+fn looks_like_code(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_digit())
+        || ["sub", "hex:", "grundy"].iter().any(|p| name.starts_with(p))
+}
+
+/// The heap games named by codes (`0.77`, `grundys-game`, `sub:1,3,4`), and the
+/// `subtraction --set 1,3,4` family, as a family of the registry.
+pub struct HeapFamily;
+
+impl Family for HeapFamily {
+    type Game = HeapGame;
+    const DESCRIPTION: Description = Description {
+        name: "heap game",
+        aliases: &["subtraction", "sub"],
+        notation: "a heap game by its code (0.77, 4.07, 0.F, grundys-game, sub:1,3,4, sub-all-but:2,5): heaps '5 9 12'",
+        example: "5 9 12",
+        misere: true,
+        engine: Engine::Memo,
+        options: &[Opt::Set],
+        table: Some(Table {
+            kind: TableKind::Sequence,
+            rows: "",
+            cols: "heap size",
+            first: 0,
+            max: usize::MAX,
+            cell: |n, _| n.to_string(),
+        }),
+        dense: false,
+        code: Some(looks_like_code),
+        continues_as: None,
+        presets: &[
+            ("0.77", "Kayles (octal 0.77): heaps of pins, e.g. '5 9 12'"),
+            ("0.07", "Dawson's Kayles (octal 0.07): heaps, e.g. '7 10'"),
+            ("0.137", "Dawson's chess (octal 0.137): heaps, e.g. '8 13'"),
+            ("0.6", "Officers (octal 0.6): heaps, e.g. '20 31'"),
+            (
+                "grundys-game",
+                "Grundy's game: split a heap into two unequal heaps, e.g. '12 9'",
+            ),
+            ("sub:1,3,4", "subtraction game S(1,3,4): heaps, e.g. '10 11'"),
+        ],
+        estimate_moves: crate::family::estimate_by_tokens,
+    };
+
+    fn build(
+        &self,
+        name: &str,
+        opts: &FamilyOptions,
+        text: &str,
+    ) -> Result<(HeapGame, Vec<u64>), RegistryError> {
+        let code = match &opts.set {
+            _ if !Self::DESCRIPTION.aliases.contains(&name) && opts.set.is_some() => {
+                return Err(RegistryError::option(
+                    Opt::Set,
+                    "--set applies to the subtraction family (subtraction --set 1,3,4)",
+                ))
+            }
+            Some(set) => format!("sub:{set}"),
+            None if Self::DESCRIPTION.aliases.contains(&name) => {
+                return Err(RegistryError::option(
+                    Opt::Set,
+                    "the subtraction family needs its set: --set 1,3,4 (or write sub:1,3,4)",
+                ))
+            }
+            None => name.to_string(),
+        };
+        let game = HeapGame::parse(&code).map_err(|error| RegistryError::BadCode {
+            code: code.clone(),
+            error,
+        })?;
+        let heaps = game
+            .parse_position(text)
+            .map_err(|e| RegistryError::position(game.name(), e))?;
+        let largest = heaps.iter().copied().max().unwrap_or(0);
+        let game = match opts.heap_values {
+            Some(bulk) if largest < HEAP_TABLE_MAX => match bulk(game.rules(), largest + 1) {
+                Some(values) => game.with_values(values.into()),
+                None => game,
+            },
+            _ => game,
+        };
+        Ok((game, heaps))
+    }
+
+    fn name(&self, game: &HeapGame) -> String {
+        game.name().to_string()
+    }
+
+    fn board(&self, _: &HeapGame, p: &Vec<u64>) -> BoardView {
+        BoardView::Heaps { heaps: p.clone() }
     }
 }
 

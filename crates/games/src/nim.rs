@@ -3,6 +3,7 @@
 //! Notation: heap sizes separated by spaces or commas (`3 5 7`); the empty position is an
 //! empty text. A move `I:N->M` takes heap number I (from 1) from N tokens down to M.
 
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
 use grundy_core::{tokens, Game, Nimber, ParseError, Ruleset};
 
 /// Largest heap accepted in a position.
@@ -98,6 +99,47 @@ impl Game for Nim {
 
     fn format_position(&self, p: &Vec<u64>) -> String {
         format_heaps(p)
+    }
+}
+
+/// Nim as a family of the registry.
+pub struct NimFamily;
+
+impl Family for NimFamily {
+    type Game = Nim;
+    const DESCRIPTION: Description = Description {
+        name: "nim",
+        aliases: &[],
+        notation: "heaps of tokens: '3 5 7'",
+        example: "3 5 7",
+        misere: true,
+        engine: Engine::Memo,
+        options: &[],
+        table: Some(Table {
+            kind: TableKind::Sequence,
+            rows: "",
+            cols: "heap size",
+            first: 0,
+            max: usize::MAX,
+            cell: |n, _| n.to_string(),
+        }),
+        dense: false,
+        code: None,
+        continues_as: None,
+        presets: &[],
+        // A move per token.
+        estimate_moves: |text| crate::family::integers(text).fold(0u64, |a, n| a.saturating_add(n)),
+    };
+
+    fn build(&self, _: &str, _: &FamilyOptions, text: &str) -> Result<(Nim, Vec<u64>), RegistryError> {
+        let p = Nim
+            .parse_position(text)
+            .map_err(|e| RegistryError::position("nim", e))?;
+        Ok((Nim, p))
+    }
+
+    fn board(&self, _: &Nim, p: &Vec<u64>) -> BoardView {
+        BoardView::Heaps { heaps: p.clone() }
     }
 }
 

@@ -3,16 +3,8 @@
 
 use crate::remoteness::{Remote, RemotenessSearch};
 use crate::{GrundyMemo, MisereSearch, SolveError};
+pub use grundy_core::Convention;
 use grundy_core::{Game, Nimber, Outcome};
-
-/// Who wins when nobody can move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Convention {
-    /// The player who cannot move loses.
-    Normal,
-    /// The player who cannot move wins.
-    Misere,
-}
 
 /// One move of an analysed position and the value of the position it leads to.
 #[derive(Clone, Debug)]

@@ -2,10 +2,10 @@
 //! that tests, the server and `grundy play` share it. Every error is an [`ApiError`] with
 //! the HTTP status it deserves and a message saying what was wrong.
 
-use grundy_core::{Game, Nimber, Outcome, ParseError, Ruleset};
-use grundy_games::graph::Graph;
-use grundy_games::registry::{with_game, FamilyInfo, FamilyOptions, RegistryError, WithGame};
-use grundy_solve::{analysis::Analyzer, Convention, SolveError};
+use grundy_core::{Convention, Game, Nimber, Outcome, ParseError, Ruleset};
+use grundy_games::family::{BoardView, Engine, Family, FamilyOptions, RegistryError, TableKind};
+use grundy_games::registry::{self, with_game, FamilyInfo, WithGame};
+use grundy_solve::{analysis::Analyzer, SolveError};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -70,12 +70,14 @@ impl ApiError {
 
 impl From<RegistryError> for ApiError {
     fn from(e: RegistryError) -> Self {
-        let status = if e.0.starts_with("unknown family") {
-            404
-        } else {
-            400
+        let status = match e {
+            RegistryError::UnknownFamily { .. } => 404,
+            RegistryError::BadCode { .. }
+            | RegistryError::BadOption { .. }
+            | RegistryError::BadPosition { .. }
+            | RegistryError::Unsupported(_) => 400,
         };
-        ApiError::new(status, e.0)
+        ApiError::new(status, e.to_string())
     }
 }
 
@@ -119,6 +121,9 @@ pub struct SolveRequest {
     /// Rule of the graph games (`one-or-two`, `take-vertex`, `node-kayles`, `arc-kayles`).
     #[serde(default)]
     pub rule: Option<String>,
+    /// Subtraction set of the `subtraction` family (`"1,3,4"`: the game `sub:1,3,4`).
+    #[serde(default)]
+    pub set: Option<String>,
 }
 
 /// One move of an analysed position.
@@ -130,7 +135,7 @@ pub struct MoveOut {
     /// Grundy value after the move (`null` under misère or when undefined).
     pub grundy: Option<u64>,
     /// Outcome after the move, for the player then to move.
-    pub outcome: String,
+    pub outcome: Outcome,
     /// Whether this move wins (leads to a second-player win, or wins at once).
     pub wins: bool,
     /// Remoteness after the move, when asked for.
@@ -162,13 +167,13 @@ pub struct SolveResponse {
     /// The position as the family writes it.
     pub position: String,
     /// `normal` or `misere`.
-    pub convention: String,
+    pub convention: Convention,
     /// Whether misère play is available for this family.
     pub misere_available: bool,
     /// Grundy value (`null` under misère play or when an immediate win decides the game).
     pub grundy: Option<u64>,
     /// `first` (the player to move wins) or `second`.
-    pub outcome: String,
+    pub outcome: Outcome,
     /// Remoteness of the position, when asked for.
     pub remoteness: Option<u32>,
     /// Every winning move, in the family's notation.
@@ -180,6 +185,9 @@ pub struct SolveResponse {
     pub best_move: Option<String>,
     /// The host graph, for the graph games.
     pub graph: Option<GraphOut>,
+    /// The position as the page draws it (`kind`: `heaps`, `grid`, `strip`, `sheets`,
+    /// `columns` or `graph`, with the fields of that kind).
+    pub board: BoardView,
 }
 
 /// `POST /api/table`: the Grundy sequence of a heap game or the table of a 2-D family.
@@ -203,7 +211,7 @@ pub struct TableResponse {
     /// Canonical family name.
     pub family: String,
     /// `sequence` (one row: values at 0, 1, 2, ...) or `grid` (rows × columns).
-    pub kind: String,
+    pub kind: TableKind,
     /// What a row index means.
     pub rows: String,
     /// What a column index means.
@@ -214,64 +222,22 @@ pub struct TableResponse {
     pub values: Vec<Vec<Option<u64>>>,
 }
 
-/// Heap games offered by name on the page (any other code works through the API too).
-pub const HEAP_PRESETS: &[(&str, &str)] = &[
-    ("0.77", "Kayles (octal 0.77): heaps of pins, e.g. '5 9 12'"),
-    ("0.07", "Dawson's Kayles (octal 0.07): heaps, e.g. '7 10'"),
-    ("0.137", "Dawson's chess (octal 0.137): heaps, e.g. '8 13'"),
-    ("0.6", "Officers (octal 0.6): heaps, e.g. '20 31'"),
-    (
-        "grundys-game",
-        "Grundy's game: split a heap into two unequal heaps, e.g. '12 9'",
-    ),
-    ("sub:1,3,4", "subtraction game S(1,3,4): heaps, e.g. '10 11'"),
-];
-
-/// The families the server knows: `(name, description)`: every family of the registry and
-/// the heap-game presets.
+/// The families the server knows, `(name, description)`: every named family of the
+/// registry, then the named games of the families named by codes (any other code works
+/// through the API too).
 pub fn families() -> Vec<(&'static str, &'static str)> {
-    let mut all = grundy_games::registry::FAMILIES.to_vec();
-    all.extend_from_slice(HEAP_PRESETS);
+    let mut all: Vec<(&str, &str)> = registry::named().map(|d| (d.name, d.notation)).collect();
+    for d in registry::DESCRIPTIONS {
+        all.extend_from_slice(d.presets);
+    }
     all
 }
 
 /// An upper estimate of the number of moves of a position, from its text alone, so a
-/// position with millions of moves is refused before any is generated.
+/// position with millions of moves is refused before any is generated (the family's own
+/// estimate; 0 for an unknown family, which is refused next).
 pub fn estimate_moves(family: &str, text: &str) -> u64 {
-    let ints = || {
-        text.split(|c: char| !c.is_ascii_digit())
-            .filter(|t| !t.is_empty())
-            .map(|t| t.parse::<u64>().unwrap_or(u64::MAX))
-    };
-    match family {
-        "nim" => ints().fold(0u64, |a, n| a.saturating_add(n)),
-        // The table of sheets grows with the cube of the longest side.
-        "cutting" => {
-            let moves = ints().fold(0u64, |a, n| a.saturating_add(n));
-            let side = ints().max().unwrap_or(0);
-            moves.max(side.saturating_mul(side).saturating_mul(side) / 25_000)
-        }
-        "crosses" | "treblecross" => text.chars().filter(|&c| c == '.').count() as u64,
-        "bombs" | "bomb" => {
-            let mut total = 0u64;
-            for (r, line) in text.split(['/', '\n']).enumerate() {
-                for (c, ch) in line.trim().chars().enumerate() {
-                    if ch == '#' {
-                        let (r, c) = (r as u64, c as u64);
-                        total = total.saturating_add(if r == 0 || c == 0 { r + c } else { r * c });
-                    }
-                }
-            }
-            total
-        }
-        "points" | "maoershan" | "graph" => 0,
-        // Families added later (heap games, boards): at least a move per token of a heap or
-        // per cell, as a first guard against huge positions; the moves are then counted
-        // exactly before any is kept.
-        _ => ints()
-            .fold(0u64, |a, n| a.saturating_add(n))
-            .saturating_add(text.len() as u64),
-    }
+    registry::estimate_moves(family, text).unwrap_or(0)
 }
 
 fn options(req: &SolveRequest) -> FamilyOptions {
@@ -279,6 +245,7 @@ fn options(req: &SolveRequest) -> FamilyOptions {
         board: req.board.clone(),
         graph: req.graph.clone().map(|t| ("graph".to_string(), t)),
         rule: req.rule.clone(),
+        set: req.set.clone(),
         heap_values: Some(heap_values),
     }
 }
@@ -319,57 +286,29 @@ pub fn solve(req: &SolveRequest, limits: &Limits) -> Result<SolveResponse, ApiEr
             ),
         ));
     }
-    let graph = graph_of(req)?;
-    let action = Solve { req, limits, graph };
+    let action = Solve { req, limits };
     with_game(&req.family, &options(req), &req.position, action)
-}
-
-/// The host graph of a graph-game request, to draw it.
-fn graph_of(req: &SolveRequest) -> Result<Option<GraphOut>, ApiError> {
-    let g = match req.family.as_str() {
-        "points" | "maoershan" => match (&req.graph, &req.board) {
-            (Some(text), _) => Graph::parse_edge_list("graph", text).ok(),
-            (None, board) => Graph::builtin(board.as_deref().unwrap_or("maoershan")),
-        },
-        "graph" => match &req.board {
-            Some(b) if req.position.trim().is_empty() => Graph::builtin(b),
-            _ => Graph::parse_edge_list("graph", &req.position).ok(),
-        },
-        _ => return Ok(None),
-    };
-    Ok(g.map(|g| {
-        let n = g.len();
-        let mut edges = Vec::new();
-        for a in 0..n {
-            let nb = g.neighbours(a);
-            for b in a + 1..n {
-                if nb >> b & 1 == 1 {
-                    edges.push([a + 1, b + 1]);
-                }
-            }
-        }
-        GraphOut {
-            name: g.name.clone(),
-            points: n,
-            edges,
-        }
-    }))
 }
 
 struct Solve<'a> {
     req: &'a SolveRequest,
     limits: &'a Limits,
-    graph: Option<GraphOut>,
 }
 
 impl WithGame for Solve<'_> {
     type Output = SolveResponse;
     type Error = ApiError;
 
-    fn run<G: Game>(self, game: &G, p: G::Position, info: &FamilyInfo) -> Result<SolveResponse, ApiError> {
+    fn run<F: Family>(
+        self,
+        family: &F,
+        game: &F::Game,
+        p: <F::Game as Game>::Position,
+        info: &FamilyInfo,
+    ) -> Result<SolveResponse, ApiError> {
         let req = self.req;
         let convention = if req.misere {
-            if !info.misere {
+            if !info.description.misere {
                 return Err(ApiError::bad(format!(
                     "misère play is not available for {}: its rules end the game by a winning move, not by a lack of moves",
                     info.name
@@ -420,7 +359,7 @@ impl WithGame for Solve<'_> {
                 MoveOut {
                     wins: ends_game || (!immediate && r.outcome == Outcome::Second),
                     grundy: if ends_game { None } else { r.grundy.map(|g| g.0) },
-                    outcome: r.outcome.as_str().to_string(),
+                    outcome: r.outcome,
                     remoteness: if ends_game { Some(0) } else { r.remoteness },
                     mv,
                     position_after,
@@ -429,18 +368,30 @@ impl WithGame for Solve<'_> {
             })
             .collect();
         let best_move = best_move(&moves).map(|i| moves[i].mv.clone());
+        let board = family.board(game, &p);
+        let graph = match &board {
+            BoardView::Graph {
+                name, points, edges, ..
+            } => Some(GraphOut {
+                name: name.clone(),
+                points: *points,
+                edges: edges.clone(),
+            }),
+            _ => None,
+        };
         Ok(SolveResponse {
             family: info.name.clone(),
             position: game.format_position(&p),
-            convention: if req.misere { "misere" } else { "normal" }.to_string(),
-            misere_available: info.misere,
+            convention,
+            misere_available: info.description.misere,
             grundy: a.grundy.map(|g| g.0),
-            outcome: a.outcome.as_str().to_string(),
+            outcome: a.outcome,
             remoteness: a.remoteness,
             winning_moves: winning,
             moves,
             best_move,
-            graph: self.graph,
+            graph,
+            board,
         })
     }
 }
@@ -466,34 +417,13 @@ pub fn best_move(moves: &[MoveOut]) -> Option<usize> {
     best
 }
 
-/// The position text of cell `(a, b)` of a family's table, or of term `a` of its sequence.
-fn table_text(family: &str, a: usize, b: usize) -> String {
-    match family {
-        "cutting" => format!("{a}x{b}"),
-        "bombs" | "bomb" => {
-            let mut rows = Vec::new();
-            for r in 0..=a {
-                let mut row = ".".repeat(b + 1);
-                if r == a {
-                    row.replace_range(b.., "#");
-                }
-                rows.push(row);
-            }
-            rows.join("/")
-        }
-        "crosses" | "treblecross" => ".".repeat(a),
-        "cram" | "chomp" => format!("{a}x{b}"),
-        _ => a.to_string(),
-    }
-}
-
 /// What a family's table looks like (without its values).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct TableLayout {
     /// Canonical family name.
     pub family: String,
     /// `sequence` or `grid`.
-    pub kind: &'static str,
+    pub kind: TableKind,
     /// What a row index means.
     pub rows: &'static str,
     /// What a column index means.
@@ -503,6 +433,8 @@ pub struct TableLayout {
     /// The largest side (or length) computed, whatever the size asked: boards whose
     /// values take long beyond it (Cram, Chomp) get a smaller table.
     pub max: usize,
+    /// The position text of a cell (see [`grundy_games::family::Table::cell`]).
+    pub cell: fn(usize, usize) -> String,
 }
 
 impl TableLayout {
@@ -512,45 +444,35 @@ impl TableLayout {
     }
 }
 
-/// The layout of `family`'s table: `cutting` (sheets W×H), `bombs` (one bomb at each
-/// cell), `cram` (empty R×C boards, up to 6×6) and `chomp` (R×C bars, up to 8×8) are
-/// grids; `crosses` (strips of n empty squares) and heap games (heaps of n) are sequences.
-/// Graph games and darkraft have none (400); unknown families are 404.
+/// The layout of `family`'s table, as the family describes it (400 for a family without
+/// one, 404 for an unknown family).
 pub fn table_layout(family: &str) -> Result<TableLayout, ApiError> {
-    let no_opts = FamilyOptions::default();
-    // Check the family exists (and get its canonical name) with a small position.
-    let canonical =
-        with_game(family, &no_opts, &table_text(family, 2, 2), NameOnly).map_err(|e| match e.status {
-            404 => e,
-            _ => ApiError::bad(format!("the {family} family has no table or sequence")),
-        })?;
-    let mut max = usize::MAX;
-    let (kind, rows, cols, first) = match canonical.as_str() {
-        "points" | "graph" | "darkraft" => {
-            return Err(ApiError::bad(format!(
-                "the {canonical} family has no table or sequence"
-            )))
-        }
-        "cutting" => ("grid", "width", "height", 1),
-        "bombs" => ("grid", "row of the bomb", "column of the bomb", 0),
-        "crosses" => ("sequence", "", "empty squares", 0),
-        "cram" => {
-            max = 6;
-            ("grid", "rows", "columns", 1)
-        }
-        "chomp" => {
-            max = 8;
-            ("grid", "rows", "columns", 1)
-        }
-        _ => ("sequence", "", "heap size", 0),
+    let d = registry::find(family)?.description;
+    let Some(t) = d.table else {
+        return Err(ApiError::bad(format!(
+            "the {} family has no table or sequence",
+            d.name
+        )));
     };
+    // The canonical name of the game (for a heap game its code), from a small position.
+    let canonical = with_game(
+        family,
+        &FamilyOptions::default(),
+        &(t.cell)(t.first + 1, t.first + 1),
+        NameOnly,
+    )
+    .map_err(|e| match e.status {
+        404 => e,
+        _ => ApiError::bad(format!("the {family} family has no table or sequence")),
+    })?;
     Ok(TableLayout {
         family: canonical,
-        kind,
-        rows,
-        cols,
-        first,
-        max,
+        kind: t.kind,
+        rows: t.rows,
+        cols: t.cols,
+        first: t.first,
+        max: t.max,
+        cell: t.cell,
     })
 }
 
@@ -565,7 +487,7 @@ pub fn table_values(
     let size = layout.side(size);
     let no_opts = FamilyOptions::default();
     let grundy_of = |a: usize, b: usize| -> Result<Option<u64>, ApiError> {
-        let text = table_text(family, a, b);
+        let text = (layout.cell)(a, b);
         match with_game(family, &no_opts, &text, GrundyOnly(limits)) {
             Ok(v) => Ok(v),
             Err(e) if e.status == 408 => Err(e),
@@ -575,10 +497,10 @@ pub fn table_values(
     };
     let f = layout.first;
     match layout.kind {
-        "grid" => (f..f + size)
+        TableKind::Grid => (f..f + size)
             .map(|a| (f..f + size).map(|b| grundy_of(a, b)).collect())
             .collect(),
-        _ => Ok(vec![(f..f + size)
+        TableKind::Sequence => Ok(vec![(f..f + size)
             .map(|k| grundy_of(k, 0))
             .collect::<Result<_, _>>()?]),
     }
@@ -599,7 +521,7 @@ pub fn check_table_size(size: usize, limits: &Limits) -> Result<(), ApiError> {
 pub fn table_response(layout: &TableLayout, values: Vec<Vec<Option<u64>>>) -> TableResponse {
     TableResponse {
         family: layout.family.clone(),
-        kind: layout.kind.into(),
+        kind: layout.kind,
         rows: layout.rows.into(),
         cols: layout.cols.into(),
         first: layout.first,
@@ -620,7 +542,13 @@ struct NameOnly;
 impl WithGame for NameOnly {
     type Output = String;
     type Error = ApiError;
-    fn run<G: Game>(self, _: &G, _: G::Position, info: &FamilyInfo) -> Result<String, ApiError> {
+    fn run<F: Family>(
+        self,
+        _: &F,
+        _: &F::Game,
+        _: <F::Game as Game>::Position,
+        info: &FamilyInfo,
+    ) -> Result<String, ApiError> {
         Ok(info.name.clone())
     }
 }
@@ -650,8 +578,15 @@ fn grundy_by<G: Game>(
 impl WithGame for GrundyOnly<'_> {
     type Output = Option<u64>;
     type Error = ApiError;
-    fn run<G: Game>(self, game: &G, p: G::Position, info: &FamilyInfo) -> Result<Option<u64>, ApiError> {
-        let (search, limit) = (info.prefer_search, self.0.max_positions);
+    fn run<F: Family>(
+        self,
+        _: &F,
+        game: &F::Game,
+        p: <F::Game as Game>::Position,
+        info: &FamilyInfo,
+    ) -> Result<Option<u64>, ApiError> {
+        let search = info.description.engine == Engine::Search;
+        let limit = self.0.max_positions;
         match &self.0.cancel {
             None => Ok(grundy_by(game, &p, search, limit)?),
             Some(flag) => {
@@ -757,7 +692,7 @@ mod tests {
         MoveOut {
             mv: name.into(),
             grundy: None,
-            outcome: if wins { "second" } else { "first" }.into(),
+            outcome: if wins { Outcome::Second } else { Outcome::First },
             wins,
             remoteness: Some(remoteness),
             position_after: String::new(),

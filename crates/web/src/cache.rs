@@ -41,7 +41,7 @@ pub fn solve_keeping(
                 "{} {}: {} player wins",
                 r.family,
                 r.position.chars().take(40).collect::<String>(),
-                r.outcome
+                r.outcome.as_str()
             );
             let entry = NewEntry {
                 key: &key,
@@ -69,7 +69,11 @@ pub fn table(store: Option<&Store>, req: &TableRequest, limits: &Limits) -> Resu
     // Keyed by the side computed, so a capped table (Cram, Chomp) is found again.
     let n = layout.side(req.size);
     let width = n;
-    let height = if layout.kind == "grid" { n } else { 1 };
+    let height = if layout.kind == grundy_games::family::TableKind::Grid {
+        n
+    } else {
+        1
+    };
     let key = format!("table/{}/{n}", layout.family);
     if let Ok(Some((info, values))) = store.get_values(&key) {
         if info.writer == store.writer() && values.len() == width * height {
@@ -82,7 +86,7 @@ pub fn table(store: Option<&Store>, req: &TableRequest, limits: &Limits) -> Resu
     }
     let rows = api::table_values(&layout, n, limits)?;
     let flat: Vec<u64> = rows.iter().flatten().map(|v| v.unwrap_or(NONE)).collect();
-    let summary = format!("{} {}, {height}x{width}", layout.family, layout.kind);
+    let summary = format!("{} {}, {height}x{width}", layout.family, layout.kind.as_str());
     let entry = NewEntry {
         key: &key,
         kind: "table",

@@ -79,11 +79,11 @@ async fn page_assets_and_families() {
         .iter()
         .map(|f| f["name"].as_str().unwrap())
         .collect();
-    for (name, _) in grundy_games::registry::FAMILIES
-        .iter()
-        .chain(grundy_web::api::HEAP_PRESETS)
-    {
-        assert!(names.contains(name), "{name} missing from {names:?}");
+    for d in grundy_games::registry::DESCRIPTIONS {
+        let listed = std::iter::once(d.name).filter(|_| d.code.is_none());
+        for name in listed.chain(d.presets.iter().map(|p| p.0)) {
+            assert!(names.contains(&name), "{name} missing from {names:?}");
+        }
     }
     // A heap-game preset answers through the same API.
     let body = br#"{"family":"0.77","position":"5 9 12"}"#;
@@ -323,7 +323,7 @@ async fn bad_input_is_a_4xx_with_a_message() {
         "/api/solve",
         br#"{"family":"nim","position":"1","rule":"x"}"#,
         400,
-        "graph games",
+        "--rule applies to points, graph, not nim",
     )
     .await;
     expect_error(

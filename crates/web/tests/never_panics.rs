@@ -1,5 +1,7 @@
 //! Whatever a client sends, the API answers with a value or a 4xx error, never a panic.
 
+use grundy_core::Outcome;
+use grundy_games::registry::DESCRIPTIONS;
 use grundy_web::api::{self, Limits, SolveRequest, TableRequest};
 use proptest::prelude::*;
 
@@ -12,16 +14,19 @@ fn limits() -> Limits {
     }
 }
 
+/// Every registered family by each name it answers to, or any short name.
 fn family() -> impl Strategy<Value = String> {
-    prop_oneof![
-        Just("nim".to_string()),
-        Just("bombs".to_string()),
-        Just("cutting".to_string()),
-        Just("crosses".to_string()),
-        Just("points".to_string()),
-        Just("graph".to_string()),
-        "[a-z:0-9.]{0,8}",
-    ]
+    let mut names: Vec<String> = Vec::new();
+    for d in DESCRIPTIONS {
+        names.push(d.name.to_string());
+        names.extend(
+            d.aliases
+                .iter()
+                .chain(d.presets.iter().map(|p| &p.0))
+                .map(|n| n.to_string()),
+        );
+    }
+    prop_oneof![proptest::sample::select(names), "[a-z:0-9.]{0,8}"]
 }
 
 fn position() -> impl Strategy<Value = String> {
@@ -52,15 +57,15 @@ proptest! {
     #[test]
     fn solve_answers_or_says_why(
         family in family(), position in position(), misere: bool, remoteness: bool,
-        board in option(), rule in option(), graph in option(),
+        board in option(), rule in option(), graph in option(), set in option(),
     ) {
-        let req = SolveRequest { family, position, misere, remoteness, board, rule, graph };
+        let req = SolveRequest { family, position, misere, remoteness, board, rule, graph, set };
         match api::solve(&req, &limits()) {
             Ok(r) => {
-                prop_assert!(r.outcome == "first" || r.outcome == "second");
+                prop_assert!(matches!(r.outcome, Outcome::First | Outcome::Second));
                 prop_assert_eq!(r.best_move.is_some(), !r.moves.is_empty());
                 if !r.winning_moves.is_empty() {
-                    prop_assert_eq!(r.outcome.as_str(), "first");
+                    prop_assert_eq!(r.outcome, Outcome::First);
                 }
             }
             Err(e) => {

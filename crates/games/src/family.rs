@@ -1,0 +1,320 @@
+//! What a family states about itself, once, for every front end: its names, notation,
+//! conventions, preferred engine, table, size estimate, dense form and the board a page draws.
+//! A family is a type implementing [`Family`] in its own module; [`crate::registry`] lists
+//! them, and front ends ask the description instead of matching on names.
+
+use grundy_core::{Game, ParseError};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The engine a family's normal-play values are best computed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// Value every option of every component met (memoised Grundy values).
+    Memo,
+    /// Decide "is this lost?" with pruning, valuing only what must be (after Lemoine and
+    /// Viennot): boards whose components have many options (Cram).
+    Search,
+}
+
+/// An option that shapes a family's game beyond its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Opt {
+    /// A built-in board by name (`--board`, field `board`).
+    Board,
+    /// An edge-list file of the host graph (`--graph`, field `graph`).
+    Graph,
+    /// The rule of a graph game (`--rule`, field `rule`).
+    Rule,
+    /// A subtraction set (`--set`).
+    Set,
+}
+
+impl Opt {
+    /// Every option, in the order errors list them.
+    pub const ALL: [Opt; 4] = [Opt::Board, Opt::Graph, Opt::Rule, Opt::Set];
+
+    /// The option's command-line flag.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Opt::Board => "--board",
+            Opt::Graph => "--graph",
+            Opt::Rule => "--rule",
+            Opt::Set => "--set",
+        }
+    }
+}
+
+/// The shape of a family's table of values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableKind {
+    /// One row: the values at 0, 1, 2, ... (heap sizes, strip lengths).
+    Sequence,
+    /// Rows × columns (sheets, boards).
+    Grid,
+}
+
+impl TableKind {
+    /// `"sequence"` or `"grid"`, as in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TableKind::Sequence => "sequence",
+            TableKind::Grid => "grid",
+        }
+    }
+}
+
+/// A family's table: the values of a family of simple positions laid out on one or two axes.
+#[derive(Clone, Copy, Debug)]
+pub struct Table {
+    /// Sequence or grid.
+    pub kind: TableKind,
+    /// What a row index means (empty for a sequence).
+    pub rows: &'static str,
+    /// What a column index means (for a sequence: what the index means).
+    pub cols: &'static str,
+    /// Index of the first row and column.
+    pub first: usize,
+    /// The largest side (or length) computed whatever the size asked: boards whose values
+    /// take long beyond it get a smaller table.
+    pub max: usize,
+    /// The position text of cell `(row, col)` (of term `row` for a sequence, `col` = 0).
+    pub cell: fn(usize, usize) -> String,
+}
+
+/// What a front end may know of a family without building a game: one per family, stated in
+/// the family's module.
+#[derive(Clone, Copy, Debug)]
+pub struct Description {
+    /// The canonical name (for families named by a code, the name of the kind of code).
+    pub name: &'static str,
+    /// Other names accepted for it.
+    pub aliases: &'static [&'static str],
+    /// One line on the notation of its positions, with an example.
+    pub notation: &'static str,
+    /// An example position.
+    pub example: &'static str,
+    /// Whether misère play is defined (false for games won by a winning move, not by the
+    /// last move).
+    pub misere: bool,
+    /// The preferred normal-play engine.
+    pub engine: Engine,
+    /// The options it takes.
+    pub options: &'static [Opt],
+    /// Its table, if it has one.
+    pub table: Option<Table>,
+    /// Whether `solve --dense` can solve its positions whole.
+    pub dense: bool,
+    /// For families named by a code rather than a fixed name (heap games: `0.77`): whether
+    /// a name is meant as such a code (it may still be a bad one).
+    pub code: Option<fn(&str) -> bool>,
+    /// The family the positions after a move belong to, when it is another one: a move on
+    /// a whole graph (`graph`) leaves pieces on its points (`points`), and the positions the
+    /// game prints are written as such.
+    pub continues_as: Option<&'static str>,
+    /// Named games of the family offered on the web page, `(name, description)`.
+    pub presets: &'static [(&'static str, &'static str)],
+    /// An upper estimate of the number of moves of a position, from its text alone, so a
+    /// position with millions of moves is refused before any is generated
+    /// ([`estimate_by_tokens`] unless the family knows better).
+    pub estimate_moves: fn(&str) -> u64,
+}
+
+/// The default estimate of moves: one per token of a heap and per character.
+pub fn estimate_by_tokens(text: &str) -> u64 {
+    integers(text)
+        .fold(0u64, |a, n| a.saturating_add(n))
+        .saturating_add(text.len() as u64)
+}
+
+/// Options that shape a family's game, as front ends read them.
+#[derive(Debug, Default, Clone)]
+pub struct FamilyOptions {
+    /// Built-in board of the graph games.
+    pub board: Option<String>,
+    /// Edge list of the host graph: (where it came from, its text).
+    pub graph: Option<(String, String)>,
+    /// Rule of the graph games.
+    pub rule: Option<String>,
+    /// Subtraction set (`--set 1,3,4`).
+    pub set: Option<String>,
+    /// Bulk Grundy values G(0), ..., G(count − 1) of a heap game, from a sequence engine the
+    /// front end provides (games know no solvers); `None` leaves heaps to the memo engine.
+    pub heap_values: Option<HeapValues>,
+}
+
+impl FamilyOptions {
+    /// The options given (set), in [`Opt::ALL`] order.
+    pub fn given(&self) -> Vec<Opt> {
+        Opt::ALL
+            .into_iter()
+            .filter(|o| match o {
+                Opt::Board => self.board.is_some(),
+                Opt::Graph => self.graph.is_some(),
+                Opt::Rule => self.rule.is_some(),
+                Opt::Set => self.set.is_some(),
+            })
+            .collect()
+    }
+}
+
+/// A bulk computation of heap values: `(rules, count) → G(0..count)`, or `None` to decline.
+pub type HeapValues = fn(&grundy_core::HeapRules, u64) -> Option<Vec<u64>>;
+
+/// Why a family, option or position cannot be used. Front ends map the variants to their
+/// own codes (exit 2, HTTP 404 or 400); the message says what is wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    /// No family has this name.
+    #[error(
+        "unknown family '{name}' (known: {known}, or a heap game code such as 0.77, grundys-game, sub:1,3,4)"
+    )]
+    UnknownFamily {
+        /// The name asked for.
+        name: String,
+        /// The names known, comma-separated.
+        known: String,
+    },
+    /// A name meant as a game code that does not read (`0.7z`).
+    #[error("bad game code '{code}', column {}: {}", .error.span.column, .error.message)]
+    BadCode {
+        /// The code.
+        code: String,
+        /// What is wrong, and where in the code.
+        error: ParseError,
+    },
+    /// An option that does not apply, or does not read.
+    #[error("{message}")]
+    BadOption {
+        /// The option.
+        option: Opt,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A position that does not read; the error has its line and column.
+    #[error("bad {family} position: {error}")]
+    BadPosition {
+        /// The family's name.
+        family: String,
+        /// What is wrong, and where.
+        error: ParseError,
+    },
+    /// Something the family does not offer (a table, a dense solve).
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+impl RegistryError {
+    /// A bad option with this message.
+    pub fn option(option: Opt, message: impl Into<String>) -> RegistryError {
+        RegistryError::BadOption {
+            option,
+            message: message.into(),
+        }
+    }
+
+    /// A bad position of `family`.
+    pub fn position(family: &str, error: ParseError) -> RegistryError {
+        RegistryError::BadPosition {
+            family: family.to_string(),
+            error,
+        }
+    }
+}
+
+/// A board as the web page draws it: the position's structure, so the page never reads the
+/// family's notation. Serialised with a `kind` tag.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum BoardView {
+    /// Heaps of tokens (Nim, heap games).
+    Heaps {
+        /// The heap sizes.
+        heaps: Vec<u64>,
+    },
+    /// A rectangle of one-character cells (darkraft, bombs, cram): `rows[r]` has one
+    /// character per column.
+    Grid {
+        /// The rows.
+        rows: Vec<String>,
+    },
+    /// A strip of one-character squares (crosses).
+    Strip {
+        /// The squares.
+        cells: String,
+    },
+    /// Sheets of paper `[width, height]` (cutting).
+    Sheets {
+        /// The sheets.
+        sheets: Vec<[u64; 2]>,
+    },
+    /// A Young diagram by column heights (chomp).
+    Columns {
+        /// Height of each column, left to right.
+        heights: Vec<u32>,
+    },
+    /// Pieces on the points of a graph (the graph games).
+    Graph {
+        /// Name of the board or file.
+        name: String,
+        /// Number of points, numbered from 1.
+        points: usize,
+        /// Edges as pairs of point numbers (from 1).
+        edges: Vec<[usize; 2]>,
+        /// `present[k]`: whether point k + 1 holds a piece.
+        present: Vec<bool>,
+    },
+}
+
+/// A family: its description, and how its game and a position are built from a name, the
+/// options and the position's text. Implemented by a unit type in the family's module and
+/// listed once in [`crate::registry`].
+pub trait Family: Sync + 'static {
+    /// The game type of the family's positions.
+    type Game: Game;
+
+    /// The family's description.
+    const DESCRIPTION: Description;
+
+    /// Builds the game and reads `text` as one of its positions. `name` is the name asked for
+    /// (families named by a code build their game from it); options the family does not take
+    /// have been refused already.
+    fn build(
+        &self,
+        name: &str,
+        opts: &FamilyOptions,
+        text: &str,
+    ) -> Result<(Self::Game, <Self::Game as Game>::Position), RegistryError>;
+
+    /// The canonical name of the game built (the description's name unless the family is
+    /// named by codes).
+    fn name(&self, _game: &Self::Game) -> String {
+        Self::DESCRIPTION.name.to_string()
+    }
+
+    /// The position as the page draws it.
+    fn board(&self, game: &Self::Game, p: &<Self::Game as Game>::Position) -> BoardView;
+
+    /// What identifies the position in the store besides its formatted text, for families
+    /// whose game depends on more than the text shows (a graph: its structure). Empty by
+    /// default.
+    fn position_id(&self, _game: &Self::Game, _p: &<Self::Game as Game>::Position) -> String {
+        String::new()
+    }
+}
+
+/// The runs of ASCII digits of `text` as numbers (`u64::MAX` when too large).
+pub fn integers(text: &str) -> impl Iterator<Item = u64> + '_ {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse::<u64>().unwrap_or(u64::MAX))
+}
+
+impl fmt::Display for Opt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.flag())
+    }
+}
