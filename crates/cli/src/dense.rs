@@ -3,10 +3,11 @@
 //! and small whole tables are kept in the store (`crate::entries`), so a position asked again,
 //! or one below a kept table's, is answered without solving.
 
-use crate::db::{DbOptions, StoredAnalysis, StoredMove};
-use crate::entries::{self, graph_id, DenseAnswer, DenseSpace, DENSE_KEEP_MAX_BYTES};
+use crate::db::DbOptions;
 use crate::error::{usage, CliError};
 use crate::solve::{print_analysis, DenseRecord, DenseSize, SolveArgs};
+use grundy_app::store::{self as entries, graph_id, DenseAnswer, DenseSpace, DENSE_KEEP_MAX_BYTES};
+use grundy_app::store::{StoredAnalysis, StoredMove};
 use grundy_core::dense::DenseGame;
 use grundy_core::{Game, Outcome};
 use grundy_games::cram::{Board, Cram, CramDense, CramFamily};

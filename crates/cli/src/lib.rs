@@ -3,7 +3,6 @@
 
 pub mod db;
 pub mod dense;
-pub mod entries;
 pub mod error;
 pub mod judge;
 pub mod play;

@@ -3,8 +3,8 @@
 //! checkpoints to stop and resume long runs.
 
 use anyhow::Context;
+use grundy_app::store::{self as entries, SEQ_KEEP_MAX};
 use grundy_cli::db::DbOptions;
-use grundy_cli::entries::{self, SEQ_KEEP_MAX};
 use grundy_games::heap::HeapGame;
 use grundy_solve::seq::checkpoint::{self, CheckpointWriter};
 use grundy_solve::seq::{self, Period, SeqEngine, SeqError, StoreOptions, Summary, MAX_COUNT};

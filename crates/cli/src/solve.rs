@@ -1,7 +1,8 @@
 //! `grundy solve FAMILY POSITION`: who wins, the Grundy value, every winning move.
 
-use crate::db::{analysis_key, load_analysis, save_analysis, DbOptions, StoredAnalysis, StoredMove};
+use crate::db::DbOptions;
 use crate::error::{usage, CliError};
+use grundy_app::store::{analysis_key, load_analysis, save_analysis, StoredAnalysis, StoredMove};
 use grundy_core::{Convention, Game, Outcome};
 use grundy_games::family::{Engine as Preferred, Family, FamilyOptions};
 use grundy_games::registry::{self, with_game, FamilyInfo, WithGame};

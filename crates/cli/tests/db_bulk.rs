@@ -5,8 +5,8 @@
 
 mod common;
 use common::{assert_usage_error, grundy_env, with_db, Run};
-use grundy_cli::db::writer;
-use grundy_cli::entries::encode_seq;
+use grundy_app::store::encode_seq;
+use grundy_app::store::writer;
 use std::path::{Path, PathBuf};
 
 fn fresh_store(name: &str) -> PathBuf {

@@ -1,4 +1,5 @@
-//! The bulk results the commands keep in the store besides single analyses: Grundy sequences
+//! Every key and layout of the persistent store, in one module: the analyses of single
+//! positions (kind `analysis`), and the bulk results: Grundy sequences
 //! of `grundy seq`/`grundy plot` (kind `seq`) and the whole tables of `grundy solve --dense`
 //! (kind `dense`, with the dense answers as kind `analysis`). This module owns their keys and
 //! binary layouts, reads them back (never trusting an entry of another version or a damaged
@@ -18,11 +19,99 @@
 //! - `dense-analysis/FAMILY/GEOMETRY/RULE/CONVENTION/RECORD/POSITION`: a [`DenseAnswer`] as
 //!   JSON, for every dense solve whatever its size.
 
-use crate::db::{writer, StoredAnalysis};
 use grundy_solve::dense::{DenseTable, Record};
 use grundy_solve::Convention;
 use grundy_store::{EntryInfo, NewEntry, Store, StoreError};
 use serde::{Deserialize, Serialize};
+
+/// Bumped when an engine change could alter stored answers: entries written under another
+/// epoch (or another grundy version) are not used for answers (`grundy db prune --stale`).
+pub const ENGINE_EPOCH: u32 = 1;
+
+/// Who writes entries: the grundy version and the engine epoch.
+pub fn writer() -> String {
+    format!("grundy {} engine {ENGINE_EPOCH}", env!("CARGO_PKG_VERSION"))
+}
+
+/// One move of a stored analysis.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct StoredMove {
+    /// The move, in the family's notation.
+    pub mv: String,
+    /// Grundy value after it.
+    pub grundy: Option<u64>,
+    /// Outcome after it (`first`/`second`).
+    pub outcome: String,
+    /// Remoteness after it.
+    pub remoteness: Option<u32>,
+}
+
+/// An analysis as `solve` prints it and the store keeps it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct StoredAnalysis {
+    /// Canonical family name.
+    pub family: String,
+    /// The position as the family writes it.
+    pub position: String,
+    /// `normal` or `misere`.
+    pub convention: String,
+    /// Grundy value.
+    pub grundy: Option<u64>,
+    /// `first` or `second`.
+    pub outcome: String,
+    /// Remoteness, when computed.
+    pub remoteness: Option<u32>,
+    /// The winning moves.
+    pub winning_moves: Vec<String>,
+    /// Every move with its result.
+    pub moves: Vec<StoredMove>,
+}
+
+/// The key of an analysis: everything that determines the answer.
+pub fn analysis_key(family: &str, parts: &[&str], position: &str) -> String {
+    format!("analysis/{family}/{}/{position}", parts.join("/"))
+}
+
+/// A stored analysis of `key` written by this version, if any. A damaged entry is
+/// reported and ignored (it will be rewritten).
+pub fn load_analysis(store: &Store, key: &str) -> Option<StoredAnalysis> {
+    match store.get(key) {
+        Ok(Some((info, bytes))) if info.writer == writer() => serde_json::from_slice(&bytes).ok(),
+        Ok(_) => None,
+        Err(e) => {
+            eprintln!("grundy: note: {e}; solving again");
+            None
+        }
+    }
+}
+
+/// Keeps an analysis; a failure to write is reported, not fatal.
+pub fn save_analysis(store: &Store, key: &str, a: &StoredAnalysis) {
+    let Ok(bytes) = serde_json::to_vec(a) else { return };
+    let summary = format!(
+        "{} {}{}: {}",
+        a.family,
+        a.position.chars().take(40).collect::<String>(),
+        if a.convention == "misere" {
+            " (misère)"
+        } else {
+            ""
+        },
+        match a.grundy {
+            Some(g) => format!("grundy {g}"),
+            None => format!("{} player wins", a.outcome),
+        }
+    );
+    let entry = NewEntry {
+        key,
+        kind: "analysis",
+        family: &a.family,
+        summary: &summary,
+    };
+    if let Err(e) = store.put(&entry, &bytes) {
+        eprintln!("grundy: note: could not keep the result: {e}");
+    }
+}
 
 /// Most values of a sequence kept in the store: a longer run keeps its first `SEQ_KEEP_MAX`
 /// values (2^24, at most 64 MiB before compression), which a later run continues from.
