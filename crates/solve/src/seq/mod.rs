@@ -7,6 +7,7 @@
 pub mod checkpoint;
 pub mod naive;
 pub mod period;
+mod simd;
 pub mod sparse;
 pub mod store;
 pub mod subtraction;
@@ -164,9 +165,9 @@ impl SeqEngine {
         self.period_shortcut = yes;
     }
 
-    /// Never use SIMD instructions (for tests of the portable code).
-    #[cfg(test)]
-    pub(crate) fn portable_only(&mut self) {
+    /// Never use SIMD instructions, even where the CPU has them (for tests and benchmarks of
+    /// the portable code; the values are the same).
+    pub fn portable_only(&mut self) {
         if let Method::Sparse(s) = &mut self.method {
             s.portable_only();
         }
