@@ -415,7 +415,7 @@ pub fn summarize(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> S
     let mut max = 0;
     let mut first_max_at = 0;
     // Four tallies, heap i counted in tally i % 4: a run of equal values would otherwise
-    // wait on each count's store before the next (4 ns a value on 0.16, 1 with four).
+    // wait on each count's store before the next.
     let mut tallies: [Vec<u64>; 4] = [vec![0], vec![0], vec![0], vec![0]];
     let mut too_many = false;
     for i in 0..len {

@@ -23,8 +23,8 @@ use crate::seq::simd::{self, Cpu};
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Batches the helper may have ready ahead of the main thread (3 were 3% slower on Officers,
-/// 12 no faster).
+/// Batches the helper may have ready ahead of the main thread (fewer were slower on
+/// Officers, more no faster).
 const AHEAD: usize = 6;
 /// Slots of the ring of batches between the threads.
 const SLOTS: usize = AHEAD + 1;
