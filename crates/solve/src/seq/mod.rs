@@ -7,6 +7,7 @@
 pub mod checkpoint;
 pub mod naive;
 pub mod period;
+mod simd;
 pub mod sparse;
 pub mod store;
 pub mod subtraction;
@@ -164,9 +165,9 @@ impl SeqEngine {
         self.period_shortcut = yes;
     }
 
-    /// Never use SIMD instructions (for tests of the portable code).
-    #[cfg(test)]
-    pub(crate) fn portable_only(&mut self) {
+    /// Never use SIMD instructions, even where the CPU has them (for tests and benchmarks of
+    /// the portable code; the values are the same).
+    pub fn portable_only(&mut self) {
         if let Method::Sparse(s) = &mut self.method {
             s.portable_only();
         }
@@ -414,7 +415,7 @@ pub fn summarize(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> S
     let mut max = 0;
     let mut first_max_at = 0;
     // Four tallies, heap i counted in tally i % 4: a run of equal values would otherwise
-    // wait on each count's store before the next (4 ns a value on 0.16, 1 with four).
+    // wait on each count's store before the next.
     let mut tallies: [Vec<u64>; 4] = [vec![0], vec![0], vec![0], vec![0]];
     let mut too_many = false;
     for i in 0..len {

@@ -19,11 +19,12 @@
 //! before the heap itself.
 
 use super::{limit_of, mark_rare, Marks, Seen, Small, Sparse, BATCH};
+use crate::seq::simd::{self, Cpu};
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Batches the helper may have ready ahead of the main thread (3 were 3% slower on Officers,
-/// 12 no faster).
+/// Batches the helper may have ready ahead of the main thread (fewer were slower on
+/// Officers, more no faster).
 const AHEAD: usize = 6;
 /// Slots of the ring of batches between the threads.
 const SLOTS: usize = AHEAD + 1;
@@ -50,9 +51,12 @@ struct SharedCells {
 }
 
 // SAFETY: the pointer is only used as the type's methods document: reads of published
-// cells (never written again) and writes of unpublished ones by one thread.
+// cells (never written again) and writes of unpublished ones by one thread. Sending it to
+// another thread keeps that so.
 #[allow(unsafe_code)]
 unsafe impl Send for SharedCells {}
+// SAFETY: as for `Send`: shared between the threads, the cells are only read once published
+// and only written, by the main thread alone, before.
 #[allow(unsafe_code)]
 unsafe impl Sync for SharedCells {}
 
@@ -241,12 +245,12 @@ impl Sparse {
         let mut result = Ok(end);
         let mut helper_marks = self.helper_marks.take().unwrap_or_else(Marks::new);
         let mut own = self.batch.take().unwrap_or_else(Marks::new);
-        let avx2 = self.avx2();
+        let cpu = self.cpu;
         let helper_pairs = std::thread::scope(|s| {
             let helper = s.spawn(|| {
                 let _ = sh.threads[1].set(std::thread::current());
                 let _stop = StopOnDrop(&sh, 1);
-                helper(&sh, &rules, from, end, &mut helper_marks, avx2)
+                helper(&sh, &rules, from, end, &mut helper_marks, cpu)
             });
             let _stop = StopOnDrop(&sh, 0);
             let mut n0 = from;
@@ -260,7 +264,7 @@ impl Sparse {
                 {
                     let packed = sh.slot(i);
                     debug_assert_eq!(packed.n0, n0);
-                    packed.unpack(&mut own, avx2);
+                    packed.unpack(&mut own, cpu);
                 }
                 sh.set(i, FREE, 0);
                 let r = self.finish_shared(&sh, &mut own);
@@ -329,7 +333,7 @@ fn helper(
     from: usize,
     end: usize,
     marks: &mut Marks,
-    avx2: bool,
+    cpu: Cpu,
 ) -> (u64, u64) {
     let mut rare: Vec<(u32, u32)> = Vec::new();
     let (mut rare_pairs, mut scan_pairs) = (0, 0);
@@ -353,7 +357,7 @@ fn helper(
             let balance = sh.balance.load(Ordering::Relaxed);
             rare_pairs += mark_rare(rules, &rare, settled, marks, (-balance).max(0) as usize);
             scan_pairs += mark_scan(rules, settled, balance.max(0) as usize, marks);
-            sh.slot(i).pack(marks, avx2);
+            sh.slot(i).pack(marks, cpu);
         }
         sh.set(i, READY, 1);
         nb += BATCH;
@@ -431,8 +435,9 @@ impl Packed {
         }
     }
 
-    /// Packs `marks` (every set clean up to `marks.cleared` bytes, none marked beyond).
-    fn pack(&mut self, marks: &mut Marks, avx2: bool) {
+    /// Packs `marks` (every set clean up to `marks.cleared` bytes, none marked beyond), with
+    /// the SIMD instructions of `cpu`.
+    fn pack(&mut self, marks: &mut Marks, cpu: Cpu) {
         self.n0 = marks.n0;
         self.words = marks.cleared.div_ceil(64).min(WORDS);
         self.rare.clear();
@@ -441,145 +446,25 @@ impl Packed {
         let words = self.words;
         for (j, seen) in marks.seens().into_iter().enumerate() {
             let out = &mut self.bits[j * words..(j + 1) * words];
-            pack_bytes(&seen[..words * 64], out, avx2);
+            simd::pack_bytes(cpu, &seen[..words * 64], out);
         }
     }
 
-    /// Unpacks into `marks` (which then holds the batch as the helper marked it).
-    fn unpack(&self, marks: &mut Marks, avx2: bool) {
+    /// Unpacks into `marks` (which then holds the batch as the helper marked it), with the
+    /// SIMD instructions of `cpu`.
+    fn unpack(&self, marks: &mut Marks, cpu: Cpu) {
         marks.n0 = self.n0;
         marks.rare.clear();
         marks.rare.extend_from_slice(&self.rare);
         marks.pairs = self.pairs;
         let words = self.words;
         for (j, seen) in marks.seens().into_iter().enumerate() {
-            unpack_bits(
+            simd::unpack_bits(
+                cpu,
                 &self.bits[j * words..(j + 1) * words],
                 &mut seen[..words * 64],
-                avx2,
             );
         }
         marks.cleared = words * 64;
-    }
-}
-
-/// Bit i of `out[w]` is set when byte 64w + i of `bytes` is not zero (`avx2` only where the
-/// CPU has AVX2).
-#[inline(always)]
-pub(super) fn pack_bytes(bytes: &[u8], out: &mut [u64], avx2: bool) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2 {
-        #[allow(unsafe_code)]
-        // SAFETY: `avx2` is true only when the CPU has AVX2.
-        unsafe {
-            pack_bytes_avx2(bytes, out)
-        };
-        return;
-    }
-    let _ = avx2;
-    pack_bytes_portable(bytes, out);
-}
-
-fn pack_bytes_portable(bytes: &[u8], out: &mut [u64]) {
-    for (w, chunk) in out.iter_mut().zip(bytes.chunks_exact(64)) {
-        *w = chunk
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (i, &b)| acc | ((b != 0) as u64) << i);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn pack_bytes_avx2(bytes: &[u8], out: &mut [u64]) {
-    use std::arch::x86_64::*;
-    let zero = _mm256_setzero_si256();
-    for (w, chunk) in out.iter_mut().zip(bytes.chunks_exact(64)) {
-        #[allow(unsafe_code)]
-        // SAFETY: the chunk has 64 bytes: two unaligned loads of 32.
-        let (lo, hi) = unsafe {
-            (
-                _mm256_loadu_si256(chunk.as_ptr().cast()),
-                _mm256_loadu_si256(chunk.as_ptr().add(32).cast()),
-            )
-        };
-        // Bytes equal to zero, inverted.
-        let zl = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, zero)) as u32;
-        let zh = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, zero)) as u32;
-        *w = !((zh as u64) << 32 | zl as u64);
-    }
-}
-
-/// Byte 64w + i of `bytes` is 1 when bit i of `bits[w]` is set, 0 otherwise.
-#[inline(always)]
-fn unpack_bits(bits: &[u64], bytes: &mut [u8], avx2: bool) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2 {
-        #[allow(unsafe_code)]
-        // SAFETY: `avx2` is true only when the CPU has AVX2.
-        unsafe {
-            unpack_bits_avx2(bits, bytes)
-        };
-        return;
-    }
-    let _ = avx2;
-    unpack_bits_portable(bits, bytes);
-}
-
-fn unpack_bits_portable(bits: &[u64], bytes: &mut [u8]) {
-    for (&w, chunk) in bits.iter().zip(bytes.chunks_exact_mut(64)) {
-        for (i, b) in chunk.iter_mut().enumerate() {
-            *b = (w >> i & 1) as u8;
-        }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn unpack_bits_avx2(bits: &[u64], bytes: &mut [u8]) {
-    use std::arch::x86_64::*;
-    // Byte i of the 32 takes byte i / 8 of the 32-bit mask (the shuffle works within each
-    // 128-bit half: the low half reads bytes 0 and 1, the high half bytes 2 and 3), then
-    // keeps bit i % 8.
-    let spread = _mm256_setr_epi8(
-        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
-    );
-    let select = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
-    let one = _mm256_set1_epi8(1);
-    for (&w, chunk) in bits.iter().zip(bytes.chunks_exact_mut(64)) {
-        for (half, m) in [w as u32, (w >> 32) as u32].into_iter().enumerate() {
-            let v = _mm256_shuffle_epi8(_mm256_set1_epi32(m as i32), spread);
-            let set = _mm256_cmpeq_epi8(_mm256_and_si256(v, select), select);
-            #[allow(unsafe_code)]
-            // SAFETY: the chunk has 64 bytes; this stores 32 at offset 0 or 32.
-            unsafe {
-                _mm256_storeu_si256(
-                    chunk.as_mut_ptr().add(32 * half).cast(),
-                    _mm256_and_si256(set, one),
-                )
-            };
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn packing_round_trips(bytes in proptest::collection::vec(0u8..=1, 64 * 9)) {
-            for avx2 in [false, cfg!(target_arch = "x86_64") && std::is_x86_feature_detected!("avx2")] {
-                let mut bits = vec![0u64; 9];
-                pack_bytes(&bytes, &mut bits, avx2);
-                for (v, &b) in bytes.iter().enumerate() {
-                    prop_assert_eq!(bits[v / 64] >> (v % 64) & 1, b as u64);
-                }
-                let mut back = vec![7u8; 64 * 9];
-                unpack_bits(&bits, &mut back, avx2);
-                prop_assert_eq!(&back, &bytes);
-            }
-        }
     }
 }

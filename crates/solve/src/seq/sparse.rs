@@ -8,6 +8,7 @@
 //! stopping as soon as the mex becomes common. The split is rebuilt from the value counts
 //! (most frequent first) as the sequence grows, so it adapts to the game.
 
+use super::simd::{self, Avx2, Cpu};
 use super::store::Cell;
 
 #[path = "pipeline.rs"]
@@ -97,10 +98,9 @@ pub struct Sparse {
     pool: Vec<pipeline::Packed>,
     /// The helper thread's option sets, kept between chunks.
     helper_marks: Option<Marks>,
-    /// Use SIMD instructions when the CPU has them (off in tests of the portable code).
-    simd: bool,
-    /// The CPU has what the targeted scan needs (see `seq/targeted.rs`), and `simd` is on.
-    targeted: bool,
+    /// The SIMD instructions the kernels may use: what the CPU has ([`Cpu::detect`]), or
+    /// none ([`Sparse::portable_only`]).
+    cpu: Cpu,
 }
 
 /// The option sets of a batch of 8 heaps and what is marked in them before each heap is
@@ -282,71 +282,6 @@ fn rare_pass(
     }
 }
 
-/// ORs `1 << (G(a) ^ G(m0 + j − a))` into word j, for the rare heaps (a, G(a)) of `rare`
-/// (values below 32; `settled` holds the other heaps).
-#[inline(always)]
-fn or_rare(words: &mut [u32; BATCH], rare: &[(u32, u32)], m0: usize, settled: &[u16]) {
-    for &(a, ga) in rare {
-        let base = m0 - a as usize;
-        if let Some(w) = settled.get(base..base + BATCH) {
-            for l in 0..BATCH {
-                words[l] |= 1u32 << ((w[l] as u32 ^ ga) & 31);
-            }
-        }
-    }
-}
-
-/// [`or_rare`], with AVX2 when `avx2` says the CPU has it.
-#[inline(always)]
-fn or_rare_dispatch(words: &mut [u32; BATCH], rare: &[(u32, u32)], m0: usize, settled: &[u16], avx2: bool) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2 {
-        #[allow(unsafe_code)]
-        // SAFETY: `avx2` is true only when the CPU has AVX2.
-        unsafe {
-            or_rare_avx2(words, rare, m0, settled)
-        };
-        return;
-    }
-    let _ = avx2;
-    or_rare(words, rare, m0, settled);
-}
-
-/// [`or_rare`] with AVX2: the 8 words in one register, 8 shifts in one instruction. Every
-/// heap of `rare` must have its 8 cells in `settled` (as those of a rare pass do): one that
-/// has not is read within `settled` all the same, and marks wrong values.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn or_rare_avx2(words: &mut [u32; BATCH], rare: &[(u32, u32)], m0: usize, settled: &[u16]) {
-    use std::arch::x86_64::*;
-    #[allow(unsafe_code)]
-    // SAFETY: `[u32; 8]` and `__m256i` have the same size, and any bits are valid for both.
-    let mut acc: __m256i = unsafe { std::mem::transmute(*words) };
-    let ones = _mm256_set1_epi32(1);
-    let Some(last) = settled.len().checked_sub(BATCH) else {
-        return;
-    };
-    for &(a, ga) in rare {
-        // The heaps of a rare pass have their 8 cells settled: m0 − a ≤ last (finding that
-        // run here again, two binary searches a batch, took 2.5% of a 0.16 run). The clamp
-        // keeps the load in the slice whatever the list holds, without a bounds check in
-        // the loop (which kept the accumulator on the stack, every OR waiting for the store
-        // before it).
-        debug_assert!(a as usize <= m0 && m0 - a as usize <= last);
-        let base = m0.wrapping_sub(a as usize).min(last);
-        #[allow(unsafe_code)]
-        // SAFETY: base ≤ settled.len() − 8: the unaligned load reads 8 u16 of the slice.
-        let v = unsafe { _mm_loadu_si128(settled.as_ptr().add(base).cast()) };
-        let x = _mm256_xor_si256(_mm256_cvtepu16_epi32(v), _mm256_set1_epi32(ga as i32));
-        acc = _mm256_or_si256(acc, _mm256_sllv_epi32(ones, x));
-    }
-    #[allow(unsafe_code)]
-    // SAFETY: as above.
-    {
-        *words = unsafe { std::mem::transmute::<__m256i, [u32; BATCH]>(acc) };
-    }
-}
-
 /// How many rare heaps are below `x`. Mostly all of them (the scans ask for heaps near the
 /// one computed, the rare heaps are mostly small): that is checked first, before a binary
 /// search whose steps each wait for a load.
@@ -402,9 +337,9 @@ impl Tuner {
         }
         match self.rate {
             [None, _] => false,
-            // Handing over a batch of 8 heaps costs a few tenths of a microsecond (measured
-            // 0.27 µs with the waits): not worth it when one thread settles a heap in less
-            // than half a microsecond.
+            // Handing over a batch of 8 heaps costs a few tenths of a microsecond with the
+            // waits: not worth it when one thread settles a heap in less than half a
+            // microsecond.
             [Some(one), _] if one > 2e6 => false,
             [_, None] => true,
             [Some(one), Some(two)] => {
@@ -470,10 +405,8 @@ impl Sparse {
             balance: 0,
             pool: Vec::new(),
             helper_marks: None,
-            simd: true,
-            targeted: false,
+            cpu: Cpu::detect(),
         };
-        s.targeted = s.targeted_scan();
         for v in values {
             s.count(v.get());
         }
@@ -552,23 +485,16 @@ impl Sparse {
         (c, self.rare.len())
     }
 
-    /// Whether the AVX2 code may run (the CPU has it, and tests did not turn it off).
-    fn avx2(&self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            self.simd && std::arch::is_x86_feature_detected!("avx2")
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
+    /// Never use SIMD instructions, even where the CPU has them (for tests and benchmarks of
+    /// the portable code; the values are the same).
+    pub fn portable_only(&mut self) {
+        self.cpu = Cpu::PORTABLE;
     }
 
-    /// Never use SIMD instructions (for tests of the portable code).
+    /// The SIMD instructions the kernels may use.
     #[cfg(test)]
-    pub(crate) fn portable_only(&mut self) {
-        self.simd = false;
-        self.targeted = false;
+    pub(crate) fn cpu(&self) -> Cpu {
+        self.cpu
     }
 
     /// Always use two threads in [`Sparse::compute_parallel`], however fast one is (for
@@ -598,8 +524,8 @@ impl Sparse {
             let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
             if self.max_value < 32 && !self.tuner.forced {
                 // Values below 32 take one-word option sets on one thread, faster than the
-                // pipeline's byte sets (0.16: a batch of 8 heaps takes about 0.6 µs, less
-                // than handing it between cores costs).
+                // pipeline's byte sets (a batch of 8 heaps takes less time than handing it
+                // between cores costs).
                 self.compute(cells, n, end)?;
                 n = end;
                 continue;
@@ -708,25 +634,21 @@ impl Sparse {
     /// the rare pairs of all 8 heaps in one pass into 8 words, then each heap on its own.
     /// Returns the heaps computed: all 8, or fewer when one reaches 32 (the rest of the batch
     /// is then left to the byte option sets).
+    /// Compiled for AVX2 where the CPU has it (8-lane variable shifts, see [`SmallValues`]).
     fn compute_batch_small_values<T: Cell>(&mut self, cells: &mut [T], n0: usize) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2() {
-            #[allow(unsafe_code)]
-            // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { self.small_values_avx2(cells, n0) };
-        }
-        self.small_values(cells, n0, false)
+        simd::with_avx2(
+            self.cpu,
+            SmallValues {
+                sparse: self,
+                cells,
+                n0,
+            },
+        )
     }
 
-    /// [`Sparse::small_values`] compiled for AVX2 (8-lane variable shifts).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn small_values_avx2<T: Cell>(&mut self, cells: &mut [T], n0: usize) -> usize {
-        self.small_values(cells, n0, true)
-    }
-
+    /// [`Sparse::compute_batch_small_values`], with AVX2 when `avx2` is its token.
     #[inline(always)]
-    fn small_values<T: Cell>(&mut self, cells: &mut [T], n0: usize, avx2: bool) -> usize {
+    fn small_values<T: Cell>(&mut self, cells: &mut [T], n0: usize, avx2: Option<Avx2>) -> usize {
         let mut words = [0u32; BATCH];
         let mut marks = self.batch.take().unwrap_or_else(Marks::new);
         marks.rare.clear();
@@ -745,7 +667,7 @@ impl Sparse {
             );
             for &(m0, from, to) in &marks.pass {
                 self.rare_pairs += (BATCH * (to - from)) as u64;
-                or_rare_dispatch(&mut words, &self.rare[from..to], m0, settled, avx2);
+                simd::or_rare(avx2, &mut words, &self.rare[from..to], m0, settled);
             }
         }
         let mut done = BATCH;
@@ -878,10 +800,10 @@ impl Sparse {
             return result;
         }
         self.full_scans += 1;
-        if T::MAX <= 0xFFFF && self.targeted {
-            if let Some((bytes, limit)) = seen.bytes() {
-                if limit <= targeted::TARGET_VALUES + 1 {
-                    return self.scan_for_targets(cells, n, bytes, limit, result, batch);
+        if T::MAX <= 0xFFFF {
+            if let (Some(isa), Some((bytes, limit))) = (self.cpu.targeted(), seen.bytes()) {
+                if limit <= simd::TARGET_VALUES + 1 {
+                    return self.scan_for_targets(isa, cells, n, bytes, limit, result, batch);
                 }
             }
         }
@@ -925,6 +847,22 @@ impl Sparse {
             }
         }
         result
+    }
+}
+
+/// [`Sparse::small_values`] as code that [`simd::with_avx2`] compiles for AVX2 too: every
+/// value below 32, the one-word option sets mark 8 pairs by one variable shift of 8 lanes.
+struct SmallValues<'a, T> {
+    sparse: &'a mut Sparse,
+    cells: &'a mut [T],
+    n0: usize,
+}
+
+impl<T: Cell> simd::Avx2Code for SmallValues<'_, T> {
+    type Output = usize;
+    #[inline(always)]
+    fn run(self, avx2: Option<Avx2>) -> usize {
+        self.sparse.small_values(self.cells, self.n0, avx2)
     }
 }
 
@@ -1042,9 +980,9 @@ impl Seen for Wide<'_> {
 struct Mask(u32);
 
 impl Seen for Mask {
-    // Measured (every heap to 10^7 of 0.16, user s): 16 then 32 pairs 0.66–0.70; 8/16 0.75,
-    // 8/32 0.88, 16/64 0.76, 24/24 0.67–0.74, 32/32 0.64–0.66, 24/48 0.61–0.64, 32/48
-    // 0.60–0.63 (0.77 to 3·10^5: 1.90 s → 1.63 s; 0.07 and 0.137: 2.6 s → 2.5 s).
+    // 32 pairs, then 48 between looks: a look at a one-word mex costs next to nothing, so
+    // frequent looks pay; smaller first blocks and larger last ones were slower on the games
+    // whose values stay below 32 (0.16, 0.77, 0.07, 0.137).
     const FIRST_BLOCK: usize = 32;
     const LAST_BLOCK: usize = 48;
     #[inline(always)]

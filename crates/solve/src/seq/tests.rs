@@ -194,27 +194,46 @@ proptest! {
 
 }
 
+/// The values of `rules` up to `count` by the engine, without SIMD when `portable`, in
+/// pieces that are not whole batches; and, for the rare/common method, whether it had AVX2
+/// to use.
+fn small_value_batches(rules: &HeapRules, count: u64, portable: bool) -> (Vec<u64>, Option<bool>) {
+    let mut e = SeqEngine::new(rules, count, StoreOptions::default()).unwrap();
+    e.use_period(false);
+    if portable {
+        e.portable_only();
+    }
+    for to in [700, 1301, 2003, count] {
+        e.compute_to(to).unwrap();
+    }
+    let avx2 = match &e.method {
+        Method::Sparse(s) => Some(s.cpu().avx2().is_some()),
+        _ => None,
+    };
+    ((0..count).map(|i| e.get(i)).collect(), avx2)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(16))]
     /// Past the first batches, games whose values stay below 32 take the one-word option
-    /// sets: with AVX2 (on machines that have it) and without, against the reference.
+    /// sets: the portable code against the reference.
     #[test]
     fn small_value_batches_match_naive(rules in small_rules()) {
         let count = 2600;
-        let want = naive::values(&rules, count as usize);
-        for portable in [false, true] {
-            let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
-            e.use_period(false);
-            if portable {
-                e.portable_only();
-            }
-            // In pieces that are not whole batches.
-            for to in [700, 1301, 2003, count] {
-                e.compute_to(to).unwrap();
-            }
-            let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
-            prop_assert_eq!(&got, &want, "portable {}", portable);
-        }
+        let (got, avx2) = small_value_batches(&rules, count, true);
+        prop_assert_ne!(avx2, Some(true));
+        prop_assert_eq!(got, naive::values(&rules, count as usize));
+    }
+
+    /// The same, compiled for AVX2 (`simd::with_avx2`).
+    #[test]
+    #[cfg_attr(not(has_avx2), ignore = "this CPU has no AVX2: the fast path cannot run here")]
+    fn small_value_batches_with_avx2_match_naive(rules in small_rules()) {
+        let count = 2600;
+        let (got, avx2) = small_value_batches(&rules, count, false);
+        // The rare/common method did have AVX2 to use (else this test would prove nothing).
+        prop_assert_ne!(avx2, Some(false), "built on a CPU with AVX2, run on one without");
+        prop_assert_eq!(got, naive::values(&rules, count as usize));
     }
 }
 
@@ -460,10 +479,12 @@ fn a_proven_period_extends_the_sequence_without_search() {
     assert!(every.sparse_stats().unwrap().0 > 100_000);
 }
 
-#[test]
-fn the_targeted_scan_gives_the_values_of_the_marking_scan() {
-    // Games whose values pass 32 (byte option sets) and stay below 512, where heaps need a
-    // scan: the targeted scan runs on CPUs with AVX-512 VBMI, the marking scan without SIMD.
+/// Games whose values pass 32 (byte option sets) and stay below 512, where heaps need a
+/// scan; they are computed to 20 000 by one portable thread, then as `engine` makes them on
+/// one thread and on two, the helper starting by leaving most of its rare pass to the main
+/// thread, a little of it, or taking part of the scans (the share adapts), and checked by
+/// `check` (the values are compared here).
+fn scans_against_one_portable_thread(portable: bool, check: impl Fn(&str, &sparse::Sparse)) {
     for name in ["0.6", "grundys-game", "0.44", "4.4", "0.26"] {
         let r = rules_of(name);
         let n = 20_000;
@@ -471,11 +492,16 @@ fn the_targeted_scan_gives_the_values_of_the_marking_scan() {
         plain.use_period(false);
         plain.portable_only();
         plain.compute_to(n).unwrap();
-        // On two threads, starting with the helper leaving most of its rare pass to the
-        // main thread, a little of it, or taking part of the scans (the share adapts).
         for (threads, balance) in [(1, 0), (2, -100_000), (2, -2), (2, 300)] {
+            if portable && threads == 1 {
+                // That is `plain` itself.
+                continue;
+            }
             let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
             e.use_period(false);
+            if portable {
+                e.portable_only();
+            }
             e.set_threads(threads);
             e.force_two_threads(threads == 2);
             if let Method::Sparse(s) = &mut e.method {
@@ -486,16 +512,37 @@ fn the_targeted_scan_gives_the_values_of_the_marking_scan() {
                 (0..n).all(|i| plain.get(i) == e.get(i)),
                 "{name} on {threads} threads, balance {balance}"
             );
-            let targeted = match &e.method {
-                Method::Sparse(s) => s.targeted_scans,
-                _ => 0,
-            };
-            let used = match &e.method {
-                Method::Sparse(s) => s.targeted_scan(),
-                _ => false,
-            };
-            // Where the CPU has it, the scan did run (else this test would prove nothing).
-            assert_eq!(targeted > 0, used, "{name}: {targeted} targeted scans");
+            match &e.method {
+                Method::Sparse(s) => check(name, s),
+                _ => panic!("{name}: not the rare/common method"),
+            }
         }
     }
+}
+
+#[test]
+fn the_portable_pipeline_gives_the_values_of_one_portable_thread() {
+    // The marking scan on two threads, however the work is shared.
+    scans_against_one_portable_thread(true, |name, s| {
+        assert_eq!(s.targeted_scans, 0, "{name}");
+    });
+}
+
+#[test]
+#[cfg_attr(
+    not(has_avx512_vbmi),
+    ignore = "this CPU has no AVX-512 VBMI: the fast path cannot run here"
+)]
+fn the_targeted_scan_gives_the_values_of_the_marking_scan() {
+    // The targeted scan (AVX-512 VBMI) on one thread and two, against the marking scan.
+    scans_against_one_portable_thread(false, |name, s| {
+        // The CPU has it (the build machine did), and the scan did run (else this test would
+        // prove nothing).
+        assert!(
+            s.cpu().targeted().is_some(),
+            "built on a CPU with AVX-512 VBMI, run on one without"
+        );
+        let targeted = s.targeted_scans;
+        assert!(targeted > 0, "{name}: {targeted} targeted scans");
+    });
 }
