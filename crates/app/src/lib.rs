@@ -3,4 +3,7 @@
 //! HTTP and print; engine choice, misère checks, the store's keys and the drivers of long
 //! computations live here.
 
+pub mod cancel;
+pub mod solve;
 pub mod store;
+pub mod table;

@@ -19,6 +19,7 @@
 //! - `dense-analysis/FAMILY/GEOMETRY/RULE/CONVENTION/RECORD/POSITION`: a [`DenseAnswer`] as
 //!   JSON, for every dense solve whatever its size.
 
+use crate::solve::{SolveRequest, SolveResponse};
 use grundy_solve::dense::{DenseTable, Record};
 use grundy_solve::Convention;
 use grundy_store::{EntryInfo, NewEntry, Store, StoreError};
@@ -67,50 +68,116 @@ pub struct StoredAnalysis {
     pub moves: Vec<StoredMove>,
 }
 
-/// The key of an analysis: everything that determines the answer.
-pub fn analysis_key(family: &str, parts: &[&str], position: &str) -> String {
-    format!("analysis/{family}/{}/{position}", parts.join("/"))
-}
-
-/// A stored analysis of `key` written by this version, if any. A damaged entry is
-/// reported and ignored (it will be rewritten).
-pub fn load_analysis(store: &Store, key: &str) -> Option<StoredAnalysis> {
-    match store.get(key) {
-        Ok(Some((info, bytes))) if info.writer == writer() => serde_json::from_slice(&bytes).ok(),
-        Ok(_) => None,
-        Err(e) => {
-            eprintln!("grundy: note: {e}; solving again");
-            None
+impl From<&SolveResponse> for StoredAnalysis {
+    fn from(r: &SolveResponse) -> Self {
+        StoredAnalysis {
+            family: r.family.clone(),
+            position: r.position.clone(),
+            convention: r.convention.as_str().to_string(),
+            grundy: r.grundy,
+            outcome: r.outcome.as_str().to_string(),
+            remoteness: r.remoteness,
+            winning_moves: r.winning_moves.clone(),
+            moves: r
+                .moves
+                .iter()
+                .map(|m| StoredMove {
+                    mv: m.mv.clone(),
+                    grundy: m.grundy,
+                    outcome: m.outcome.as_str().to_string(),
+                    remoteness: m.remoteness,
+                })
+                .collect(),
         }
     }
 }
 
-/// Keeps an analysis; a failure to write is reported, not fatal.
-pub fn save_analysis(store: &Store, key: &str, a: &StoredAnalysis) {
+/// The key of the answer to a request for one position: `analysis/FAMILY/CONVENTION/
+/// REMOTENESS/BOARD/RULE/GRAPH-ID/POSITION`, with `/ENGINE` before the position when the
+/// pruned search answered (`search`, or `search-all` when it valued every move). FAMILY is
+/// the game's canonical name, POSITION as the family writes it, GRAPH-ID the family's
+/// [`grundy_games::family::Family::position_id`] (`-` when empty): whichever front end
+/// asks, one position has one key.
+pub fn answer_key(
+    family: &str,
+    convention: Convention,
+    req: &SolveRequest,
+    position_id: &str,
+    engine: Option<&str>,
+    position: &str,
+) -> String {
+    let dash = |s: Option<&str>| s.filter(|s| !s.is_empty()).unwrap_or("-").to_string();
+    let mut parts = vec![
+        convention.as_str().to_string(),
+        if req.remoteness { "remoteness" } else { "-" }.to_string(),
+        dash(req.board.as_deref()),
+        dash(req.rule.as_deref()),
+        dash(Some(position_id)),
+    ];
+    parts.extend(engine.map(str::to_string));
+    format!("analysis/{family}/{}/{position}", parts.join("/"))
+}
+
+/// The answer kept under `key` by this version, if any. A damaged entry is reported and
+/// ignored (it will be rewritten).
+pub fn load_analysis(store: &Store, key: &str) -> Option<SolveResponse> {
+    let (_, bytes) = load(store, key)?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Keeps an answer; a failure to write is reported, not fatal.
+pub fn save_analysis(store: &Store, key: &str, a: &SolveResponse) {
     let Ok(bytes) = serde_json::to_vec(a) else { return };
     let summary = format!(
         "{} {}{}: {}",
         a.family,
         a.position.chars().take(40).collect::<String>(),
-        if a.convention == "misere" {
+        if a.convention == Convention::Misere {
             " (misère)"
         } else {
             ""
         },
         match a.grundy {
             Some(g) => format!("grundy {g}"),
-            None => format!("{} player wins", a.outcome),
+            None => format!("{} player wins", a.outcome.as_str()),
         }
     );
     let entry = NewEntry {
         key,
-        kind: "analysis",
+        kind: KIND_ANALYSIS,
         family: &a.family,
         summary: &summary,
     };
     if let Err(e) = store.put(&entry, &bytes) {
         eprintln!("grundy: note: could not keep the result: {e}");
     }
+}
+
+/// The key of a table of values: `table/FAMILY/SIDE` (SIDE: the side computed, so a capped
+/// table is found again).
+pub fn table_key(family: &str, side: usize) -> String {
+    format!("table/{family}/{side}")
+}
+
+/// The values of a table kept under `key` by this version, if it holds `len` of them
+/// ([`grundy_store::NONE`] where a value is undefined).
+pub fn load_table_values(store: &Store, key: &str, len: usize) -> Option<Vec<u64>> {
+    match store.get_values(key) {
+        Ok(Some((info, values))) if info.writer == store.writer() && values.len() == len => Some(values),
+        _ => None,
+    }
+}
+
+/// Keeps the values of a table; a failure to write is ignored (the table is computed again
+/// next time).
+pub fn save_table_values(store: &Store, key: &str, family: &str, summary: &str, values: &[u64]) {
+    let entry = NewEntry {
+        key,
+        kind: KIND_TABLE,
+        family,
+        summary,
+    };
+    let _ = store.put_values(&entry, values);
 }
 
 /// Most values of a sequence kept in the store: a longer run keeps its first `SEQ_KEEP_MAX`
@@ -126,6 +193,10 @@ const SEQ_LAYOUT: u8 = 1;
 const SEQ_HEADER: usize = 8;
 const TABLE_LAYOUT: u32 = 1;
 
+/// Kind of a kept answer for one position.
+pub const KIND_ANALYSIS: &str = "analysis";
+/// Kind of a kept table of values.
+pub const KIND_TABLE: &str = "table";
 /// Kind of a kept sequence.
 pub const KIND_SEQ: &str = "seq";
 /// Kind of a kept dense table.
@@ -206,7 +277,7 @@ pub fn decode_seq(mut payload: Vec<u8>) -> Result<KeptSeq, String> {
 /// version is passed over (it will be replaced); a damaged one is reported on stderr.
 fn load(store: &Store, key: &str) -> Option<(EntryInfo, Vec<u8>)> {
     match store.get(key) {
-        Ok(Some((info, bytes))) if info.writer == writer() => Some((info, bytes)),
+        Ok(Some((info, bytes))) if info.writer == store.writer() => Some((info, bytes)),
         Ok(_) => None,
         Err(e) => {
             eprintln!("grundy: note: {e}; computing again");

@@ -4,9 +4,10 @@
 
 use crate::db::DbOptions;
 use crate::error::CliError;
+use crate::solve::app_error;
 use crate::solve::{read_position, GameArgs};
+use grundy_app::solve::{solve_with, Limits, SolveOptions, SolveRequest, SolveResponse};
 use grundy_store::Store;
-use grundy_web::api::{ApiError, Limits, SolveRequest, SolveResponse};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -49,13 +50,6 @@ pub struct PlayArgs {
     pub game: GameArgs,
 }
 
-fn api_error(e: ApiError) -> CliError {
-    match e.status {
-        422 | 408 => CliError::Failure(anyhow::anyhow!(e.message)),
-        _ => CliError::Usage(e.message),
-    }
-}
-
 /// The game being played: the request for the current position.
 struct Session {
     req: SolveRequest,
@@ -66,8 +60,12 @@ struct Session {
 
 impl Session {
     fn analyse(&self) -> Result<SolveResponse, CliError> {
-        grundy_web::cache::solve_keeping(self.store.as_ref(), &self.req, &self.limits, Duration::ZERO)
-            .map_err(api_error)
+        let opts = SolveOptions {
+            store: self.store.as_ref(),
+            keep_after: Duration::ZERO,
+            ..SolveOptions::default()
+        };
+        solve_with(&self.req, &self.limits, opts).map_err(app_error)
     }
 
     /// Moves to the position after a move (for the graph family, the game goes on as a
@@ -118,10 +116,8 @@ pub fn play(
             set: args.game.set.clone(),
         },
         limits: Limits {
-            max_positions: args.max_positions,
             max_moves: 1_000_000,
-            max_position_len: usize::MAX,
-            ..Limits::default()
+            ..Limits::local(args.max_positions)
         },
         store: db.open_cache(),
     };

@@ -2,7 +2,8 @@
 
 use crate::db::DbOptions;
 use crate::error::{usage, CliError};
-use grundy_web::{api::Limits, ServerConfig, DEFAULT_ADDR};
+use grundy_app::solve::Limits;
+use grundy_web::{ServerConfig, DEFAULT_ADDR};
 use std::time::Duration;
 
 /// Arguments of `grundy serve`.

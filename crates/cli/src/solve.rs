@@ -2,13 +2,15 @@
 
 use crate::db::DbOptions;
 use crate::error::{usage, CliError};
-use grundy_app::store::{analysis_key, load_analysis, save_analysis, StoredAnalysis, StoredMove};
-use grundy_core::{Convention, Game, Outcome};
-use grundy_games::family::{Engine as Preferred, Family, FamilyOptions};
-use grundy_games::registry::{self, with_game, FamilyInfo, WithGame};
-use grundy_solve::analysis::Analyzer;
+use grundy_app::solve::{solve_with, AppError, EngineChoice, ErrorKind, Limits, SolveOptions, SolveRequest};
+use grundy_app::store::StoredAnalysis;
+use grundy_core::Outcome;
+use grundy_games::family::FamilyOptions;
+use grundy_games::registry;
+use std::io::IsTerminal;
 use std::io::Read;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// Arguments of `grundy solve`.
 #[derive(clap::Args, Debug)]
@@ -171,23 +173,61 @@ pub fn position_text(words: &[String], file: Option<&PathBuf>) -> Result<String,
     }
 }
 
-/// G(0), ..., G(count − 1) of a heap game by the sequence engine (rare/common method).
-fn heap_values(rules: &grundy_core::HeapRules, count: u64) -> Option<Vec<u64>> {
-    grundy_solve::seq::values(rules, count).ok()
-}
-
 /// Runs `grundy solve`; with a store, answers from it when it holds the position, and
-/// keeps what it computes.
+/// keeps what it computes (the application layer's [`solve_with`], as the server does).
 pub fn run(args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
     let text = read_position(&args.family, &args.position, args.file.as_ref())?;
-    let opts = args.game.options(Some(heap_values))?;
     if args.dense {
+        let opts = args.game.options(Some(grundy_app::solve::heap_values))?;
         return crate::dense::run(&args, &opts, &text, db);
     }
-    let report = Report { args: &args, db };
-    let a = with_game(&args.family, &opts, &text, report)?;
-    print(&args, &a);
+    let graph = args.game.graph_text()?;
+    let req = SolveRequest {
+        family: args.family.clone(),
+        position: text,
+        misere: args.misere,
+        remoteness: args.remoteness,
+        board: args.game.board.clone(),
+        graph: graph.as_ref().map(|(_, t)| t.clone()),
+        rule: args.game.rule.clone(),
+        set: args.game.set.clone(),
+    };
+    let store = db.open_cache();
+    let show = std::io::stderr().is_terminal();
+    let start = Instant::now();
+    let mut progress = |pr: &grundy_solve::search::Progress| {
+        if show {
+            eprintln!("{}", progress_line(pr, start.elapsed().as_secs_f64()));
+        }
+    };
+    let opts = SolveOptions {
+        engine: match args.engine {
+            Engine::Auto => EngineChoice::Auto,
+            Engine::Memo => EngineChoice::Memo,
+            Engine::Search => EngineChoice::Search,
+        },
+        all_moves: args.all_moves,
+        store: store.as_ref(),
+        keep_after: Duration::ZERO,
+        graph_source: graph.map(|(source, _)| source),
+        progress: Some(&mut progress),
+    };
+    let a = solve_with(&req, &Limits::local(args.max_positions), opts).map_err(app_error)?;
+    print(&args, &StoredAnalysis::from(&a));
     Ok(())
+}
+
+/// An application error as the command line reports it: the user's input exits 2, a limit
+/// or a failure 1.
+pub fn app_error(e: AppError) -> CliError {
+    match e.kind {
+        ErrorKind::PositionLimit => CliError::Failure(anyhow::anyhow!(
+            "{} (raise the limit with --max-positions)",
+            e.message
+        )),
+        _ if e.is_input() => CliError::Usage(e.message),
+        _ => CliError::Failure(anyhow::anyhow!(e.message)),
+    }
 }
 
 /// The position's text from the words, a file or stdin. A family whose position is a whole
@@ -199,98 +239,6 @@ pub fn read_position(family: &str, words: &[String], file: Option<&PathBuf>) -> 
             position_text(&[], Some(&PathBuf::from(path)))
         }
         _ => position_text(words, file),
-    }
-}
-
-struct Report<'a> {
-    args: &'a SolveArgs,
-    db: &'a DbOptions,
-}
-
-impl WithGame for Report<'_> {
-    type Output = StoredAnalysis;
-    type Error = CliError;
-
-    fn run<F: Family>(
-        self,
-        family: &F,
-        game: &F::Game,
-        p: <F::Game as Game>::Position,
-        info: &FamilyInfo,
-    ) -> Result<StoredAnalysis, CliError> {
-        let args = self.args;
-        let convention = if args.misere {
-            if !info.description.misere {
-                return Err(usage(format!(
-                    "--misere is not available for {}: its rules end the game by a winning move, not by a lack of moves",
-                    info.name
-                )));
-            }
-            Convention::Misere
-        } else {
-            Convention::Normal
-        };
-        let position = game.format_position(&p);
-        // A position whose game depends on more than its text (a graph) is keyed by both.
-        let id = family.position_id(game, &p);
-        let conv = convention.as_str();
-        let search = match args.engine {
-            Engine::Auto => info.description.engine == Preferred::Search,
-            Engine::Memo => false,
-            Engine::Search => true,
-        } && convention == Convention::Normal
-            && !args.remoteness;
-        // The pruned search values the moves only with --all-moves: keep those apart.
-        let engine = match (search, args.all_moves) {
-            (false, _) => "-",
-            (true, false) => "search",
-            (true, true) => "search-all",
-        };
-        let mut parts = vec![
-            conv,
-            if args.remoteness { "remoteness" } else { "-" },
-            args.game.board.as_deref().unwrap_or("-"),
-            args.game.rule.as_deref().unwrap_or("-"),
-            if id.is_empty() { "-" } else { &id },
-        ];
-        if engine != "-" {
-            parts.push(engine);
-        }
-        let key = analysis_key(&info.name, &parts, &position);
-        let store = self.db.open_cache();
-        if let Some(found) = store.as_ref().and_then(|s| load_analysis(s, &key)) {
-            return Ok(found);
-        }
-        let a = if search {
-            search_with_progress(game, &p, args.all_moves, args.max_positions)?
-        } else {
-            Analyzer::with_limit(game, args.max_positions)
-                .with_remoteness(args.remoteness)
-                .analyze(&p, convention)?
-        };
-        let stored = StoredAnalysis {
-            family: info.name.clone(),
-            position,
-            convention: conv.to_string(),
-            grundy: a.grundy.map(|g| g.0),
-            outcome: a.outcome.as_str().to_string(),
-            remoteness: a.remoteness,
-            winning_moves: a.winning_moves.iter().map(|m| game.format_move(m)).collect(),
-            moves: a
-                .moves
-                .iter()
-                .map(|r| StoredMove {
-                    mv: game.format_move(&r.mv),
-                    grundy: r.grundy.map(|g| g.0),
-                    outcome: r.outcome.as_str().to_string(),
-                    remoteness: r.remoteness,
-                })
-                .collect(),
-        };
-        if let Some(s) = &store {
-            save_analysis(s, &key, &stored);
-        }
-        Ok(stored)
     }
 }
 
@@ -397,26 +345,6 @@ pub(crate) fn print_analysis(args: &SolveArgs, a: &StoredAnalysis, dense: Option
             println!("  {:<16} {verdict:<6} {value}", r.mv);
         }
     }
-}
-
-/// The pruned search's analysis, with a line on stderr about once a second after the first
-/// second when stderr is a terminal: moves settled, search nodes, table size.
-fn search_with_progress<G: Game>(
-    game: &G,
-    p: &G::Position,
-    all_moves: bool,
-    max_positions: usize,
-) -> Result<grundy_solve::Analysis<G::Move>, grundy_solve::SolveError> {
-    use std::io::IsTerminal;
-    let show = std::io::stderr().is_terminal();
-    let start = std::time::Instant::now();
-    let mut last = start;
-    grundy_solve::search::analyze_normal_with_progress(game, p, all_moves, max_positions, |pr| {
-        if show && last.elapsed().as_secs() >= 1 {
-            last = std::time::Instant::now();
-            eprintln!("{}", progress_line(&pr, start.elapsed().as_secs_f64()));
-        }
-    })
 }
 
 /// One progress line of the pruned search, `secs` seconds into it.

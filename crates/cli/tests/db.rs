@@ -279,7 +279,7 @@ fn play_keeps_the_positions_it_analyses() {
     let list = with_db(&db, &["db", "list"]).stdout;
     // 1 2, then 1 1 (engine to move), then 1, then the empty position.
     assert!(list.contains("4 entries"), "{list}");
-    assert!(list.contains("nim 1 1: second player wins"), "{list}");
+    assert!(list.contains("nim 1 1: grundy 0"), "{list}");
     // Played again, the same game comes from the store: no search needed, so even a limit
     // of one stored position is enough (without the store it is not).
     let tight = [&args[..], &["--max-positions", "1"]].concat();

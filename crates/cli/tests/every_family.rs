@@ -6,9 +6,10 @@
 mod common;
 
 use common::grundy;
+use grundy_app::solve::{self as api, Limits, SolveRequest};
+use grundy_app::table::{table, TableRequest};
 use grundy_games::family::Description;
 use grundy_games::registry::DESCRIPTIONS;
-use grundy_web::api::{self, Limits, SolveRequest};
 use serde_json::Value;
 
 /// Every registered family by a name it answers to: its name, or for a family named by
@@ -88,8 +89,8 @@ fn cli_and_web_answer_alike_for_every_family() {
                 checked += 1;
             }
             if d.table.is_some() {
-                let t = api::table(
-                    &api::TableRequest {
+                let t = table(
+                    &TableRequest {
                         family: name.to_string(),
                         size: 3,
                     },
@@ -116,6 +117,6 @@ fn unknown_family_is_a_usage_error_and_a_404() {
         ..SolveRequest::default()
     };
     let e = api::solve(&req, &Limits::default()).unwrap_err();
-    assert_eq!(e.status, 404);
+    assert_eq!(grundy_web::status_of(e.kind), 404);
     assert_eq!(r.stderr.trim_end(), format!("grundy: {}", e.message));
 }

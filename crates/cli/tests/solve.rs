@@ -104,7 +104,7 @@ fn bad_positions_and_usage() {
     assert_usage_error(&grundy(&["solve", "chess", "e4"], ""), "unknown family");
     assert_usage_error(
         &grundy(&["solve", "cutting", "3x2", "--misere"], ""),
-        "--misere is not available",
+        "misère play is not available",
     );
     assert_usage_error(
         &grundy(&["solve", "points", "11", "--board", "nowhere"], ""),

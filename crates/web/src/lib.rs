@@ -1,16 +1,13 @@
-//! The grundy web explorer: an HTTP server with a JSON API over the engines (see
-//! docs/api.md) and a page, served from the binary itself, to set up positions by clicking,
-//! see who wins and play against perfect play.
+//! The grundy web explorer: an HTTP server with a JSON API (see docs/api.md) and a page,
+//! served from the binary itself, to set up positions by clicking, see who wins and play
+//! against perfect play. This crate is HTTP only: every answer comes from the application
+//! layer (`grundy_app`), as for the command line.
 //!
 //! Solves run on blocking threads, in two lanes (quick ones, and those that need more than a
 //! small budget of positions), each lane with its own bound on solves at once, and each solve
-//! within a time limit and the [`api::Limits`], so a long solve never holds up other requests;
+//! within a time limit and the [`Limits`], so a long solve never holds up other requests;
 //! every failure is a 4xx answer with a JSON body `{"error": "..."}`.
 
-pub mod api;
-pub mod cache;
-
-use api::{ApiError, Limits, SolveRequest, TableRequest};
 use axum::{
     body::Bytes,
     extract::Request,
@@ -21,6 +18,8 @@ use axum::{
     routing::{get, post},
     Json, Router,
 };
+use grundy_app::solve::{AppError, ErrorKind, Limits, SolveOptions, SolveRequest};
+use grundy_app::table::TableRequest;
 use serde::de::DeserializeOwned;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -82,7 +81,48 @@ const APP_JS: &str = include_str!("../assets/app.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 const OPENAPI_JSON: &str = include_str!("../assets/openapi.json");
 
-impl IntoResponse for ApiError {
+/// Solves that take at least this long are kept in the store.
+pub const KEEP_AFTER: Duration = Duration::from_millis(20);
+
+/// An answer of the server that is not a success: its HTTP status (always 4xx) and a
+/// message, sent as `{"error": message}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpError {
+    /// HTTP status code: 400 bad input, 404 unknown family or page, 408 too slow, 413 too
+    /// large, 422 a limit of the server was reached, 429 too many solves at once.
+    pub status: u16,
+    /// What went wrong, for a person.
+    pub message: String,
+}
+
+impl HttpError {
+    /// An error with this status and message.
+    pub fn new(status: u16, message: impl Into<String>) -> Self {
+        HttpError {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+/// The HTTP status of an application error's kind.
+pub fn status_of(kind: ErrorKind) -> u16 {
+    match kind {
+        ErrorKind::BadInput => 400,
+        ErrorKind::UnknownFamily => 404,
+        ErrorKind::TooLarge => 413,
+        ErrorKind::Limit | ErrorKind::PositionLimit => 422,
+        ErrorKind::Cancelled => 408,
+    }
+}
+
+impl From<AppError> for HttpError {
+    fn from(e: AppError) -> Self {
+        HttpError::new(status_of(e.kind), e.message)
+    }
+}
+
+impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::BAD_REQUEST);
         (status, Json(serde_json::json!({ "error": self.message }))).into_response()
@@ -121,7 +161,7 @@ pub fn router(config: ServerConfig) -> Router {
         )
         .route("/api/solve", post(solve))
         .route("/api/table", post(table))
-        .fallback(|| async { ApiError::new(404, "no such page or API endpoint") })
+        .fallback(|| async { HttpError::new(404, "no such page or API endpoint") })
         .layer(DefaultBodyLimit::max(max_body))
         .layer(middleware::from_fn_with_state(state.clone(), request_deadline))
         .with_state(state)
@@ -133,7 +173,7 @@ async fn request_deadline(State(state): State<Arc<AppState>>, req: Request, next
     let limit = state.config.timeout * 2;
     match tokio::time::timeout(limit, next.run(req)).await {
         Ok(r) => r,
-        Err(_) => ApiError::new(
+        Err(_) => HttpError::new(
             408,
             format!(
                 "the request took longer than {} s (a slow upload?)",
@@ -149,7 +189,7 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 }
 
 async fn families() -> Json<serde_json::Value> {
-    let list: Vec<serde_json::Value> = api::families()
+    let list: Vec<serde_json::Value> = grundy_app::solve::families()
         .into_iter()
         .map(|(name, about)| serde_json::json!({ "name": name, "description": about }))
         .collect();
@@ -158,13 +198,13 @@ async fn families() -> Json<serde_json::Value> {
 
 /// Reads a JSON body ourselves, so a malformed one gets a JSON error saying where.
 /// A body over the size limit is refused with 413.
-fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, HttpError> {
     let body = body.map_err(|e| {
         let status = e.status().as_u16();
         let status = if (400..500).contains(&status) { status } else { 400 };
-        ApiError::new(status, format!("cannot read the request body: {}", e.body_text()))
+        HttpError::new(status, format!("cannot read the request body: {}", e.body_text()))
     })?;
-    serde_json::from_slice(&body).map_err(|e| ApiError::bad(format!("malformed JSON request: {e}")))
+    serde_json::from_slice(&body).map_err(|e| HttpError::new(400, format!("malformed JSON request: {e}")))
 }
 
 /// Runs `work` on a blocking thread, within the server's limits of concurrency and time, in
@@ -174,10 +214,10 @@ fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Resul
 /// with the full limits until the request's deadline. A solve whose time is up is stopped
 /// (through [`Limits::cancel`]), so it frees its lane at once, and long solves never hold the
 /// quick lane, which keeps answering small requests.
-async fn run_limited<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
+async fn run_limited<T, F>(state: &AppState, work: F) -> Result<T, HttpError>
 where
     T: Send + 'static,
-    F: Fn(Limits) -> Result<T, ApiError> + Send + Sync + 'static,
+    F: Fn(Limits) -> Result<T, AppError> + Send + Sync + 'static,
 {
     let work = Arc::new(work);
     let config = &state.config;
@@ -194,19 +234,20 @@ where
     })
     .await?
     {
-        LaneEnd::Done(Err(e)) if e.limit_hit && full.max_positions > config.quick_positions => {}
-        LaneEnd::Done(r) => return r,
+        LaneEnd::Done(Err(e))
+            if e.kind == ErrorKind::PositionLimit && full.max_positions > config.quick_positions => {}
+        LaneEnd::Done(r) => return r.map_err(HttpError::from),
         LaneEnd::OutOfTime if can_grow && tokio::time::Instant::now() < deadline => {}
         LaneEnd::OutOfTime => return Err(too_slow(config.timeout)),
     }
     match run_lane(&state.slow, deadline, None, full, move |l| work(l)).await? {
-        LaneEnd::Done(r) => r,
+        LaneEnd::Done(r) => r.map_err(HttpError::from),
         LaneEnd::OutOfTime => Err(too_slow(config.timeout)),
     }
 }
 
-fn too_slow(timeout: Duration) -> ApiError {
-    ApiError::new(
+fn too_slow(timeout: Duration) -> HttpError {
+    HttpError::new(
         408,
         format!(
             "the solve took longer than the server's limit of {} s",
@@ -218,7 +259,7 @@ fn too_slow(timeout: Duration) -> ApiError {
 /// How a run in one lane ended.
 enum LaneEnd<T> {
     /// It finished, with this answer.
-    Done(Result<T, ApiError>),
+    Done(Result<T, AppError>),
     /// Its time ran out; it was told to stop.
     OutOfTime,
 }
@@ -231,15 +272,15 @@ async fn run_lane<T, F>(
     budget: Option<Duration>,
     mut limits: Limits,
     work: F,
-) -> Result<LaneEnd<T>, ApiError>
+) -> Result<LaneEnd<T>, HttpError>
 where
     T: Send + 'static,
-    F: FnOnce(Limits) -> Result<T, ApiError> + Send + 'static,
+    F: FnOnce(Limits) -> Result<T, AppError> + Send + 'static,
 {
     let permit = tokio::time::timeout_at(deadline, lane.clone().acquire_owned())
         .await
-        .map_err(|_| ApiError::new(429, "too many solves at once: try again shortly"))?
-        .map_err(|_| ApiError::new(429, "the server is shutting down"))?;
+        .map_err(|_| HttpError::new(429, "too many solves at once: try again shortly"))?
+        .map_err(|_| HttpError::new(429, "the server is shutting down"))?;
     let end = match budget {
         Some(b) => deadline.min(tokio::time::Instant::now() + b),
         None => deadline,
@@ -256,7 +297,10 @@ where
             cancel.store(true, Ordering::Relaxed);
             LaneEnd::OutOfTime
         }
-        Ok(Err(_)) => LaneEnd::Done(Err(ApiError::new(422, "the solve failed unexpectedly"))),
+        Ok(Err(_)) => LaneEnd::Done(Err(AppError::new(
+            ErrorKind::Limit,
+            "the solve failed unexpectedly",
+        ))),
         Ok(Ok(r)) => LaneEnd::Done(r),
     })
 }
@@ -264,11 +308,16 @@ where
 async fn solve(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let req: SolveRequest = parse_body(body)?;
     let store = state.config.store.clone();
     let r = run_limited(&state, move |limits| {
-        cache::solve(store.as_deref(), &req, &limits)
+        let opts = SolveOptions {
+            store: store.as_deref(),
+            keep_after: KEEP_AFTER,
+            ..SolveOptions::default()
+        };
+        grundy_app::solve::solve_with(&req, &limits, opts)
     })
     .await?;
     Ok(Json(r).into_response())
@@ -277,11 +326,11 @@ async fn solve(
 async fn table(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let req: TableRequest = parse_body(body)?;
     let store = state.config.store.clone();
     let r = run_limited(&state, move |limits| {
-        cache::table(store.as_deref(), &req, &limits)
+        grundy_app::table::table_kept(store.as_deref(), &req, &limits)
     })
     .await?;
     Ok(Json(r).into_response())

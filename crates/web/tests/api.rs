@@ -1,7 +1,8 @@
 //! The JSON API over real TCP on loopback: answers, every kind of bad input (always a 4xx
 //! with a JSON message), limits, timeouts, and a long solve not holding up other requests.
 
-use grundy_web::{api::Limits, serve_on, ServerConfig};
+use grundy_app::solve::Limits;
+use grundy_web::{serve_on, ServerConfig};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

@@ -1,9 +1,11 @@
-//! The server's use of the store: tables kept as dense arrays, slow solves kept as answers.
+//! The application layer's use of the store: tables kept as dense arrays, answers kept and
+//! read back (what is served is what is stored), answers quicker than the front end's
+//! threshold not kept.
 
+use grundy_app::solve::{solve_with, Limits, SolveOptions, SolveRequest};
+use grundy_app::table::{table_kept, TableRequest};
 use grundy_store::{NewEntry, Store, NONE};
-use grundy_web::api::{Limits, SolveRequest, TableRequest};
-use grundy_web::cache;
-use std::time::Instant;
+use std::time::Duration;
 
 fn store(name: &str) -> Store {
     let dir = std::env::temp_dir().join(format!("grundy-web-cache-{}-{name}", std::process::id()));
@@ -33,16 +35,16 @@ fn tables_are_kept_as_dense_arrays_and_read_back() {
         family: "cutting".into(),
         size: 8,
     };
-    let computed = cache::table(Some(&s), &req, &limits).unwrap();
+    let computed = table_kept(Some(&s), &req, &limits).unwrap();
     let (info, values) = s.get_values("table/cutting/8").unwrap().expect("kept");
     assert_eq!((info.kind.as_str(), values.len()), ("table", 64));
     assert_eq!(values[0], NONE, "1x1 has no value");
     assert_eq!(values[8 + 1], 0, "G(2,2) = 0");
-    assert_eq!(cache::table(Some(&s), &req, &limits).unwrap(), computed);
+    assert_eq!(table_kept(Some(&s), &req, &limits).unwrap(), computed);
     // What is read back is what is stored: doctor the array and see it served.
     doctor(&s, "table/cutting/8", "cutting", &values, 8 + 1, 77);
     assert_eq!(
-        cache::table(Some(&s), &req, &limits).unwrap().values[1][1],
+        table_kept(Some(&s), &req, &limits).unwrap().values[1][1],
         Some(77)
     );
     // A sequence, and no store at all.
@@ -51,41 +53,71 @@ fn tables_are_kept_as_dense_arrays_and_read_back() {
         size: 6,
     };
     assert_eq!(
-        cache::table(Some(&s), &nim, &limits).unwrap().values,
+        table_kept(Some(&s), &nim, &limits).unwrap().values,
         vec![(0..6).map(Some).collect::<Vec<_>>()]
     );
-    assert_eq!(cache::table(None, &nim, &limits).unwrap().values[0][5], Some(5));
+    assert_eq!(table_kept(None, &nim, &limits).unwrap().values[0][5], Some(5));
+}
+
+fn kept(store: &Store, keep_after: Duration) -> SolveOptions<'_> {
+    SolveOptions {
+        store: Some(store),
+        keep_after,
+        ..SolveOptions::default()
+    }
 }
 
 #[test]
-fn slow_solves_are_answered_from_the_store() {
+fn answers_are_kept_and_read_back() {
     let s = store("solves");
     let limits = Limits::default();
     let req = SolveRequest {
         family: "graph".into(),
-        board: Some("grid:4x4".into()),
+        board: Some("grid:3x3".into()),
         remoteness: true,
         ..SolveRequest::default()
     };
-    let t = Instant::now();
-    let first = cache::solve(Some(&s), &req, &limits).unwrap();
-    let slow = t.elapsed();
-    assert_eq!(s.list().unwrap().len(), 1);
-    let t = Instant::now();
-    let again = cache::solve(Some(&s), &req, &limits).unwrap();
-    assert_eq!(again, first);
+    let first = solve_with(&req, &limits, kept(&s, Duration::ZERO)).unwrap();
+    let entries = s.list().unwrap();
+    assert_eq!(entries.len(), 1);
+    let key = entries[0].key.clone();
     assert!(
-        t.elapsed() * 5 < slow,
-        "{:?} from the store vs {slow:?} computed",
-        t.elapsed()
+        key.starts_with("analysis/graph/normal/remoteness/grid:3x3/"),
+        "{key}"
     );
-    // Quick solves are not kept.
+    assert_eq!(
+        solve_with(&req, &limits, kept(&s, Duration::ZERO)).unwrap(),
+        first
+    );
+    // What is served is what is stored: doctor the answer and see it served.
+    let (info, bytes) = s.get(&key).unwrap().unwrap();
+    let mut doctored: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    doctored["remoteness"] = 77.into();
+    let entry = NewEntry {
+        key: &key,
+        kind: &info.kind,
+        family: &info.family,
+        summary: &info.summary,
+    };
+    s.put(&entry, &serde_json::to_vec(&doctored).unwrap()).unwrap();
+    let again = solve_with(&req, &limits, kept(&s, Duration::ZERO)).unwrap();
+    assert_eq!(again.remoteness, Some(77));
+    // The same request without the store computes it again.
+    assert_eq!(solve_with(&req, &limits, SolveOptions::default()).unwrap(), first);
+}
+
+#[test]
+fn answers_quicker_than_the_threshold_are_not_kept() {
+    let s = store("quick");
     let quick = SolveRequest {
         family: "nim".into(),
         position: "1 2".into(),
         ..SolveRequest::default()
     };
-    cache::solve(Some(&s), &quick, &limits).unwrap();
+    let limits = Limits::default();
+    solve_with(&quick, &limits, kept(&s, Duration::from_secs(3600))).unwrap();
+    assert!(s.list().unwrap().is_empty());
+    solve_with(&quick, &limits, kept(&s, Duration::ZERO)).unwrap();
     assert_eq!(s.list().unwrap().len(), 1);
 }
 
@@ -99,7 +131,7 @@ fn capped_tables_are_kept_under_the_side_computed_and_read_back() {
         family: "chomp".into(),
         size,
     };
-    let computed = cache::table(Some(&s), &ask(20), &limits).unwrap();
+    let computed = table_kept(Some(&s), &ask(20), &limits).unwrap();
     assert_eq!(computed.values.len(), 8);
     let (_, values) = s
         .get_values("table/chomp/8")
@@ -108,7 +140,7 @@ fn capped_tables_are_kept_under_the_side_computed_and_read_back() {
     assert_eq!(values.len(), 64);
     doctor(&s, "table/chomp/8", "chomp", &values, 1, 77);
     assert_eq!(
-        cache::table(Some(&s), &ask(30), &limits).unwrap().values[0][1],
+        table_kept(Some(&s), &ask(30), &limits).unwrap().values[0][1],
         Some(77)
     );
 }

@@ -1,0 +1,620 @@
+//! Solving one position, for every front end: the request, the answer, and the one function
+//! that turns the first into the second (engine choice, misère check, limits, the store).
+//! The CLI prints the answer, the server sends it as JSON: both call [`solve`].
+
+use crate::cancel::{cancelled, Cancellable};
+use crate::store;
+use grundy_core::{Convention, Game, Outcome};
+use grundy_games::family::{BoardView, Engine, Family, FamilyOptions, RegistryError};
+use grundy_games::registry::{self, with_game, FamilyInfo, WithGame};
+use grundy_solve::{analysis::Analyzer, Analysis, SolveError};
+use grundy_store::Store;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Limits that keep one request within the server's means (all configurable).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Positions an engine may store for one request before giving up.
+    pub max_positions: usize,
+    /// Most moves a position may have (estimated before anything is generated).
+    pub max_moves: u64,
+    /// Longest position text accepted, in bytes.
+    pub max_position_len: usize,
+    /// Largest side of a table or length of a sequence asked of `/api/table`.
+    pub max_table: usize,
+    /// Set by the server when the request's time is up: the search then winds down at once
+    /// (its result is thrown away) and the solve answers 408.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Bulk tables of heap values only up to 2^20 heaps (larger heaps go to the memo engine
+    /// and its limits), rather than up to [`grundy_games::heap::HEAP_TABLE_MAX`].
+    pub small_heap_tables: bool,
+}
+
+impl Default for Limits {
+    /// The server's limits.
+    fn default() -> Self {
+        Limits {
+            max_positions: 2_000_000,
+            max_moves: 5_000,
+            max_position_len: 16 * 1024,
+            max_table: 40,
+            cancel: None,
+            small_heap_tables: true,
+        }
+    }
+}
+
+impl Limits {
+    /// The limits of a command run by the user at a terminal: only `max_positions` stored
+    /// positions; positions of any size, full heap tables.
+    pub fn local(max_positions: usize) -> Limits {
+        Limits {
+            max_positions,
+            max_moves: u64::MAX,
+            max_position_len: usize::MAX,
+            max_table: usize::MAX,
+            cancel: None,
+            small_heap_tables: false,
+        }
+    }
+}
+
+/// What kind of failure an [`AppError`] is; front ends map kinds to their codes (the
+/// command line to exit 2 for the user's input and 1 for a limit, the server to a status).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The request is wrong: a bad position, option or field; misère where it is not defined.
+    BadInput,
+    /// No family has the name asked for.
+    UnknownFamily,
+    /// The input is longer than accepted.
+    TooLarge,
+    /// The position is too large for the limits (moves), or the solve failed.
+    Limit,
+    /// The search stopped at its limit of stored positions (a larger limit might answer).
+    PositionLimit,
+    /// The solve was stopped from outside (its time was up).
+    Cancelled,
+}
+
+/// Why a request could not be answered: its kind and a message for a person.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct AppError {
+    /// What kind of failure.
+    pub kind: ErrorKind,
+    /// What went wrong, for a person.
+    pub message: String,
+}
+
+impl AppError {
+    /// An error of this kind with this message.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        AppError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// A bad request.
+    pub fn bad(message: impl Into<String>) -> Self {
+        AppError::new(ErrorKind::BadInput, message)
+    }
+
+    /// Whether the user's input is at fault (rather than a limit or a stop).
+    pub fn is_input(&self) -> bool {
+        matches!(
+            self.kind,
+            ErrorKind::BadInput | ErrorKind::UnknownFamily | ErrorKind::TooLarge
+        )
+    }
+}
+
+impl From<RegistryError> for AppError {
+    fn from(e: RegistryError) -> Self {
+        let kind = match e {
+            RegistryError::UnknownFamily { .. } => ErrorKind::UnknownFamily,
+            RegistryError::BadCode { .. }
+            | RegistryError::BadOption { .. }
+            | RegistryError::BadPosition { .. }
+            | RegistryError::Unsupported(_) => ErrorKind::BadInput,
+        };
+        AppError::new(kind, e.to_string())
+    }
+}
+
+impl From<SolveError> for AppError {
+    fn from(e: SolveError) -> Self {
+        match e {
+            SolveError::Limit(n) => AppError::new(
+                ErrorKind::PositionLimit,
+                format!("gave up after storing {n} positions: too large to solve within the limit of {n} stored positions"),
+            ),
+            other => AppError::new(ErrorKind::Limit, other.to_string()),
+        }
+    }
+}
+
+/// `POST /api/solve`: a position of a family and what to compute.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    /// Family name (`GET /api/families`).
+    pub family: String,
+    /// The position in the family's notation (docs/games.md); for `graph`, an edge list
+    /// (or empty with `board`).
+    #[serde(default)]
+    pub position: String,
+    /// Misère play (the player who cannot move wins).
+    #[serde(default)]
+    pub misere: bool,
+    /// Also compute remoteness, for the position and every move.
+    #[serde(default)]
+    pub remoteness: bool,
+    /// Built-in board of the graph games (`maoershan`, `path:N`, `grid:RxC`, ...).
+    #[serde(default)]
+    pub board: Option<String>,
+    /// Edge list of the host graph for `points` (one edge `P Q` a line).
+    #[serde(default)]
+    pub graph: Option<String>,
+    /// Rule of the graph games (`one-or-two`, `take-vertex`, `node-kayles`, `arc-kayles`).
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// Subtraction set of the `subtraction` family (`"1,3,4"`: the game `sub:1,3,4`).
+    #[serde(default)]
+    pub set: Option<String>,
+}
+
+/// One move of an analysed position.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct MoveOut {
+    /// The move in the family's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Grundy value after the move (`null` under misère or when undefined).
+    pub grundy: Option<u64>,
+    /// Outcome after the move, for the player then to move.
+    pub outcome: Outcome,
+    /// Whether this move wins (leads to a second-player win, or wins at once).
+    pub wins: bool,
+    /// Remoteness after the move, when asked for.
+    pub remoteness: Option<u32>,
+    /// The position the move leads to, in the family's notation (for the graph family, as
+    /// a `points` position on the same graph).
+    pub position_after: String,
+    /// Whether the move ends the game at once with a win for the player who made it (three
+    /// in a row, cutting off a 1×1).
+    pub ends_game: bool,
+}
+
+/// A graph to draw, for the graph games.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct GraphOut {
+    /// Name of the board.
+    pub name: String,
+    /// Number of points, numbered from 1.
+    pub points: usize,
+    /// Edges as pairs of point numbers (from 1).
+    pub edges: Vec<[usize; 2]>,
+}
+
+/// The answer to `POST /api/solve`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct SolveResponse {
+    /// Canonical family name.
+    pub family: String,
+    /// The position as the family writes it.
+    pub position: String,
+    /// `normal` or `misere`.
+    pub convention: Convention,
+    /// Whether misère play is available for this family.
+    pub misere_available: bool,
+    /// Grundy value (`null` under misère play or when an immediate win decides the game).
+    pub grundy: Option<u64>,
+    /// `first` (the player to move wins) or `second`.
+    pub outcome: Outcome,
+    /// Remoteness of the position, when asked for.
+    pub remoteness: Option<u32>,
+    /// Every winning move, in the family's notation.
+    pub winning_moves: Vec<String>,
+    /// Every legal move with its result.
+    pub moves: Vec<MoveOut>,
+    /// The move perfect play chooses (win fastest, lose slowest when remoteness was asked
+    /// for); `null` when there is no move.
+    pub best_move: Option<String>,
+    /// The host graph, for the graph games.
+    pub graph: Option<GraphOut>,
+    /// The position as the page draws it (`kind`: `heaps`, `grid`, `strip`, `sheets`,
+    /// `columns` or `graph`, with the fields of that kind).
+    pub board: BoardView,
+}
+
+/// The families the server knows, `(name, description)`: every named family of the
+/// registry, then the named games of the families named by codes (any other code works
+/// through the API too).
+pub fn families() -> Vec<(&'static str, &'static str)> {
+    let mut all: Vec<(&str, &str)> = registry::named().map(|d| (d.name, d.notation)).collect();
+    for d in registry::DESCRIPTIONS {
+        all.extend_from_slice(d.presets);
+    }
+    all
+}
+
+/// An upper estimate of the number of moves of a position, from its text alone, so a
+/// position with millions of moves is refused before any is generated (the family's own
+/// estimate; 0 for an unknown family, which is refused next).
+pub fn estimate_moves(family: &str, text: &str) -> u64 {
+    registry::estimate_moves(family, text).unwrap_or(0)
+}
+
+fn options(req: &SolveRequest, limits: &Limits) -> FamilyOptions {
+    let bulk: grundy_games::family::HeapValues = if limits.small_heap_tables {
+        small_heap_values
+    } else {
+        heap_values
+    };
+    FamilyOptions {
+        board: req.board.clone(),
+        graph: req.graph.clone().map(|t| ("graph".to_string(), t)),
+        rule: req.rule.clone(),
+        set: req.set.clone(),
+        heap_values: Some(bulk),
+    }
+}
+
+/// Bulk heap values G(0), ..., G(count − 1) by the sequence engine, for heap games.
+pub fn heap_values(rules: &grundy_core::HeapRules, count: u64) -> Option<Vec<u64>> {
+    grundy_solve::seq::values(rules, count).ok()
+}
+
+/// [`heap_values`] up to 2^20 heaps, so a request cannot ask for an absurd table: larger
+/// heaps fall back to the memo engine and its limits.
+fn small_heap_values(rules: &grundy_core::HeapRules, count: u64) -> Option<Vec<u64>> {
+    if count > 1 << 20 {
+        return None;
+    }
+    heap_values(rules, count)
+}
+
+fn check_text(text: &str, limits: &Limits) -> Result<(), AppError> {
+    if text.len() > limits.max_position_len {
+        return Err(AppError::new(
+            ErrorKind::TooLarge,
+            format!(
+                "position text of {} bytes is longer than the server's limit of {}",
+                text.len(),
+                limits.max_position_len
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Which engine answers normal play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The family's preferred engine ([`grundy_games::family::Description::engine`]).
+    #[default]
+    Auto,
+    /// Memoised Grundy values of every component met.
+    Memo,
+    /// Pruned search.
+    Search,
+}
+
+/// How a solve runs, beside what is asked: what the front end wants computed, where answers
+/// are kept, and whom to tell of progress. Two front ends asking the same [`SolveRequest`]
+/// get the same answer whatever these say (but for the values of moves, see `all_moves`).
+pub struct SolveOptions<'a> {
+    /// The normal-play engine.
+    pub engine: EngineChoice,
+    /// Value every move, not only find the winning ones (the pruned search values the
+    /// moves only when asked; the memo engine always does).
+    pub all_moves: bool,
+    /// The store answers are read from and kept in.
+    pub store: Option<&'a Store>,
+    /// Keep answers that took at least this long (`Duration::ZERO`: every answer).
+    pub keep_after: Duration,
+    /// Where the `graph` text came from (a file's path), for errors.
+    pub graph_source: Option<String>,
+    /// Called about once a second by a long pruned search.
+    pub progress: Option<&'a mut dyn FnMut(&grundy_solve::search::Progress)>,
+}
+
+impl Default for SolveOptions<'_> {
+    fn default() -> Self {
+        SolveOptions {
+            engine: EngineChoice::Auto,
+            all_moves: true,
+            store: None,
+            keep_after: Duration::ZERO,
+            graph_source: None,
+            progress: None,
+        }
+    }
+}
+
+/// Answers a request with no store and every move valued, within `limits` (the server's
+/// `POST /api/solve` runs it off the async threads; see [`solve_with`]).
+pub fn solve(req: &SolveRequest, limits: &Limits) -> Result<SolveResponse, AppError> {
+    solve_with(req, limits, SolveOptions::default())
+}
+
+/// Answers a request: reads the position through its family, refuses what the limits or
+/// the family do not allow, answers from the store when it holds the answer, else solves
+/// by the engine chosen and keeps the answer.
+pub fn solve_with(
+    req: &SolveRequest,
+    limits: &Limits,
+    opts: SolveOptions<'_>,
+) -> Result<SolveResponse, AppError> {
+    check_text(&req.position, limits)?;
+    let est = estimate_moves(&req.family, &req.position);
+    if est > limits.max_moves {
+        return Err(AppError::new(
+            ErrorKind::Limit,
+            format!(
+                "position too large: about {est} moves, more than the limit of {}",
+                limits.max_moves
+            ),
+        ));
+    }
+    let mut family_opts = options(req, limits);
+    if let (Some(source), Some(graph)) = (&opts.graph_source, &mut family_opts.graph) {
+        graph.0 = source.clone();
+    }
+    let action = Solve { req, limits, opts };
+    with_game(&req.family, &family_opts, &req.position, action)
+}
+
+struct Solve<'r, 'o> {
+    req: &'r SolveRequest,
+    limits: &'r Limits,
+    opts: SolveOptions<'o>,
+}
+
+impl Solve<'_, '_> {
+    /// The analysis of `p` by the engine chosen (`search`: the pruned search).
+    fn analyze<G: Game>(
+        &mut self,
+        game: &G,
+        p: &G::Position,
+        convention: Convention,
+        search: bool,
+    ) -> Result<Analysis<G::Move>, SolveError> {
+        let limit = self.limits.max_positions;
+        if !search {
+            return Analyzer::with_limit(game, limit)
+                .with_remoteness(self.req.remoteness)
+                .analyze(p, convention);
+        }
+        let mut last = Instant::now();
+        let progress = &mut self.opts.progress;
+        grundy_solve::search::analyze_normal_with_progress(game, p, self.opts.all_moves, limit, |pr| {
+            if let Some(f) = progress.as_mut() {
+                if last.elapsed() >= Duration::from_secs(1) {
+                    last = Instant::now();
+                    f(&pr);
+                }
+            }
+        })
+    }
+}
+
+impl WithGame for Solve<'_, '_> {
+    type Output = SolveResponse;
+    type Error = AppError;
+
+    fn run<F: Family>(
+        mut self,
+        family: &F,
+        game: &F::Game,
+        p: <F::Game as Game>::Position,
+        info: &FamilyInfo,
+    ) -> Result<SolveResponse, AppError> {
+        let req = self.req;
+        let convention = if req.misere {
+            if !info.description.misere {
+                return Err(AppError::bad(format!(
+                    "misère play is not available for {}: its rules end the game by a winning move, not by a lack of moves",
+                    info.name
+                )));
+            }
+            Convention::Misere
+        } else {
+            Convention::Normal
+        };
+        // Count the moves before keeping any (the estimate is only a first guard).
+        let mut count = 0u64;
+        game.moves(&p, |_, _| count += 1);
+        if count > self.limits.max_moves {
+            return Err(AppError::new(
+                ErrorKind::Limit,
+                format!(
+                    "position too large: {count} moves, more than the limit of {}",
+                    self.limits.max_moves
+                ),
+            ));
+        }
+        let search = match self.opts.engine {
+            EngineChoice::Auto => info.description.engine == Engine::Search,
+            EngineChoice::Memo => false,
+            EngineChoice::Search => true,
+        } && convention == Convention::Normal
+            && !req.remoteness;
+        let position = game.format_position(&p);
+        let key = store::answer_key(
+            &info.name,
+            convention,
+            req,
+            &family.position_id(game, &p),
+            match (search, self.opts.all_moves) {
+                (false, _) => None,
+                (true, false) => Some("search"),
+                (true, true) => Some("search-all"),
+            },
+            &position,
+        );
+        let kept = self.opts.store;
+        if let Some(found) = kept.and_then(|s| store::load_analysis(s, &key)) {
+            return Ok(found);
+        }
+        let started = Instant::now();
+        let a = match self.limits.cancel.clone() {
+            None => self.analyze(game, &p, convention, search)?,
+            Some(flag) => {
+                let g = Cancellable { game, cancel: &flag };
+                let a = self.analyze(&g, &p, convention, search);
+                if flag.load(Ordering::Relaxed) {
+                    return Err(cancelled());
+                }
+                a?
+            }
+        };
+        let immediate = game.immediate_wins(&p).is_some();
+        let mut after = Vec::with_capacity(a.moves.len());
+        game.moves(&p, |_, q| after.push(game.format_position(&q)));
+        let winning: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
+        let moves: Vec<MoveOut> = a
+            .moves
+            .iter()
+            .zip(after)
+            .map(|(r, position_after)| {
+                let mv = game.format_move(&r.mv);
+                let ends_game = immediate && winning.contains(&mv);
+                MoveOut {
+                    wins: ends_game || (!immediate && r.outcome == Outcome::Second),
+                    grundy: if ends_game { None } else { r.grundy.map(|g| g.0) },
+                    outcome: r.outcome,
+                    remoteness: if ends_game { Some(0) } else { r.remoteness },
+                    mv,
+                    position_after,
+                    ends_game,
+                }
+            })
+            .collect();
+        let best_move = best_move(&moves).map(|i| moves[i].mv.clone());
+        let board = family.board(game, &p);
+        let graph = match &board {
+            BoardView::Graph {
+                name, points, edges, ..
+            } => Some(GraphOut {
+                name: name.clone(),
+                points: *points,
+                edges: edges.clone(),
+            }),
+            _ => None,
+        };
+        let answer = SolveResponse {
+            family: info.name.clone(),
+            position,
+            convention,
+            misere_available: info.description.misere,
+            grundy: a.grundy.map(|g| g.0),
+            outcome: a.outcome,
+            remoteness: a.remoteness,
+            winning_moves: winning,
+            moves,
+            best_move,
+            graph,
+            board,
+        };
+        if let Some(s) = kept {
+            if started.elapsed() >= self.opts.keep_after {
+                store::save_analysis(s, &key, &answer);
+            }
+        }
+        Ok(answer)
+    }
+}
+
+/// The index of the move perfect play chooses: a move that ends the game at once if there
+/// is one; else a winning move, the fastest by remoteness; else (a lost position) the move
+/// that holds out longest. `None` when there is no move.
+pub fn best_move(moves: &[MoveOut]) -> Option<usize> {
+    if let Some(i) = moves.iter().position(|m| m.ends_game) {
+        return Some(i);
+    }
+    let winners = moves.iter().enumerate().filter(|(_, m)| m.wins);
+    if let Some((i, _)) = winners.min_by_key(|(_, m)| m.remoteness.unwrap_or(0)) {
+        return Some(i);
+    }
+    // Ties keep the first move: max_by_key would take the last.
+    let mut best: Option<usize> = None;
+    for (i, m) in moves.iter().enumerate() {
+        if best.is_none_or(|b| m.remoteness.unwrap_or(0) > moves[b].remoteness.unwrap_or(0)) {
+            best = Some(i);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(name: &str, wins: bool, remoteness: u32, ends_game: bool) -> MoveOut {
+        MoveOut {
+            mv: name.into(),
+            grundy: None,
+            outcome: if wins { Outcome::Second } else { Outcome::First },
+            wins,
+            remoteness: Some(remoteness),
+            position_after: String::new(),
+            ends_game,
+        }
+    }
+
+    #[test]
+    fn best_move_wins_fastest_and_loses_slowest() {
+        assert_eq!(best_move(&[]), None);
+        let winning = [
+            mv("a", false, 1, false),
+            mv("b", true, 6, false),
+            mv("c", true, 2, false),
+        ];
+        assert_eq!(best_move(&winning), Some(2));
+        let losing = [
+            mv("a", false, 3, false),
+            mv("b", false, 7, false),
+            mv("c", false, 7, false),
+        ];
+        assert_eq!(best_move(&losing), Some(1));
+        let immediate = [mv("a", true, 0, false), mv("b", true, 0, true)];
+        assert_eq!(best_move(&immediate), Some(1));
+    }
+
+    #[test]
+    fn estimates_bound_the_real_move_counts() {
+        let limits = Limits {
+            max_moves: u64::MAX,
+            ..Limits::default()
+        };
+        for (family, text) in [
+            ("nim", "3 5 7"),
+            ("cutting", "4x3 2x5"),
+            ("crosses", "..X......"),
+            ("bombs", "..#/.#./#.#"),
+        ] {
+            let req = SolveRequest {
+                family: family.into(),
+                position: text.into(),
+                ..SolveRequest::default()
+            };
+            let real = solve(&req, &limits).unwrap().moves.len() as u64;
+            let est = estimate_moves(family, text);
+            assert!(real <= est, "{family} {text}: {real} moves, estimated {est}");
+        }
+        assert_eq!(
+            estimate_moves("nim", "281474976710656 281474976710656"),
+            562949953421312
+        );
+        assert_eq!(estimate_moves("nim", "99999999999999999999999"), u64::MAX);
+        // Families this crate does not know yet: at least the heap sizes and the cells.
+        assert_eq!(estimate_moves("0.77", "10 20"), 30 + 5);
+        assert_eq!(estimate_moves("cram", "..../...."), 9);
+    }
+}

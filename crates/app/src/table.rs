@@ -1,0 +1,266 @@
+//! Tables of values: the Grundy sequence of a heap game or the 2-D table of a family with
+//! two axes, as the family's description lays it out, for every front end.
+
+use crate::cancel::{cancelled, Cancellable};
+use crate::solve::{AppError, ErrorKind, Limits};
+use crate::store;
+use grundy_core::Game;
+use grundy_games::family::{Engine, Family, FamilyOptions, TableKind};
+use grundy_games::registry::{self, with_game, FamilyInfo, WithGame};
+use grundy_solve::{analysis::Analyzer, SolveError};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::Ordering;
+
+/// `POST /api/table`: the Grundy sequence of a heap game or the table of a 2-D family.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableRequest {
+    /// Family name.
+    pub family: String,
+    /// Length of the sequence, or side of the table.
+    #[serde(default = "default_table_size")]
+    pub size: usize,
+}
+
+fn default_table_size() -> usize {
+    20
+}
+
+/// The answer to `POST /api/table`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct TableResponse {
+    /// Canonical family name.
+    pub family: String,
+    /// `sequence` (one row: values at 0, 1, 2, ...) or `grid` (rows × columns).
+    pub kind: TableKind,
+    /// What a row index means.
+    pub rows: String,
+    /// What a column index means.
+    pub cols: String,
+    /// Index of the first row and the first column.
+    pub first: usize,
+    /// The values; `null` where undefined (an immediate win, a position the family refuses).
+    pub values: Vec<Vec<Option<u64>>>,
+}
+
+/// What a family's table looks like (without its values).
+#[derive(Clone, Debug)]
+pub struct TableLayout {
+    /// Canonical family name.
+    pub family: String,
+    /// `sequence` or `grid`.
+    pub kind: TableKind,
+    /// What a row index means.
+    pub rows: &'static str,
+    /// What a column index means.
+    pub cols: &'static str,
+    /// Index of the first row and column.
+    pub first: usize,
+    /// The largest side (or length) computed, whatever the size asked: boards whose
+    /// values take long beyond it (Cram, Chomp) get a smaller table.
+    pub max: usize,
+    /// The position text of a cell (see [`grundy_games::family::Table::cell`]).
+    pub cell: fn(usize, usize) -> String,
+}
+
+impl TableLayout {
+    /// The side (or length) of the table computed when `size` is asked.
+    pub fn side(&self, size: usize) -> usize {
+        size.min(self.max)
+    }
+}
+
+/// The layout of `family`'s table, as the family describes it (400 for a family without
+/// one, 404 for an unknown family).
+pub fn table_layout(family: &str) -> Result<TableLayout, AppError> {
+    let d = registry::find(family)?.description;
+    let Some(t) = d.table else {
+        return Err(AppError::bad(format!(
+            "the {} family has no table or sequence",
+            d.name
+        )));
+    };
+    // The canonical name of the game (for a heap game its code), from a small position.
+    let canonical = with_game(
+        family,
+        &FamilyOptions::default(),
+        &(t.cell)(t.first + 1, t.first + 1),
+        NameOnly,
+    )
+    .map_err(|e| match e.kind {
+        ErrorKind::UnknownFamily => e,
+        _ => AppError::bad(format!("the {family} family has no table or sequence")),
+    })?;
+    Ok(TableLayout {
+        family: canonical,
+        kind: t.kind,
+        rows: t.rows,
+        cols: t.cols,
+        first: t.first,
+        max: t.max,
+        cell: t.cell,
+    })
+}
+
+/// The values of a table of side (or length) `size`; an error when cancelled (see
+/// [`Limits::cancel`]), never a partial table.
+pub fn table_values(
+    layout: &TableLayout,
+    size: usize,
+    limits: &Limits,
+) -> Result<Vec<Vec<Option<u64>>>, AppError> {
+    let family = layout.family.as_str();
+    let size = layout.side(size);
+    let no_opts = FamilyOptions::default();
+    let grundy_of = |a: usize, b: usize| -> Result<Option<u64>, AppError> {
+        let text = (layout.cell)(a, b);
+        match with_game(family, &no_opts, &text, GrundyOnly(limits)) {
+            Ok(v) => Ok(v),
+            Err(e) if e.kind == ErrorKind::Cancelled => Err(e),
+            // A position the family refuses (a 1x1 sheet) or cannot solve: no value.
+            Err(_) => Ok(None),
+        }
+    };
+    let f = layout.first;
+    match layout.kind {
+        TableKind::Grid => (f..f + size)
+            .map(|a| (f..f + size).map(|b| grundy_of(a, b)).collect())
+            .collect(),
+        TableKind::Sequence => Ok(vec![(f..f + size)
+            .map(|k| grundy_of(k, 0))
+            .collect::<Result<_, _>>()?]),
+    }
+}
+
+/// Checks the size asked of a table.
+pub fn check_table_size(size: usize, limits: &Limits) -> Result<(), AppError> {
+    if size == 0 || size > limits.max_table {
+        return Err(AppError::bad(format!(
+            "size must be between 1 and the server's limit of {}",
+            limits.max_table
+        )));
+    }
+    Ok(())
+}
+
+/// The answer to a table request from its layout and values.
+pub fn table_response(layout: &TableLayout, values: Vec<Vec<Option<u64>>>) -> TableResponse {
+    TableResponse {
+        family: layout.family.clone(),
+        kind: layout.kind,
+        rows: layout.rows.into(),
+        cols: layout.cols.into(),
+        first: layout.first,
+        values,
+    }
+}
+
+/// Answers `POST /api/table` (see [`table_layout`]).
+pub fn table(req: &TableRequest, limits: &Limits) -> Result<TableResponse, AppError> {
+    check_table_size(req.size, limits)?;
+    let layout = table_layout(&req.family)?;
+    let values = table_values(&layout, req.size, limits)?;
+    Ok(table_response(&layout, values))
+}
+
+struct NameOnly;
+
+impl WithGame for NameOnly {
+    type Output = String;
+    type Error = AppError;
+    fn run<F: Family>(
+        self,
+        _: &F,
+        _: &F::Game,
+        _: <F::Game as Game>::Position,
+        info: &FamilyInfo,
+    ) -> Result<String, AppError> {
+        Ok(info.name.clone())
+    }
+}
+
+struct GrundyOnly<'a>(&'a Limits);
+
+/// The Grundy value of `p` (none when a move wins at once), by the engine the family
+/// prefers: the pruned search (Cram) or the memo.
+fn grundy_by<G: Game>(
+    game: &G,
+    p: &G::Position,
+    search: bool,
+    limit: usize,
+) -> Result<Option<u64>, SolveError> {
+    if !search {
+        return Ok(Analyzer::with_limit(game, limit).grundy(p)?.map(|g| g.0));
+    }
+    if game.immediate_wins(p).is_some() {
+        return Ok(None);
+    }
+    let g = grundy_solve::search::NimberSearch::new(game)
+        .with_limit(limit)
+        .grundy_sum(&game.components(p))?;
+    Ok(Some(g.0))
+}
+
+impl WithGame for GrundyOnly<'_> {
+    type Output = Option<u64>;
+    type Error = AppError;
+    fn run<F: Family>(
+        self,
+        _: &F,
+        game: &F::Game,
+        p: <F::Game as Game>::Position,
+        info: &FamilyInfo,
+    ) -> Result<Option<u64>, AppError> {
+        let search = info.description.engine == Engine::Search;
+        let limit = self.0.max_positions;
+        match &self.0.cancel {
+            None => Ok(grundy_by(game, &p, search, limit)?),
+            Some(flag) => {
+                let g = Cancellable { game, cancel: flag };
+                let v = grundy_by(&g, &p, search, limit);
+                if flag.load(Ordering::Relaxed) {
+                    return Err(cancelled());
+                }
+                Ok(v?)
+            }
+        }
+    }
+}
+
+/// [`table`], with the values kept in the store as a dense array (row by row,
+/// [`grundy_store::NONE`] where a value is undefined) and read back from it.
+pub fn table_kept(
+    store: Option<&grundy_store::Store>,
+    req: &TableRequest,
+    limits: &Limits,
+) -> Result<TableResponse, AppError> {
+    check_table_size(req.size, limits)?;
+    let layout = table_layout(&req.family)?;
+    let Some(kept) = store else {
+        return Ok(table_response(&layout, table_values(&layout, req.size, limits)?));
+    };
+    let n = layout.side(req.size);
+    let width = n;
+    let height = match layout.kind {
+        TableKind::Grid => n,
+        TableKind::Sequence => 1,
+    };
+    let key = store::table_key(&layout.family, n);
+    if let Some(values) = store::load_table_values(kept, &key, width * height) {
+        let none = grundy_store::NONE;
+        let rows = values
+            .chunks(width.max(1))
+            .map(|row| row.iter().map(|&v| (v != none).then_some(v)).collect())
+            .collect();
+        return Ok(table_response(&layout, rows));
+    }
+    let rows = table_values(&layout, n, limits)?;
+    let flat: Vec<u64> = rows
+        .iter()
+        .flatten()
+        .map(|v| v.unwrap_or(grundy_store::NONE))
+        .collect();
+    let summary = format!("{} {}, {height}x{width}", layout.family, layout.kind.as_str());
+    store::save_table_values(kept, &key, &layout.family, &summary, &flat);
+    Ok(table_response(&layout, rows))
+}
