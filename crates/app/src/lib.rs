@@ -3,4 +3,5 @@
 //! HTTP and print; engine choice, misère checks, the store's keys and the drivers of long
 //! computations live here.
 
+pub mod seq;
 pub mod store;
