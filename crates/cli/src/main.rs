@@ -53,8 +53,8 @@ fn main() {
     let code = match cli.command {
         Command::Solve(args) => report(solve::run(args, &store)),
         Command::Judge(args) => report(judge::run(args)),
-        Command::Seq(args) => report_any(seq::run(args, &store)),
-        Command::Plot(args) => report_any(plot::run(args, &store)),
+        Command::Seq(args) => report(seq::run(args, &store)),
+        Command::Plot(args) => report(plot::run(args, &store)),
         Command::Db(args) => report(db::run(args, &store)),
         Command::Play(args) => report(play::run(args, &store)),
         Command::Serve(args) => report(serve::run(args, &store)),
@@ -69,17 +69,6 @@ fn report(result: Result<(), grundy_cli::error::CliError>) -> i32 {
         Err(e) => {
             eprintln!("grundy: {e}");
             e.exit_code()
-        }
-    }
-}
-
-/// Exit code of a command that chooses its own code, printing its error.
-fn report_any(result: anyhow::Result<i32>) -> i32 {
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("grundy: {e:#}");
-            1
         }
     }
 }

@@ -3,8 +3,9 @@
 //! (assets/, Bitstream Vera licence), never a system font.
 
 use crate::seq::compute;
+use grundy_app::seq::SeqRequest;
 use grundy_cli::db::DbOptions;
-use grundy_solve::seq::StoreOptions;
+use grundy_cli::error::{usage, CliError};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::path::{Path, PathBuf};
@@ -41,14 +42,10 @@ enum Format {
     Svg,
 }
 
-fn usage(msg: impl std::fmt::Display) -> anyhow::Result<i32> {
-    eprintln!("error: {msg}");
-    Ok(2)
-}
-
-/// Runs `grundy plot`; returns the exit code (2 for bad input). The values come from the
-/// store when it has them, and are kept there, as for `grundy seq`.
-pub fn run(args: PlotArgs, db: &DbOptions) -> anyhow::Result<i32> {
+/// Runs `grundy plot`. The values come from the store when it has them, and are kept there,
+/// as for `grundy seq`. Bad arguments (picture format, size, game, count, a folder that does
+/// not exist) are usage errors; failing to draw or write the picture is a failure.
+pub fn run(args: PlotArgs, db: &DbOptions) -> Result<(), CliError> {
     let format = match args
         .output
         .extension()
@@ -59,10 +56,10 @@ pub fn run(args: PlotArgs, db: &DbOptions) -> anyhow::Result<i32> {
         Some("png") => Format::Png,
         Some("svg") => Format::Svg,
         _ => {
-            return usage(format!(
+            return Err(usage(format!(
                 "cannot tell the picture format of '{}' (name it .png or .svg)",
                 args.output.display()
-            ))
+            )))
         }
     };
     let size = match args
@@ -72,30 +69,28 @@ pub fn run(args: PlotArgs, db: &DbOptions) -> anyhow::Result<i32> {
     {
         Some((w, h)) if (200..=10_000).contains(&w) && (150..=10_000).contains(&h) => (w, h),
         _ => {
-            return usage(format!(
+            return Err(usage(format!(
                 "invalid --size '{}' (expected WxH, each 200 to 10000, like 1200x700)",
                 args.size
-            ))
+            )))
         }
     };
-    let c = match compute(
-        &args.game,
-        &args.count,
-        args.until_period,
-        None,
-        None,
-        StoreOptions::default(),
-        crate::seq::HowToRun {
-            threads: crate::seq::default_threads(),
-            quiet: args.quiet,
-            every_heap: false,
-        },
-        db,
-    )? {
-        Ok(c) => c,
-        Err(msg) => return usage(msg),
+    // Checked before computing: a picture that cannot be written is the user's path.
+    if let Some(folder) = args.output.parent().filter(|f| !f.as_os_str().is_empty()) {
+        if !folder.is_dir() {
+            return Err(usage(format!(
+                "cannot write {}: no folder {}",
+                display(&args.output),
+                display(folder)
+            )));
+        }
+    }
+    let request = SeqRequest {
+        until_period: args.until_period,
+        ..SeqRequest::new(args.game, args.count)
     };
-    let summary = c.engine.summary_of(c.count as usize);
+    let c = compute(&request, args.quiet, db)?;
+    let summary = &c.summary;
     let period = c.period.or(summary.period);
     let points = thin(c.count, size.0, |i| c.engine.get(i));
     let title = match period {
@@ -119,16 +114,16 @@ pub fn run(args: PlotArgs, db: &DbOptions) -> anyhow::Result<i32> {
         Format::Png => draw(BitMapBackend::new(&args.output, size).into_drawing_area(), &spec),
         Format::Svg => draw(SVGBackend::new(&args.output, size).into_drawing_area(), &spec),
     };
-    drawn.map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", display(&args.output)))?;
+    drawn.map_err(|e| CliError::Failure(anyhow::anyhow!("cannot draw {}: {e}", display(&args.output))))?;
     if let Format::Svg = format {
         embed_font(&args.output)?;
     }
-    Ok(0)
+    Ok(())
 }
 
 /// Makes an SVG carry its font: the text was laid out with the bundled DejaVu Sans, so the
 /// file embeds it (`@font-face` with a data URL) instead of trusting the viewer's fonts.
-fn embed_font(path: &Path) -> anyhow::Result<()> {
+fn embed_font(path: &Path) -> std::io::Result<()> {
     let svg = std::fs::read_to_string(path)?;
     let Some(start) = svg.find("<svg") else {
         return Ok(());

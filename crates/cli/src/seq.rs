@@ -1,16 +1,16 @@
 //! `grundy seq GAME --count N`: the Grundy sequence G(0), ..., G(N−1) of a heap game, with
 //! its summary (largest value, rare/common split, proven period), a progress bar, and
 //! checkpoints to stop and resume long runs.
+//!
+//! The driver (store, checkpoints, period checks, threads) is `grundy_app::seq`; this module
+//! holds the arguments, the progress bar and the printing.
 
-use anyhow::Context;
-use grundy_app::store::{self as entries, SEQ_KEEP_MAX};
+use grundy_app::seq::{self as app, Computed, Phase, Progress, SeqRequest};
 use grundy_cli::db::DbOptions;
-use grundy_games::heap::HeapGame;
-use grundy_solve::seq::checkpoint::{self, CheckpointWriter};
-use grundy_solve::seq::{self, Period, SeqEngine, SeqError, StoreOptions, Summary, MAX_COUNT};
-use std::io::Write;
+use grundy_cli::error::CliError;
+use grundy_solve::seq::{self, StoreOptions};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 /// Arguments of `grundy seq`.
 #[derive(clap::Args, Debug, Clone)]
@@ -57,314 +57,107 @@ pub struct SeqArgs {
     pub every_heap: bool,
 }
 
-/// How [`compute`] runs: threads, progress bar, period shortcut.
-#[derive(Clone, Copy, Debug)]
-pub struct HowToRun {
-    /// Threads to use.
-    pub threads: usize,
-    /// No progress bar and no notes.
-    pub quiet: bool,
-    /// Compute every value, even once a period is proven.
-    pub every_heap: bool,
-}
-
-/// The default thread count: the machine's cores, at most 2.
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(2)
-}
-
-/// A bad input: printed as one line, exit code 2.
-fn usage(msg: impl std::fmt::Display) -> anyhow::Result<i32> {
-    eprintln!("error: {msg}");
-    Ok(2)
-}
-
-/// Reads a count: digits (underscores allowed), `1e6`, `10^6` or `2^21`.
-pub fn parse_count(text: &str) -> Result<u64, String> {
-    let t = text.trim().replace('_', "");
-    let bad = || format!("invalid count '{text}' (expected a number like 1000, 1e6 or 2^21)");
-    let value: Option<u128> = if let Some((b, e)) = t.split_once('^') {
-        let b: u128 = b.parse().map_err(|_| bad())?;
-        let e: u32 = e.parse().map_err(|_| bad())?;
-        if e > 64 {
-            None
-        } else {
-            b.checked_pow(e)
-        }
-    } else if let Some((m, e)) = t.split_once(['e', 'E']) {
-        let m: u128 = m.parse().map_err(|_| bad())?;
-        let e: u32 = e.parse().map_err(|_| bad())?;
-        if e > 30 {
-            None
-        } else {
-            m.checked_mul(10u128.pow(e))
-        }
+/// A failure of the sequence driver as the command line reports it: the user's input is a
+/// usage error (exit 2), anything else a failure (exit 1).
+pub fn seq_error(e: app::Error) -> CliError {
+    if e.is_input() {
+        CliError::Usage(e.to_string())
     } else {
-        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
-        }
-        t.parse::<u128>().ok()
-    };
-    match value {
-        Some(v) if v <= MAX_COUNT as u128 => Ok(v as u64),
-        _ => Err(format!(
-            "count '{text}' is too large (at most 2^32 = {MAX_COUNT})"
-        )),
+        CliError::Failure(e.into())
     }
 }
 
-/// Lengths at which `--until-period` looks for a proof: fixed, so a resumed run stops
-/// exactly where an uninterrupted one does.
-fn check_points(limit: u64) -> impl Iterator<Item = u64> {
-    let mut next = 256u64;
-    std::iter::from_fn(move || {
-        if next >= limit {
-            if next == u64::MAX {
-                return None;
+/// Runs `request` with a progress bar on stderr (unless `quiet`, or stderr is not a
+/// terminal) and, unless `quiet`, a note when values come from the store. The store is
+/// opened only once the game and count read.
+pub fn compute(request: &SeqRequest, quiet: bool, db: &DbOptions) -> Result<Computed, CliError> {
+    request.parse().map_err(seq_error)?;
+    let store = db.open_cache();
+    let show_bar = !quiet && std::io::stderr().is_terminal();
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let mut progress = |p: Progress<'_>| match p.phase {
+        Phase::FromStore => {
+            if !quiet {
+                eprintln!("grundy: G(0) .. G({}) of {} from the store", p.done - 1, p.game);
             }
-            next = u64::MAX;
-            return Some(limit);
         }
-        let here = next;
-        next = (next + next / 4).max(next + 1);
-        Some(here)
-    })
+        Phase::FromCheckpoint => {}
+        Phase::Computing => {
+            if show_bar {
+                bar.get_or_insert_with(|| progress_bar(p.game, p.total))
+                    .set_position(p.done);
+            }
+        }
+        Phase::Finished => {
+            if let Some(b) = bar.take() {
+                b.finish_and_clear();
+            }
+        }
+    };
+    let result = app::compute(request, store.as_ref(), &mut progress);
+    // A run that failed leaves no bar over its error message.
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    result.map_err(seq_error)
 }
 
-/// The result of computing a sequence: the engine and how many of its values count.
-pub struct Computed {
-    /// The game.
-    pub game: HeapGame,
-    /// The engine holding the values.
-    pub engine: SeqEngine,
-    /// Number of values reported (G(0) .. G(count − 1)).
-    pub count: u64,
-    /// The proven period, when --until-period found one.
-    pub period: Option<Period>,
+/// The progress bar of a run of `total` values of `game`, drawn on stderr 4 times a second.
+fn progress_bar(game: &str, total: u64) -> indicatif::ProgressBar {
+    let b = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr_with_hz(4),
+    );
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {msg} [{bar:30}] {human_pos}/{human_len} {rate} ETA {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} heaps/s", state.per_sec());
+            },
+        )
+        .progress_chars("=> "),
+    );
+    b.set_message(game.to_string());
+    b
 }
 
-/// Computes what `grundy seq` (and `grundy plot`) show. `Ok(Err(message))` is a bad input.
-///
-/// With a store (`db`), values kept by an earlier run of the same game seed the engine, as a
-/// checkpoint would (not with `--resume`, whose file is the seed): a count no larger than
-/// the kept one is answered without computing, a larger one continues from the kept values.
-/// Afterwards the values are kept (the first [`SEQ_KEEP_MAX`]) when they are more than the
-/// store had.
-#[allow(clippy::too_many_arguments)]
-pub fn compute(
-    game_text: &str,
-    count_text: &str,
-    until_period: bool,
-    checkpoint_path: Option<PathBuf>,
-    resume_path: Option<PathBuf>,
-    store: StoreOptions,
-    how: HowToRun,
-    db: &DbOptions,
-) -> anyhow::Result<Result<Computed, String>> {
-    let HowToRun {
-        threads,
-        quiet,
-        every_heap,
-    } = how;
-    let game = match HeapGame::parse(game_text) {
-        Ok(g) => g,
-        Err(e) => {
-            return Ok(Err(format!(
-                "invalid game '{}': column {}: {}",
-                grundy_core::parse::shorten(game_text),
-                e.span.column,
-                e.message
-            )))
-        }
-    };
-    let count = match parse_count(count_text) {
-        Ok(c) => c,
-        Err(e) => return Ok(Err(e)),
-    };
-    let rules = game.rules().clone();
-    let db = db.open_cache();
-    let kept = db.as_ref().and_then(|s| entries::load_seq(s, game.name()));
-    let kept_len = kept.as_ref().map_or(0, |k| k.len());
-    let (mut engine, saved) = match &resume_path {
-        Some(path) => match checkpoint::resume_saved(path, game.name(), &rules, count, store) {
-            Ok((e, saved)) => (e, Some(saved)),
-            Err(e @ SeqError::Checkpoint { .. }) => return Ok(Err(e.to_string())),
-            Err(e) => return Err(e.into()),
+/// Runs `grundy seq`: prints the summary, the values, or both as JSON.
+pub fn run(args: SeqArgs, db: &DbOptions) -> Result<(), CliError> {
+    let request = SeqRequest {
+        game: args.game,
+        count: args.count,
+        until_period: args.until_period,
+        checkpoint: args.checkpoint,
+        resume: args.resume,
+        storage: StoreOptions {
+            memory_limit: args.memory_mib.saturating_mul(1 << 20),
+            scratch_dir: args.scratch_dir,
         },
-        None => match &kept {
-            Some(k) if count > 0 && !k.is_empty() => {
-                let n = k.len().min(count);
-                let e = SeqEngine::resume(&rules, count, store, k.values().take(n as usize), k.width())?;
-                if !quiet {
-                    eprintln!("grundy: G(0) .. G({}) of {} from the store", n - 1, game.name());
-                }
-                (e, None)
-            }
-            _ => (SeqEngine::new(&rules, count, store)?, None),
-        },
+        threads: args.threads,
+        every_heap: args.every_heap,
     };
-    drop(kept);
-    engine.set_threads(threads);
-    engine.use_period(!every_heap);
-    let save_to = checkpoint_path.or(resume_path.clone());
-    let mut writer = match &save_to {
-        Some(p) if resume_path.as_ref() == Some(p) => match &saved {
-            // Continue the same file, appending.
-            Some(saved) => Some(CheckpointWriter::reopen(p, saved)?),
-            None => Some(CheckpointWriter::create(p, game.name(), &engine)?),
-        },
-        Some(p) => Some(
-            CheckpointWriter::create(p, game.name(), &engine)
-                .with_context(|| format!("cannot write checkpoint {}", p.display()))?,
-        ),
-        None => None,
-    };
-
-    let bar = if quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let b = indicatif::ProgressBar::with_draw_target(
-            Some(count),
-            indicatif::ProgressDrawTarget::stderr_with_hz(4),
-        );
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {msg} [{bar:30}] {human_pos}/{human_len} {rate} ETA {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .with_key(
-                "rate",
-                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.0} heaps/s", state.per_sec());
-                },
-            )
-            .progress_chars("=> "),
-        );
-        b.set_message(game.name().to_string());
-        b
-    };
-    bar.set_position(engine.len().min(count));
-
-    let mut checks = check_points(count).peekable();
-    let mut period = None;
-    let mut chunk: u64 = 1024;
-    let mut last_save = Instant::now();
-    let target = Duration::from_millis(150);
-    loop {
-        // Period checks at fixed lengths already reached.
-        if until_period {
-            while let Some(&at) = checks.peek() {
-                if at > engine.len() {
-                    break;
-                }
-                checks.next();
-                if let Some(p) = engine.period_of(at as usize) {
-                    period = Some((p, at));
-                    break;
-                }
-            }
-            if period.is_some() {
-                break;
-            }
-        }
-        if engine.len() >= count {
-            break;
-        }
-        let mut stop = count;
-        if until_period {
-            if let Some(&at) = checks.peek() {
-                stop = stop.min(at);
-            }
-        }
-        let to = (engine.len() + chunk).min(stop);
-        let started = Instant::now();
-        engine.compute_to(to)?;
-        let took = started.elapsed();
-        chunk = if took < target / 2 {
-            chunk.saturating_mul(2)
-        } else if took > target * 2 {
-            (chunk / 2).max(1)
-        } else {
-            chunk
-        };
-        bar.set_position(engine.len().min(count));
-        if let (Some(w), Some(p)) = (&mut writer, &save_to) {
-            if last_save.elapsed() >= Duration::from_millis(500) || engine.len() >= count {
-                if !w.save(&engine)? {
-                    *w = CheckpointWriter::create(p, game.name(), &engine)?;
-                }
-                last_save = Instant::now();
-            }
-        }
-    }
-    if let (Some(w), Some(p)) = (&mut writer, &save_to) {
-        if !w.save(&engine)? {
-            *w = CheckpointWriter::create(p, game.name(), &engine)?;
-        }
-    }
-    bar.finish_and_clear();
-    if let Some(s) = &db {
-        let n = engine.len().min(SEQ_KEEP_MAX);
-        if n > kept_len {
-            entries::save_seq(s, game.name(), engine.width(), &engine.bytes(0, n));
-        }
-    }
-    let (count, period) = match period {
-        Some((p, at)) => (at, Some(p)),
-        None => (count.min(engine.len()), None),
-    };
-    Ok(Ok(Computed {
-        game,
-        engine,
-        count,
-        period,
-    }))
-}
-
-/// Runs `grundy seq`; returns the exit code (2 for bad input).
-pub fn run(args: SeqArgs, db: &DbOptions) -> anyhow::Result<i32> {
-    let store = StoreOptions {
-        memory_limit: args.memory_mib.saturating_mul(1 << 20),
-        scratch_dir: args.scratch_dir.clone(),
-    };
-    let c = match compute(
-        &args.game,
-        &args.count,
-        args.until_period,
-        args.checkpoint.clone(),
-        args.resume.clone(),
-        store,
-        HowToRun {
-            threads: args.threads.unwrap_or_else(default_threads),
-            quiet: args.quiet,
-            every_heap: args.every_heap,
-        },
-        db,
-    )? {
-        Ok(c) => c,
-        Err(msg) => return usage(msg),
-    };
-    let summary = c.engine.summary_of(c.count as usize);
+    let c = compute(&request, args.quiet, db)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     if args.json {
-        let mut obj = summary_json(&c, &summary);
+        let mut obj = summary_json(&c);
         if args.values {
-            obj["values"] = (0..c.count).map(|i| c.engine.get(i)).collect();
+            obj["values"] = c.values().collect();
         }
         writeln!(out, "{obj}")?;
     } else if args.values {
-        for i in 0..c.count {
-            writeln!(out, "{}", c.engine.get(i))?;
+        for v in c.values() {
+            writeln!(out, "{v}")?;
         }
     } else {
-        write_summary(&mut out, &c, &summary)?;
+        write_summary(&mut out, &c)?;
     }
     out.flush()?;
-    Ok(0)
+    Ok(())
 }
 
 fn list(v: &[u64]) -> String {
@@ -377,7 +170,8 @@ fn list(v: &[u64]) -> String {
     format!("{{{}{more}}}", shown.join(", "))
 }
 
-fn write_summary(out: &mut impl Write, c: &Computed, s: &Summary) -> std::io::Result<()> {
+fn write_summary(out: &mut impl Write, c: &Computed) -> std::io::Result<()> {
+    let s = &c.summary;
     if s.count == 0 {
         return writeln!(out, "{}: no values (count 0)", c.game.name());
     }
@@ -438,7 +232,8 @@ fn write_summary(out: &mut impl Write, c: &Computed, s: &Summary) -> std::io::Re
     }
 }
 
-fn summary_json(c: &Computed, s: &Summary) -> serde_json::Value {
+fn summary_json(c: &Computed) -> serde_json::Value {
+    let s = &c.summary;
     serde_json::json!({
         "game": c.game.name(),
         "count": s.count,
@@ -453,30 +248,4 @@ fn summary_json(c: &Computed, s: &Summary) -> serde_json::Value {
         "rare_count": s.rare_count,
         "method": seq::method_name(c.engine.rules()),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts() {
-        assert_eq!(parse_count("1000"), Ok(1000));
-        assert_eq!(parse_count("1_000"), Ok(1000));
-        assert_eq!(parse_count("1e6"), Ok(1_000_000));
-        assert_eq!(parse_count("10^6"), Ok(1_000_000));
-        assert_eq!(parse_count("2^21"), Ok(1 << 21));
-        assert_eq!(parse_count("2^32"), Ok(1 << 32));
-        assert!(parse_count("2^33").is_err());
-        assert!(parse_count("-5").is_err());
-        assert!(parse_count("").is_err());
-        assert!(parse_count("99999999999999999999999999999").is_err());
-        assert!(parse_count("1e99").is_err());
-    }
-
-    #[test]
-    fn check_points_are_fixed() {
-        let v: Vec<u64> = check_points(1000).collect();
-        assert_eq!(v, vec![256, 320, 400, 500, 625, 781, 976, 1000]);
-    }
 }

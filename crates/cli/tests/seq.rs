@@ -189,3 +189,80 @@ fn plots_png_and_svg() {
     assert!(svg.contains("period 12"));
     assert!(svg.contains("@font-face") && svg.contains("data:font/ttf;base64,"));
 }
+
+/// A usage error as every command reports it: exit 2, nothing on stdout, one line on stderr
+/// that starts with `grundy: ` and says `needle`.
+fn assert_usage(args: &[&str], needle: &str) {
+    let o = grundy(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(
+        err.starts_with("grundy: ") && err.contains(needle),
+        "{args:?}: {err}"
+    );
+}
+
+#[test]
+fn a_bad_game_code_is_a_usage_error() {
+    assert_usage(&["seq", "0.8"], "invalid game '0.8': column 3");
+    assert_usage(&["seq", "sub:"], "invalid game 'sub:'");
+    assert_usage(&["plot", "0.8", "-o", "x.png"], "invalid game '0.8'");
+}
+
+#[test]
+fn a_bad_count_is_a_usage_error() {
+    assert_usage(
+        &["seq", "0.77", "--count", "lots"],
+        "invalid count 'lots' (expected a number like 1000, 1e6 or 2^21)",
+    );
+    assert_usage(&["seq", "0.77", "-n", "2^40"], "count '2^40' is too large");
+    assert_usage(
+        &["plot", "0.77", "-n", "1e99", "-o", "x.svg"],
+        "count '1e99' is too large",
+    );
+}
+
+#[test]
+fn a_path_that_cannot_be_used_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-folder");
+    let ck = missing.join("k.ckpt");
+    let ck = ck.to_str().unwrap();
+    assert_usage(
+        &["seq", "0.77", "-n", "100", "--checkpoint", ck, "-q"],
+        "cannot write checkpoint",
+    );
+    assert_usage(&["seq", "0.77", "-n", "100", "--resume", ck, "-q"], "checkpoint");
+    let m = missing.to_str().unwrap();
+    assert_usage(
+        &["seq", "0.77", "-n", "100", "--scratch-dir", m, "-q"],
+        "no folder",
+    );
+    let pic = missing.join("k.png");
+    assert_usage(
+        &["plot", "0.77", "-n", "100", "-o", pic.to_str().unwrap(), "-q"],
+        "no folder",
+    );
+    // Nothing was created on the way.
+    assert!(!missing.exists());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failure_to_write_exits_1() {
+    // /dev/full refuses every write: the values cannot be printed. Not the user's input:
+    // a failure, exit 1, one line.
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["--no-db", "seq", "0.77", "-n", "1000", "--values", "-q"])
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("grundy runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("grundy: "), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

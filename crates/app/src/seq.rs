@@ -1,0 +1,456 @@
+//! The driver of long sequence runs (`grundy seq`, `grundy plot`): a [`SeqRequest`] (game
+//! code, count, checkpoints, memory, threads) is turned into the values G(0), ..., G(N−1) of
+//! a heap game with their summary, by [`compute`]. The values kept in the store seed the
+//! run, checkpoints let a long run stop and resume, and a progress callback tells the front
+//! end how far the run is; nothing here prints.
+
+use crate::store::{load_seq, save_seq, SEQ_KEEP_MAX};
+use grundy_games::heap::HeapGame;
+use grundy_solve::seq::checkpoint::{self, CheckpointWriter};
+use grundy_solve::seq::{Period, SeqEngine, SeqError, StoreOptions, Summary, MAX_COUNT};
+use grundy_store::Store;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What to compute, and how: every option of `grundy seq`.
+#[derive(Clone, Debug)]
+pub struct SeqRequest {
+    /// The game, as the user wrote it: an octal or hexadecimal code (`0.77`, `4.07`, `0.F`),
+    /// `grundys-game`, `sub:1,3,4` or `sub-all-but:2,5` (read by [`HeapGame::parse`]).
+    pub game: String,
+    /// How many values, as the user wrote it (read by [`parse_count`]): G(0) to G(N−1);
+    /// with `until_period`, the most to compute.
+    pub count: String,
+    /// Stop as soon as a period is proven (checked at fixed lengths, see [`check_points`]).
+    pub until_period: bool,
+    /// Save the values to this file at least once a second, to resume after a stop.
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from this checkpoint file (and keep saving to it, unless `checkpoint`
+    /// names another file). The store is not read when resuming.
+    pub resume: Option<PathBuf>,
+    /// Where values are kept: memory up to a limit, then a memory-mapped scratch file.
+    pub storage: StoreOptions,
+    /// Threads to use; `None` for [`default_threads`].
+    pub threads: Option<usize>,
+    /// Compute every value by the engine's method, even once the values prove a period (by
+    /// default the rest is then copied from one period earlier; the values are the same).
+    pub every_heap: bool,
+}
+
+impl SeqRequest {
+    /// A request for `count` values of `game`, with every other option at its default: no
+    /// period stop, no checkpoint, default storage and threads.
+    pub fn new(game: impl Into<String>, count: impl Into<String>) -> SeqRequest {
+        SeqRequest {
+            game: game.into(),
+            count: count.into(),
+            until_period: false,
+            checkpoint: None,
+            resume: None,
+            storage: StoreOptions::default(),
+            threads: None,
+            every_heap: false,
+        }
+    }
+
+    /// Reads the game and the count and checks the scratch folder, without computing
+    /// anything: a front end checks its input with this before opening the store.
+    /// [`compute`] does the same first.
+    pub fn parse(&self) -> Result<(HeapGame, u64), Error> {
+        let game = HeapGame::parse(&self.game).map_err(|e| Error::Game {
+            shown: grundy_core::parse::shorten(&self.game),
+            column: e.span.column,
+            message: e.message,
+        })?;
+        let count = parse_count(&self.count)?;
+        if let Some(dir) = &self.storage.scratch_dir {
+            if !dir.is_dir() {
+                return Err(Error::ScratchDir(dir.display().to_string()));
+            }
+        }
+        Ok((game, count))
+    }
+}
+
+/// Why a request could not be answered. [`Error::is_input`] tells the user's input (bad game
+/// code, count or checkpoint file) from failures (storage, I/O during the run, limits).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The game code does not read as a heap game.
+    #[error("invalid game '{shown}': column {column}: {message}")]
+    Game {
+        /// The code as written, shortened for the message.
+        shown: String,
+        /// Column of the problem (1-based).
+        column: usize,
+        /// What is wrong there.
+        message: String,
+    },
+    /// The count does not read, or is too large.
+    #[error(transparent)]
+    Count(#[from] CountError),
+    /// The checkpoint to resume from cannot be used: missing or unreadable, truncated,
+    /// corrupt, of another format, or a checkpoint of another game (the message says which).
+    #[error("{0}")]
+    Resume(SeqError),
+    /// The checkpoint file cannot be written where the user asked (no such folder, no
+    /// permission, ...).
+    #[error("cannot write checkpoint {path}: {source}")]
+    CheckpointPath {
+        /// The file as given.
+        path: String,
+        /// What failed.
+        source: SeqError,
+    },
+    /// The folder for the scratch file is not a folder.
+    #[error("no folder {0} for the scratch file")]
+    ScratchDir(String),
+    /// Saving the checkpoint failed during the run (disk full, file removed, ...).
+    #[error("{0}")]
+    Checkpointing(SeqError),
+    /// The engine failed: values that cannot be stored (memory, scratch file), a count or a
+    /// value beyond the engine's limits.
+    #[error(transparent)]
+    Engine(SeqError),
+}
+
+impl Error {
+    /// True when the request itself is wrong (a usage error: exit code 2 on the command
+    /// line, 400 on the web), false for a failure to carry it out (exit code 1, 500).
+    pub fn is_input(&self) -> bool {
+        match self {
+            Error::Game { .. }
+            | Error::Count(_)
+            | Error::Resume(_)
+            | Error::CheckpointPath { .. }
+            | Error::ScratchDir(_) => true,
+            Error::Checkpointing(_) | Error::Engine(_) => false,
+        }
+    }
+}
+
+/// A count that does not read ([`parse_count`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CountError {
+    /// Not a number in any accepted form.
+    #[error("invalid count '{0}' (expected a number like 1000, 1e6 or 2^21)")]
+    Invalid(String),
+    /// More than [`MAX_COUNT`].
+    #[error("count '{0}' is too large (at most 2^32 = {MAX_COUNT})")]
+    TooLarge(String),
+}
+
+/// Reads a count: digits (underscores allowed), `1e6`, `10^6` or `2^21`; at most
+/// [`MAX_COUNT`].
+pub fn parse_count(text: &str) -> Result<u64, CountError> {
+    let t = text.trim().replace('_', "");
+    let bad = || CountError::Invalid(text.to_string());
+    let value: Option<u128> = if let Some((b, e)) = t.split_once('^') {
+        let b: u128 = b.parse().map_err(|_| bad())?;
+        let e: u32 = e.parse().map_err(|_| bad())?;
+        if e > 64 {
+            None
+        } else {
+            b.checked_pow(e)
+        }
+    } else if let Some((m, e)) = t.split_once(['e', 'E']) {
+        let m: u128 = m.parse().map_err(|_| bad())?;
+        let e: u32 = e.parse().map_err(|_| bad())?;
+        if e > 30 {
+            None
+        } else {
+            m.checked_mul(10u128.pow(e))
+        }
+    } else {
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        t.parse::<u128>().ok()
+    };
+    match value {
+        Some(v) if v <= MAX_COUNT as u128 => Ok(v as u64),
+        _ => Err(CountError::TooLarge(text.to_string())),
+    }
+}
+
+/// The default thread count: the machine's cores, at most 2 (the rare/common method uses
+/// at most 2).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(2)
+}
+
+/// Lengths at which an `until_period` run looks for a proof: fixed, so a resumed run stops
+/// exactly where an uninterrupted one does. The last one is `limit`.
+pub fn check_points(limit: u64) -> impl Iterator<Item = u64> {
+    let mut next = 256u64;
+    std::iter::from_fn(move || {
+        if next >= limit {
+            if next == u64::MAX {
+                return None;
+            }
+            next = u64::MAX;
+            return Some(limit);
+        }
+        let here = next;
+        next = (next + next / 4).max(next + 1);
+        Some(here)
+    })
+}
+
+/// Where a run stands, given to the progress callback of [`compute`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress<'a> {
+    /// The game's canonical name (`0.770` is `0.77`).
+    pub game: &'a str,
+    /// Values known so far: G(0) .. G(done − 1) (never more than `total`).
+    pub done: u64,
+    /// Values asked for (with `until_period`, the most the run computes).
+    pub total: u64,
+    /// What the run is doing.
+    pub phase: Phase,
+}
+
+/// The phase of a run, in the order a run goes through them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// `done` values were kept in the store by an earlier run and seed this one (a count no
+    /// larger is answered without computing). Sent once, first, and never when resuming.
+    FromStore,
+    /// `done` values were read from the checkpoint being resumed. Sent once, first.
+    FromCheckpoint,
+    /// Computing: `done` of `total`. Sent when the computation starts and after each piece
+    /// of work (a few times a second).
+    Computing,
+    /// The run is over: `done` values are the answer (fewer than `total` when a period was
+    /// proven first). Sent once, last, before the values are kept in the store.
+    Finished,
+}
+
+/// The answer to a [`SeqRequest`]: the engine holding the values and how many count.
+pub struct Computed {
+    /// The game.
+    pub game: HeapGame,
+    /// The engine holding the values (it may hold more than `count`).
+    pub engine: SeqEngine,
+    /// Number of values answered: G(0) .. G(count − 1).
+    pub count: u64,
+    /// The proven period, when an `until_period` run found one (it then stopped at `count`).
+    pub period: Option<Period>,
+    /// The summary of the `count` values: largest value, rare/common split, proven period.
+    pub summary: Summary,
+    /// How many values came from the store (0 when none did).
+    pub from_store: u64,
+}
+
+impl fmt::Debug for Computed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Computed")
+            .field("game", &self.game.name())
+            .field("count", &self.count)
+            .field("period", &self.period)
+            .field("summary", &self.summary)
+            .field("from_store", &self.from_store)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Computed {
+    /// G(i), for `i` below [`Computed::count`].
+    pub fn get(&self, i: u64) -> u64 {
+        self.engine.get(i)
+    }
+
+    /// The values G(0) .. G(count − 1) in order.
+    pub fn values(&self) -> impl Iterator<Item = u64> + '_ {
+        (0..self.count).map(|i| self.engine.get(i))
+    }
+}
+
+/// Computes what `grundy seq` (and `grundy plot`) show, telling `progress` how far it is.
+///
+/// With a store, values kept by an earlier run of the same game seed the engine, as a
+/// checkpoint would (not when resuming, where the checkpoint is the seed): a count no larger
+/// than the kept one is answered without computing, a larger one continues from the kept
+/// values. Afterwards the values are kept (the first [`SEQ_KEEP_MAX`]) when they are more
+/// than the store had. A store that fails to read or write is passed over (the store module
+/// notes it), never fatal.
+pub fn compute(
+    request: &SeqRequest,
+    store: Option<&Store>,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<Computed, Error> {
+    let (game, count) = request.parse()?;
+    let name = game.name().to_string();
+    let report = |progress: &mut dyn FnMut(Progress<'_>), done: u64, phase: Phase| {
+        progress(Progress {
+            game: &name,
+            done: done.min(count),
+            total: count,
+            phase,
+        })
+    };
+    let rules = game.rules().clone();
+    let storage = request.storage.clone();
+    let resume_path = request.resume.as_ref();
+    // Read even when resuming: the store is then not a seed, but its length says whether
+    // this run's values are more than it has.
+    let kept = store.and_then(|s| load_seq(s, &name));
+    let kept_len = kept.as_ref().map_or(0, |k| k.len());
+    let mut from_store = 0;
+    let (mut engine, saved) = match resume_path {
+        Some(path) => {
+            let (e, saved) =
+                checkpoint::resume_saved(path, &name, &rules, count, storage).map_err(|e| match e {
+                    e @ SeqError::Checkpoint { .. } => Error::Resume(e),
+                    e => Error::Engine(e),
+                })?;
+            report(progress, e.len(), Phase::FromCheckpoint);
+            (e, Some(saved))
+        }
+        None => match &kept {
+            Some(k) if count > 0 && !k.is_empty() => {
+                let n = k.len().min(count);
+                let e = SeqEngine::resume(&rules, count, storage, k.values().take(n as usize), k.width())
+                    .map_err(Error::Engine)?;
+                from_store = n;
+                report(progress, n, Phase::FromStore);
+                (e, None)
+            }
+            _ => (
+                SeqEngine::new(&rules, count, storage).map_err(Error::Engine)?,
+                None,
+            ),
+        },
+    };
+    drop(kept);
+    engine.set_threads(request.threads.unwrap_or_else(default_threads));
+    engine.use_period(!request.every_heap);
+
+    let save_to = request.checkpoint.as_ref().or(resume_path);
+    let mut writer = match save_to {
+        // Continue the file resumed from, appending.
+        Some(p) if resume_path == Some(p) => match &saved {
+            Some(saved) => Some(CheckpointWriter::reopen(p, saved).map_err(|e| unusable(p, e))?),
+            None => Some(CheckpointWriter::create(p, &name, &engine).map_err(|e| unusable(p, e))?),
+        },
+        Some(p) => Some(CheckpointWriter::create(p, &name, &engine).map_err(|e| unusable(p, e))?),
+        None => None,
+    };
+    let save = |writer: &mut Option<CheckpointWriter>, engine: &SeqEngine| -> Result<(), Error> {
+        if let (Some(w), Some(p)) = (writer, save_to) {
+            if !w.save(engine).map_err(Error::Checkpointing)? {
+                *w = CheckpointWriter::create(p, &name, engine).map_err(Error::Checkpointing)?;
+            }
+        }
+        Ok(())
+    };
+
+    report(progress, engine.len(), Phase::Computing);
+    let mut checks = check_points(count).peekable();
+    let mut period = None;
+    let mut chunk: u64 = 1024;
+    let mut last_save = Instant::now();
+    let target = Duration::from_millis(150);
+    loop {
+        // Period checks at fixed lengths already reached.
+        if request.until_period {
+            while let Some(&at) = checks.peek() {
+                if at > engine.len() {
+                    break;
+                }
+                checks.next();
+                if let Some(p) = engine.period_of(at as usize) {
+                    period = Some((p, at));
+                    break;
+                }
+            }
+            if period.is_some() {
+                break;
+            }
+        }
+        if engine.len() >= count {
+            break;
+        }
+        let mut stop = count;
+        if request.until_period {
+            if let Some(&at) = checks.peek() {
+                stop = stop.min(at);
+            }
+        }
+        let to = (engine.len() + chunk).min(stop);
+        let started = Instant::now();
+        engine.compute_to(to).map_err(Error::Engine)?;
+        let took = started.elapsed();
+        chunk = if took < target / 2 {
+            chunk.saturating_mul(2)
+        } else if took > target * 2 {
+            (chunk / 2).max(1)
+        } else {
+            chunk
+        };
+        report(progress, engine.len(), Phase::Computing);
+        if last_save.elapsed() >= Duration::from_millis(500) || engine.len() >= count {
+            save(&mut writer, &engine)?;
+            last_save = Instant::now();
+        }
+    }
+    save(&mut writer, &engine)?;
+    let (count, period) = match period {
+        Some((p, at)) => (at, Some(p)),
+        None => (count.min(engine.len()), None),
+    };
+    report(progress, count, Phase::Finished);
+    if let Some(s) = store {
+        let n = engine.len().min(SEQ_KEEP_MAX);
+        if n > kept_len {
+            save_seq(s, &name, engine.width(), &engine.bytes(0, n));
+        }
+    }
+    let summary = engine.summary_of(count as usize);
+    Ok(Computed {
+        game,
+        engine,
+        count,
+        period,
+        summary,
+        from_store,
+    })
+}
+
+/// The checkpoint file `path` cannot be written or continued.
+fn unusable(path: &Path, source: SeqError) -> Error {
+    Error::CheckpointPath {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("1000"), Ok(1000));
+        assert_eq!(parse_count("1_000"), Ok(1000));
+        assert_eq!(parse_count("1e6"), Ok(1_000_000));
+        assert_eq!(parse_count("10^6"), Ok(1_000_000));
+        assert_eq!(parse_count("2^21"), Ok(1 << 21));
+        assert_eq!(parse_count("2^32"), Ok(1 << 32));
+        assert_eq!(parse_count("2^33"), Err(CountError::TooLarge("2^33".into())));
+        assert_eq!(parse_count("-5"), Err(CountError::Invalid("-5".into())));
+        assert!(parse_count("").is_err());
+        assert!(parse_count("99999999999999999999999999999").is_err());
+        assert!(parse_count("1e99").is_err());
+    }
+
+    #[test]
+    fn check_points_are_fixed() {
+        let v: Vec<u64> = check_points(1000).collect();
+        assert_eq!(v, vec![256, 320, 400, 500, 625, 781, 976, 1000]);
+    }
+}
