@@ -31,8 +31,8 @@ pub enum First {
     printf '1:3->0\\n' | grundy play nim 3 4"
 )]
 pub struct PlayArgs {
-    /// Game family, as for `grundy solve`: nim, darkraft, bombs, cutting, crosses, cram,
-    /// chomp, points, graph, or a heap game code (0.77, grundys-game, sub:1,3,4, ...).
+    /// The game family, as for `grundy solve`.
+    #[arg(help = crate::solve::family_help(), long_help = crate::solve::family_long_help())]
     pub family: String,
     /// The starting position in the family's notation; `@FILE` reads it from a file.
     pub position: Vec<String>,

