@@ -352,13 +352,6 @@ pub struct DenseSpace {
     pub record: Record,
 }
 
-fn convention_name(c: Convention) -> &'static str {
-    match c {
-        Convention::Normal => "normal",
-        Convention::Misere => "misere",
-    }
-}
-
 fn record_named(name: &str) -> Option<Record> {
     [Record::Outcome, Record::Grundy, Record::Remoteness]
         .into_iter()
@@ -368,7 +361,7 @@ fn record_named(name: &str) -> Option<Record> {
 fn convention_named(name: &str) -> Option<Convention> {
     [Convention::Normal, Convention::Misere]
         .into_iter()
-        .find(|&c| convention_name(c) == name)
+        .find(|&c| c.as_str() == name)
 }
 
 impl DenseSpace {
@@ -378,7 +371,7 @@ impl DenseSpace {
             self.family,
             self.geometry,
             self.rule,
-            convention_name(self.convention),
+            self.convention.as_str(),
             self.record.as_str()
         )
     }
@@ -473,7 +466,7 @@ pub fn encode_table(
         family: space.family.clone(),
         geometry: space.geometry.clone(),
         rule: space.rule.clone(),
-        convention: convention_name(space.convention).to_string(),
+        convention: space.convention.as_str().to_string(),
         record: space.record.as_str().to_string(),
         start: format!("{start:x}"),
         tiers,

@@ -7,6 +7,7 @@ use crate::error::CliError;
 use crate::solve::app_error;
 use crate::solve::{read_position, GameArgs};
 use grundy_app::solve::{solve_with, Limits, SolveOptions, SolveRequest, SolveResponse};
+use grundy_core::Outcome;
 use grundy_store::Store;
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -172,9 +173,9 @@ pub fn play(
             engine_to_move = false;
             continue;
         }
-        let verdict = match a.outcome.as_str() {
-            "first" => "you can win",
-            _ => "you lose against perfect play",
+        let verdict = match a.outcome {
+            Outcome::First => "you can win",
+            Outcome::Second => "you lose against perfect play",
         };
         let r = a
             .remoteness
