@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub fn cancelled() -> AppError {
     AppError::new(
         ErrorKind::Cancelled,
-        "the solve was stopped: it took longer than the server's limit",
+        "the solve was stopped: it took longer than its time limit",
     )
 }
 

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Limits that keep one request within the server's means (all configurable).
+/// Limits that keep one request within its means: the server's by default, the user's at
+/// a terminal ([`Limits::local`]).
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Positions an engine may store for one request before giving up.
@@ -138,7 +139,8 @@ impl From<SolveError> for AppError {
     }
 }
 
-/// `POST /api/solve`: a position of a family and what to compute.
+/// A position of a family and what to compute: the body of `POST /api/solve`, and what
+/// `grundy solve` and `grundy play` ask.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolveRequest {
@@ -201,7 +203,7 @@ pub struct GraphOut {
     pub edges: Vec<[usize; 2]>,
 }
 
-/// The answer to `POST /api/solve`.
+/// The answer to a [`SolveRequest`], whichever front end asked.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 pub struct SolveResponse {
     /// Canonical family name.
@@ -284,7 +286,7 @@ fn check_text(text: &str, limits: &Limits) -> Result<(), AppError> {
         return Err(AppError::new(
             ErrorKind::TooLarge,
             format!(
-                "position text of {} bytes is longer than the server's limit of {}",
+                "position text of {} bytes is longer than the limit of {}",
                 text.len(),
                 limits.max_position_len
             ),

@@ -5,13 +5,13 @@ use crate::cancel::{cancelled, Cancellable};
 use crate::solve::{AppError, ErrorKind, Limits};
 use crate::store;
 use grundy_core::Game;
-use grundy_games::family::{Engine, Family, FamilyOptions, TableKind};
+use grundy_games::family::{Engine, Family, FamilyOptions, Table, TableKind};
 use grundy_games::registry::{self, with_game, FamilyInfo, WithGame};
 use grundy_solve::{analysis::Analyzer, SolveError};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 
-/// `POST /api/table`: the Grundy sequence of a heap game or the table of a 2-D family.
+/// The Grundy sequence of a heap game or the table of a 2-D family (`POST /api/table`).
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableRequest {
@@ -26,7 +26,7 @@ fn default_table_size() -> usize {
     20
 }
 
-/// The answer to `POST /api/table`.
+/// The answer to a [`TableRequest`].
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 pub struct TableResponse {
     /// Canonical family name.
@@ -43,30 +43,20 @@ pub struct TableResponse {
     pub values: Vec<Vec<Option<u64>>>,
 }
 
-/// What a family's table looks like (without its values).
+/// What a family's table looks like (without its values): the game's canonical name and
+/// the table its family describes.
 #[derive(Clone, Debug)]
 pub struct TableLayout {
-    /// Canonical family name.
+    /// Canonical name of the game.
     pub family: String,
-    /// `sequence` or `grid`.
-    pub kind: TableKind,
-    /// What a row index means.
-    pub rows: &'static str,
-    /// What a column index means.
-    pub cols: &'static str,
-    /// Index of the first row and column.
-    pub first: usize,
-    /// The largest side (or length) computed, whatever the size asked: boards whose
-    /// values take long beyond it (Cram, Chomp) get a smaller table.
-    pub max: usize,
-    /// The position text of a cell (see [`grundy_games::family::Table::cell`]).
-    pub cell: fn(usize, usize) -> String,
+    /// The table, as the family describes it.
+    pub table: Table,
 }
 
 impl TableLayout {
     /// The side (or length) of the table computed when `size` is asked.
     pub fn side(&self, size: usize) -> usize {
-        size.min(self.max)
+        size.min(self.table.max)
     }
 }
 
@@ -93,12 +83,7 @@ pub fn table_layout(family: &str) -> Result<TableLayout, AppError> {
     })?;
     Ok(TableLayout {
         family: canonical,
-        kind: t.kind,
-        rows: t.rows,
-        cols: t.cols,
-        first: t.first,
-        max: t.max,
-        cell: t.cell,
+        table: t,
     })
 }
 
@@ -113,7 +98,7 @@ pub fn table_values(
     let size = layout.side(size);
     let no_opts = FamilyOptions::default();
     let grundy_of = |a: usize, b: usize| -> Result<Option<u64>, AppError> {
-        let text = (layout.cell)(a, b);
+        let text = (layout.table.cell)(a, b);
         match with_game(family, &no_opts, &text, GrundyOnly(limits)) {
             Ok(v) => Ok(v),
             Err(e) if e.kind == ErrorKind::Cancelled => Err(e),
@@ -121,8 +106,8 @@ pub fn table_values(
             Err(_) => Ok(None),
         }
     };
-    let f = layout.first;
-    match layout.kind {
+    let f = layout.table.first;
+    match layout.table.kind {
         TableKind::Grid => (f..f + size)
             .map(|a| (f..f + size).map(|b| grundy_of(a, b)).collect())
             .collect(),
@@ -136,7 +121,7 @@ pub fn table_values(
 pub fn check_table_size(size: usize, limits: &Limits) -> Result<(), AppError> {
     if size == 0 || size > limits.max_table {
         return Err(AppError::bad(format!(
-            "size must be between 1 and the server's limit of {}",
+            "size must be between 1 and the limit of {}",
             limits.max_table
         )));
     }
@@ -147,15 +132,15 @@ pub fn check_table_size(size: usize, limits: &Limits) -> Result<(), AppError> {
 pub fn table_response(layout: &TableLayout, values: Vec<Vec<Option<u64>>>) -> TableResponse {
     TableResponse {
         family: layout.family.clone(),
-        kind: layout.kind,
-        rows: layout.rows.into(),
-        cols: layout.cols.into(),
-        first: layout.first,
+        kind: layout.table.kind,
+        rows: layout.table.rows.into(),
+        cols: layout.table.cols.into(),
+        first: layout.table.first,
         values,
     }
 }
 
-/// Answers `POST /api/table` (see [`table_layout`]).
+/// Answers a table request with no store (see [`table_layout`], [`table_kept`]).
 pub fn table(req: &TableRequest, limits: &Limits) -> Result<TableResponse, AppError> {
     check_table_size(req.size, limits)?;
     let layout = table_layout(&req.family)?;
@@ -241,7 +226,7 @@ pub fn table_kept(
     };
     let n = layout.side(req.size);
     let width = n;
-    let height = match layout.kind {
+    let height = match layout.table.kind {
         TableKind::Grid => n,
         TableKind::Sequence => 1,
     };
@@ -260,7 +245,11 @@ pub fn table_kept(
         .flatten()
         .map(|v| v.unwrap_or(grundy_store::NONE))
         .collect();
-    let summary = format!("{} {}, {height}x{width}", layout.family, layout.kind.as_str());
+    let summary = format!(
+        "{} {}, {height}x{width}",
+        layout.family,
+        layout.table.kind.as_str()
+    );
     store::save_table_values(kept, &key, &layout.family, &summary, &flat);
     Ok(table_response(&layout, rows))
 }

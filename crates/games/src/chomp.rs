@@ -13,7 +13,7 @@
 //! bottom row, column 1 the left column, the poisoned square is `1,1`) and every square in
 //! rows ≥ r and columns ≥ c.
 
-use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table};
 use grundy_core::{tokens, Game, ParseError, Ruleset};
 
 /// Largest number of rows or columns accepted.
@@ -243,14 +243,7 @@ impl Family for ChompFamily {
         engine: Engine::Memo,
         options: &[],
         // Bars beyond 8x8 take long: the table stops there.
-        table: Some(Table {
-            kind: TableKind::Grid,
-            rows: "rows",
-            cols: "columns",
-            first: 1,
-            max: 8,
-            cell: |r, c| format!("{r}x{c}"),
-        }),
+        table: Some(Table::boards(8)),
         dense: false,
         code: None,
         continues_as: None,

@@ -10,7 +10,7 @@
 //! hole) separated by newlines or `/`. A move `r1,c1-r2,c2` names the two cells it covers,
 //! rows and columns from 1, the first cell above or left of the second.
 
-use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table};
 use crate::grid::parse_grid;
 use grundy_core::dense::{DenseGame, Subsets};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
@@ -965,14 +965,7 @@ impl Family for CramFamily {
         engine: Engine::Search,
         options: &[],
         // Boards beyond 6x6 take long: the table stops there.
-        table: Some(Table {
-            kind: TableKind::Grid,
-            rows: "rows",
-            cols: "columns",
-            first: 1,
-            max: 6,
-            cell: |r, c| format!("{r}x{c}"),
-        }),
+        table: Some(Table::boards(6)),
         dense: true,
         code: None,
         continues_as: None,

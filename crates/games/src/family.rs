@@ -85,6 +85,30 @@ pub struct Table {
     pub cell: fn(usize, usize) -> String,
 }
 
+impl Table {
+    /// The sequence of a game of heaps: G(n) by heap size n, from 0.
+    pub const HEAPS: Table = Table {
+        kind: TableKind::Sequence,
+        rows: "",
+        cols: "heap size",
+        first: 0,
+        max: usize::MAX,
+        cell: |n, _| n.to_string(),
+    };
+
+    /// The grid of empty `R×C` boards (written `RxC`), from 1×1 up to `max`×`max`.
+    pub const fn boards(max: usize) -> Table {
+        Table {
+            kind: TableKind::Grid,
+            rows: "rows",
+            cols: "columns",
+            first: 1,
+            max,
+            cell: |r, c| format!("{r}x{c}"),
+        }
+    }
+}
+
 /// What a front end may know of a family without building a game: one per family, stated in
 /// the family's module.
 #[derive(Clone, Copy, Debug)]

@@ -6,7 +6,7 @@
 //! number I (from 1) of N tokens into the heaps A and B (`I:N->0` when it disappears).
 
 use crate::family::{
-    BoardView, Description, Engine, Family, FamilyOptions, Opt, RegistryError, Table, TableKind,
+    BoardView, Description, Engine, Family, FamilyOptions, Opt, RegistryError, Table,
 };
 use crate::nim::{format_heap_move, format_heaps, parse_heaps, replace_heap, HeapMove, MAX_HEAP};
 use grundy_core::heap::{LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
@@ -412,14 +412,7 @@ impl Family for HeapFamily {
         misere: true,
         engine: Engine::Memo,
         options: &[Opt::Set],
-        table: Some(Table {
-            kind: TableKind::Sequence,
-            rows: "",
-            cols: "heap size",
-            first: 0,
-            max: usize::MAX,
-            cell: |n, _| n.to_string(),
-        }),
+        table: Some(Table::HEAPS),
         dense: false,
         code: Some(looks_like_code),
         continues_as: None,

@@ -3,7 +3,7 @@
 //! Notation: heap sizes separated by spaces or commas (`3 5 7`); the empty position is an
 //! empty text. A move `I:N->M` takes heap number I (from 1) from N tokens down to M.
 
-use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
+use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table};
 use grundy_core::{tokens, Game, Nimber, ParseError, Ruleset};
 
 /// Largest heap accepted in a position.
@@ -115,14 +115,7 @@ impl Family for NimFamily {
         misere: true,
         engine: Engine::Memo,
         options: &[],
-        table: Some(Table {
-            kind: TableKind::Sequence,
-            rows: "",
-            cols: "heap size",
-            first: 0,
-            max: usize::MAX,
-            cell: |n, _| n.to_string(),
-        }),
+        table: Some(Table::HEAPS),
         dense: false,
         code: None,
         continues_as: None,
