@@ -969,7 +969,20 @@ async function init() {
     o.textContent = fam.name;
     sel.appendChild(o);
   }
-  sel.addEventListener('change', () => chooseFamily(sel.value));
+  sel.addEventListener('change', () => { $('family-code').value = ''; chooseFamily(sel.value); });
+  // A family typed by name or code (heap games have endless codes): the menu gets it too.
+  $('family-code').addEventListener('change', () => {
+    const name = $('family-code').value.trim();
+    if (!name) return;
+    if (![...sel.options].some((o) => o.value === name)) {
+      const o = document.createElement('option');
+      o.value = name;
+      o.textContent = name;
+      sel.appendChild(o);
+    }
+    sel.value = name;
+    chooseFamily(name);
+  });
   $('apply').addEventListener('click', () => { state.play = null; state.history = []; setStatus(''); setPosition($('position').value.trim()); });
   $('misere').addEventListener('change', () => solveCurrent());
   $('remote').addEventListener('change', () => solveCurrent());
