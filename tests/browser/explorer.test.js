@@ -139,6 +139,9 @@ test('crosses: the engine starts and wins against a person who plays on', async 
   const status = await playToEnd(page, 20);
   assert.match(status, /The engine wins/);
   assert.match(await page.inputValue('#position'), /XXX/);
+  // The server does not read the final strip; the page draws it from the winning move.
+  const xs = await page.$$eval('#drawing text', (ts) => ts.filter((t) => t.textContent === 'X').length);
+  assert.strictEqual(xs, [...await page.inputValue('#position')].filter((c) => c === 'X').length);
   assert.deepStrictEqual(errors, []);
   await page.close();
 });
