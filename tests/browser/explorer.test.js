@@ -139,6 +139,9 @@ test('crosses: the engine starts and wins against a person who plays on', async 
   const status = await playToEnd(page, 20);
   assert.match(status, /The engine wins/);
   assert.match(await page.inputValue('#position'), /XXX/);
+  // The server does not read the final strip; the page draws it from the winning move.
+  const xs = await page.$$eval('#drawing text', (ts) => ts.filter((t) => t.textContent === 'X').length);
+  assert.strictEqual(xs, [...await page.inputValue('#position')].filter((c) => c === 'X').length);
   assert.deepStrictEqual(errors, []);
   await page.close();
 });
@@ -340,6 +343,38 @@ test('chomp: shape the bar by clicking squares, see what a bite takes, then win'
   const status = await playToEnd(page, 10);
   assert.match(status, /You win/);
   assert.strictEqual(await page.inputValue('#position'), '1');
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
+test('a heap game typed by a code the page has no preset for: drawn as heaps, played by tokens', async () => {
+  const { page, errors } = await openPage();
+  // Neither in the menu nor known to the page's code: the answer's board says it is heaps.
+  const code = 'sub-all-but:2,5';
+  assert.ok(!(await page.$$eval('#family option', (os) => os.map((o) => o.value))).includes(code));
+  await page.fill('[data-testid="family-code"]', code);
+  await page.press('[data-testid="family-code"]', 'Enter');
+  await page.waitForFunction((n) => document.body.dataset.family === n &&
+    document.body.dataset.analysed === document.getElementById('position').value &&
+    document.querySelectorAll('#drawing circle.token').length > 0, code);
+  // A heap game without an example starts from heaps 3 5 7, set up by the heap buttons.
+  assert.strictEqual(await page.inputValue('#position'), '3 5 7');
+  assert.strictEqual(await page.$$eval('#drawing circle.token', (cs) => cs.length), 15);
+  assert.strictEqual(await editClick(page, '[data-testid="heap-minus-3"]'), '3 5 6');
+  assert.strictEqual(await page.textContent('#grundy'), '0');
+  assert.strictEqual(await editClick(page, '[data-testid="heap-plus-3"]'), '3 5 7');
+  assert.strictEqual(await page.textContent('#grundy'), '1');
+  // Exploring: a token is a move when taking it and those above it is allowed (never 2 or 5).
+  await page.uncheck('#edit');
+  await page.waitForSelector('#drawing circle.token[data-move]');
+  const heap2 = await page.$$eval('#drawing circle.token[data-heap="2"][data-move]', (cs) => cs.map((c) => c.dataset.move).sort());
+  assert.deepStrictEqual(heap2, ['2:5->1', '2:5->2', '2:5->4']);
+  const listed = await page.$$eval('#moves .move', (bs) => bs.map((b) => b.dataset.move).sort());
+  const drawn = await page.$$eval('#drawing circle.token[data-move]', (cs) => cs.map((c) => c.dataset.move).sort());
+  assert.deepStrictEqual(drawn, listed);
+  await page.click('[data-testid="play-me"]');
+  const status = await playToEnd(page, 40);
+  assert.match(status, /You win/);
   assert.deepStrictEqual(errors, []);
   await page.close();
 });

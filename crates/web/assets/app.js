@@ -1,5 +1,6 @@
-// grundy explorer: plain JavaScript, no build step. Each family is drawn by a small module
-// in DRAWERS, keyed by family name; a family without one gets the text box and the move list.
+// grundy explorer: plain JavaScript, no build step. The server sends each position's structure
+// (`board`, tagged by `kind`); the page draws it by the drawer of its kind (KINDS), whatever
+// the family. A board of an unknown kind gets the text box and the move list.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
@@ -28,6 +29,9 @@ const state = {
   // The request for the current position: family, position, board, graph, rule, misere.
   req: null,
   answer: null, // the last /api/solve answer
+  // The structure of the current position (`board` of the answer, or the one a set-up click
+  // wrote the position from before its answer came), or null when not known yet.
+  board: null,
   history: [], // requests to undo to
   played: [], // the moves made since the position was set, engine's too (cram draws them)
   play: null, // { human: true/false to move, over: false }
@@ -49,9 +53,18 @@ async function api(path, body) {
 }
 
 // ---------------------------------------------------------------- drawers
-// A drawer: { example, draw(svgParent, pos, ui), editor?(box, pos, ui) }. `ui.moves` is the
-// move list of the current position (or null), `ui.playable` tells whether clicks make moves,
-// `ui.play(moveText)` makes a move, `ui.set(positionText)` changes the position being set up.
+// Every answer carries the position's structure in `board`, tagged by `kind` (docs/api.md):
+// the drawer is chosen by that kind (KINDS below), so a family the page has never heard of is
+// drawn as soon as its kind is known (a new heap game code, say). A drawer draws from the board
+// and never reads the position's text:
+//   { draw(svgParent, board, ui), editor?(box, board, ui), write(board), filter?(move, ui),
+//     start?, empty?(board), afterMove?(board, move) }.
+// `ui.moves` is the move list of the current position (or null), `ui.family` the family's
+// name, `ui.playable` tells whether clicks make moves, `ui.play(moveText)` makes a move,
+// `ui.set(board)` changes the position being set up to the structure `board`: the drawer's
+// `write` turns it into the family's notation for the server (the page writes notation, it
+// never parses it). Editors build the next structure from `latest(kind)`, the structure of
+// the newest position, as the drawing may lag behind quick clicks.
 
 function moveIn(ui, text) {
   return ui.moves ? ui.moves.find((m) => m.move === text) : null;
@@ -59,12 +72,20 @@ function moveIn(ui, text) {
 function resultClass(m) {
   return m ? (m.wins ? 'win' : 'lose') : '';
 }
+// The structure of the newest position if it is of this kind, else null.
+function latest(kind) {
+  const b = state.board;
+  return b && b.kind === kind ? b : null;
+}
 
+// `heaps`: nim and the heap games.
 const heapDrawer = {
-  example: '3 5 7',
-  parse: (t) => t.split(/[\s,]+/).filter((x) => x !== '').map(Number),
-  draw(root, pos, ui) {
-    const heaps = this.parse(pos);
+  // A family the page has no example for whose empty position has no heap starts here.
+  start: { kind: 'heaps', heaps: [3, 5, 7] },
+  empty: (b) => b.heaps.length === 0,
+  write: (b) => b.heaps.join(' '),
+  draw(root, board, ui) {
+    const heaps = board.heaps;
     const shown = heaps.map((n) => Math.min(n, 40));
     const h = 40 + 18 * Math.max(1, ...shown);
     const svg = svgRoot(Math.max(200, 60 * heaps.length + 20), h);
@@ -86,58 +107,102 @@ const heapDrawer = {
     });
     root.appendChild(svg);
   },
-  editor(box, pos, ui) {
-    const heaps = this.parse(pos);
-    heaps.forEach((n, i) => {
+  editor(box, board, ui) {
+    // The heaps of the newest position, changed by `f` (removing the last heap leaves one token).
+    const edit = (f) => () => {
+      const b = latest('heaps');
+      if (!b) return;
+      const h = f([...b.heaps]);
+      if (h) ui.set({ kind: 'heaps', heaps: h.length ? h : [1] });
+    };
+    board.heaps.forEach((n, i) => {
       const span = document.createElement('span');
       span.textContent = ` heap ${i + 1}: `;
       box.appendChild(span);
-      // Edit the current position (the editor may lag behind quick clicks).
-      const edit = (f) => () => { const h = this.parse(state.req.position); if (i < h.length) { f(h); ui.set(h.join(' ') || '1'); } };
-      box.appendChild(button('−', edit((h) => { h[i] = Math.max(0, h[i] - 1); }), { 'data-testid': `heap-minus-${i + 1}` }));
-      box.appendChild(button('+', edit((h) => { h[i] += 1; }), { 'data-testid': `heap-plus-${i + 1}` }));
-      box.appendChild(button('×', edit((h) => { h.splice(i, 1); })));
+      const at = (f) => edit((h) => (i < h.length ? (f(h), h) : null));
+      box.appendChild(button('−', at((h) => { h[i] = Math.max(0, h[i] - 1); }), { 'data-testid': `heap-minus-${i + 1}` }));
+      box.appendChild(button('+', at((h) => { h[i] += 1; }), { 'data-testid': `heap-plus-${i + 1}` }));
+      box.appendChild(button('×', at((h) => { h.splice(i, 1); })));
     });
-    box.appendChild(button('add a heap', () => ui.set([...heaps, 3].join(' ')), { 'data-testid': 'add-heap' }));
+    box.appendChild(button('add a heap', edit((h) => [...h, 3]), { 'data-testid': 'add-heap' }));
   },
 };
 
-function parseGrid(t) {
-  return t.split(/[\/\n]/).map((r) => r.trim()).filter((r) => r !== '').map((r) => r.split(''));
+// ---------------------------------------------------------------- grids
+// `grid` boards: `rows`, one character per cell. Bombs, cram and darkraft all send grids, but
+// the same characters mean different things and clicks make different moves: in bombs `#` is
+// a bomb you select and then move along an edge (cells named from 0), in cram `#` is a hole or
+// a covered square and a move is a domino on two squares (from 1), in darkraft a letter is a
+// cell whose lasers fire when clicked and `.` is destroyed. Bombs and cram use the very same
+// characters (`.` and `#`), and a darkraft board may be all `.`, so the characters cannot tell
+// them apart: GRID_FAMILIES keys these interaction and appearance details (click actions,
+// set-up clicks, numbering, the look of `.`) by family name. The cells themselves always come
+// from `board.rows`. A grid of any other family is drawn by its characters (`#` filled, `.`
+// empty, any other character written in its square) and played from the move list.
+
+function gridCells(board) {
+  return board.rows.map((r) => [...r]);
+}
+function gridBoard(cells) {
+  return { kind: 'grid', rows: cells.map((r) => r.join('')) };
+}
+// The cells of the newest position (a copy), or null.
+function latestCells() {
+  const b = latest('grid');
+  return b ? gridCells(b) : null;
 }
 
-const gridDrawer = (on, off, exampleText) => ({
-  example: exampleText,
-  draw(root, pos, ui) {
-    const g = parseGrid(pos);
-    const rows = g.length, cols = Math.max(1, ...g.map((r) => r.length));
-    const s = Math.max(14, Math.min(40, Math.floor(480 / Math.max(rows, cols))));
-    const svg = svgRoot(cols * s + 30, rows * s + 30);
-    for (let c = 0; c < cols; c++) svgEl('text', { x: 24 + c * s + s / 3, y: 12 }, svg).textContent = String(c);
-    for (let r = 0; r < rows; r++) {
-      svgEl('text', { x: 2, y: 20 + r * s + s / 2 }, svg).textContent = String(r);
-      for (let c = 0; c < cols; c++) {
-        const ch = g[r][c] || off;
-        const rect = svgEl('rect', { x: 20 + c * s, y: 16 + r * s, width: s, height: s, class: `cell ${ch === on ? 'on' : ''}` }, svg);
-        rect.setAttribute('data-cell', `${r},${c}`);
-        if (ui.cellClick) {
-          rect.classList.add('clickable');
-          rect.addEventListener('click', () => ui.cellClick(r, c, g));
-        }
-        if (ui.decorate) ui.decorate(rect, r, c, ch);
+// Draws rows of cells numbered from 0 (as bombs names them); `#` is filled.
+function drawCellsFrom0(root, g, ui) {
+  const rows = g.length, cols = Math.max(1, ...g.map((r) => r.length));
+  const s = Math.max(14, Math.min(40, Math.floor(480 / Math.max(rows, cols))));
+  const svg = svgRoot(cols * s + 30, rows * s + 30);
+  for (let c = 0; c < cols; c++) svgEl('text', { x: 24 + c * s + s / 3, y: 12 }, svg).textContent = String(c);
+  for (let r = 0; r < rows; r++) {
+    svgEl('text', { x: 2, y: 20 + r * s + s / 2 }, svg).textContent = String(r);
+    for (let c = 0; c < cols; c++) {
+      const ch = g[r][c] || '.';
+      const rect = svgEl('rect', { x: 20 + c * s, y: 16 + r * s, width: s, height: s, class: `cell ${ch === '#' ? 'on' : ''}` }, svg);
+      rect.setAttribute('data-cell', `${r},${c}`);
+      if (ui.cellClick) {
+        rect.classList.add('clickable');
+        rect.addEventListener('click', () => ui.cellClick(r, c, g));
       }
+      if (ui.decorate) ui.decorate(rect, r, c, ch);
     }
-    root.appendChild(svg);
-  },
-});
+  }
+  root.appendChild(svg);
+}
 
-const bombsDrawer = {
-  ...gridDrawer('#', '.', '.#./..#/#..'),
-  draw(root, pos, ui) {
+// Set-up click on cell (r, c) (from 0): the newest cells with that cell changed by `next`.
+function editCell(ui, r, c, next) {
+  const now = latestCells();
+  if (!now || !now[r] || now[r][c] === undefined) return;
+  now[r][c] = next(now[r][c]);
+  ui.set(gridBoard(now));
+}
+
+// Buttons to resize a grid (new cells are `fill`); `hint` says what clicks on the cells do.
+function gridEditor(box, ui, fill, hint) {
+  const resize = (dr, dc) => () => {
+    const g = latestCells() || [];
+    const rows = g.length + dr, cols = Math.max(1, ...g.map((r) => r.length)) + dc;
+    if (rows < 1 || cols < 1) return;
+    ui.set(gridBoard(Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (g[i] && g[i][j]) || fill))));
+  };
+  box.appendChild(document.createTextNode(hint || 'Click cells to toggle them. '));
+  box.appendChild(button('rows −', resize(-1, 0), { 'data-testid': 'rows-minus' }));
+  box.appendChild(button('rows +', resize(1, 0), { 'data-testid': 'rows-plus' }));
+  box.appendChild(button('columns −', resize(0, -1), { 'data-testid': 'columns-minus' }));
+  box.appendChild(button('columns +', resize(0, 1), { 'data-testid': 'columns-plus' }));
+}
+
+const bombsGrid = {
+  draw(root, g, ui) {
     const sel = state.selected;
     const local = { ...ui };
     if (ui.playable) {
-      local.cellClick = (r, c, g) => {
+      local.cellClick = (r, c) => {
         if (g[r][c] === '#') { state.selected = `${r},${c}`; render(); return; }
         // A bomb on an edge moves along it: click its target.
         if (sel) {
@@ -153,121 +218,12 @@ const bombsDrawer = {
         }
       };
     } else if (ui.editing) {
-      local.cellClick = (r, c) => {
-        // Edit the current position (the drawing may lag behind quick clicks).
-        const g = parseGrid(state.req.position);
-        while (g.length <= r) g.push([]);
-        const cols = Math.max(c + 1, ...g.map((row) => row.length));
-        for (const row of g) while (row.length < cols) row.push('.');
-        g[r][c] = g[r][c] === '#' ? '.' : '#';
-        ui.set(g.map((row) => row.join('')).join('/'));
-      };
+      local.cellClick = (r, c) => editCell(ui, r, c, (ch) => (ch === '#' ? '.' : '#'));
     }
-    gridDrawer('#', '.').draw.call(this, root, pos, local);
+    drawCellsFrom0(root, g, local);
   },
-  editor(box, pos, ui) { gridEditor(box, pos, ui, '.'); },
+  editor(box, board, ui) { gridEditor(box, ui, '.'); },
   filter: (m) => !state.selected || m.move.startsWith(`${state.selected}->`),
-};
-
-// Buttons to resize a board of rows (new cells are `fill`); `parse` reads the family's board
-// into rows of cells, `hint` says what clicks on the cells do.
-function gridEditor(box, pos, ui, fill, hint, parse) {
-  const read = parse || parseGrid;
-  // Resize the current position (the editor may lag behind quick clicks).
-  const resize = (dr, dc) => () => {
-    const g = read(state.req.position) || [];
-    const rows = g.length + dr, cols = Math.max(1, ...g.map((r) => r.length)) + dc;
-    if (rows < 1 || cols < 1) return;
-    ui.set(Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (g[i] && g[i][j]) || fill).join('')).join('/'));
-  };
-  box.appendChild(document.createTextNode(hint || 'Click cells to toggle them. '));
-  box.appendChild(button('rows −', resize(-1, 0), { 'data-testid': 'rows-minus' }));
-  box.appendChild(button('rows +', resize(1, 0), { 'data-testid': 'rows-plus' }));
-  box.appendChild(button('columns −', resize(0, -1), { 'data-testid': 'columns-minus' }));
-  box.appendChild(button('columns +', resize(0, 1), { 'data-testid': 'columns-plus' }));
-}
-
-const crossesDrawer = {
-  example: '..........',
-  draw(root, pos, ui) {
-    const cells = pos.trim().split('');
-    const s = Math.max(16, Math.min(40, Math.floor(900 / Math.max(1, cells.length))));
-    const svg = svgRoot(cells.length * s + 20, s + 36);
-    cells.forEach((ch, i) => {
-      const m = moveIn(ui, String(i + 1));
-      const rect = svgEl('rect', { x: 10 + i * s, y: 8, width: s, height: s, class: `cell ${ui.playable ? resultClass(m) : ''}` }, svg);
-      rect.setAttribute('data-cell', String(i + 1));
-      if (ch !== '.') {
-        svgEl('text', { x: 10 + i * s + s / 2 - 5, y: 8 + s / 2 + 5, 'pointer-events': 'none' }, svg).textContent = 'X';
-      }
-      svgEl('text', { x: 10 + i * s + 2, y: s + 28 }, svg).textContent = String(i + 1);
-      if (ui.playable && m) {
-        rect.classList.add('clickable');
-        rect.setAttribute('data-move', m.move);
-        rect.addEventListener('click', () => ui.play(m.move));
-      } else if (ui.editing) {
-        rect.classList.add('clickable');
-        rect.addEventListener('click', () => {
-          const now = state.req.position.trim().split('');
-          if (i >= now.length) return;
-          now[i] = now[i] === '.' ? 'X' : '.';
-          ui.set(now.join(''));
-        });
-      }
-    });
-    root.appendChild(svg);
-  },
-  editor(box, pos, ui) {
-    box.appendChild(document.createTextNode('Click squares to put or remove an X. '));
-    box.appendChild(button('shorter', () => pos.length > 1 && ui.set(pos.slice(0, -1))));
-    box.appendChild(button('longer', () => ui.set(pos + '.')));
-  },
-};
-
-const cuttingDrawer = {
-  example: '4x3 2x5',
-  parse: (t) => t.split(/\s+/).filter((x) => x).map((w) => w.split(/x/i).map(Number)),
-  draw(root, pos, ui) {
-    const sheets = this.parse(pos);
-    const s = 22;
-    let x = 10;
-    const height = Math.max(...sheets.map(([, h]) => h || 1)) * s + 40;
-    const width = sheets.reduce((a, [w]) => a + (w || 1) * s + 24, 20);
-    const svg = svgRoot(Math.min(width, 4000), Math.min(height, 4000));
-    sheets.forEach(([w, h], k) => {
-      svgEl('rect', { x, y: 10, width: w * s, height: h * s, class: 'sheet' }, svg);
-      svgEl('text', { x, y: h * s + 26 }, svg).textContent = `${w}x${h}`;
-      const lines = [];
-      for (let a = 1; a < w; a++) lines.push([x + a * s, 10, x + a * s, 10 + h * s, `${k + 1}:${w}x${h}->${a}x${h}+${w - a}x${h}`]);
-      for (let b = 1; b < h; b++) lines.push([x, 10 + b * s, x + w * s, 10 + b * s, `${k + 1}:${w}x${h}->${w}x${b}+${w}x${h - b}`]);
-      for (const [x1, y1, x2, y2, text] of lines) {
-        svgEl('line', { x1, y1, x2, y2, class: 'grid' }, svg);
-        const m = moveIn(ui, text);
-        if (ui.playable && m) {
-          // A band around the line to click (a bare line has no area to hit).
-          const band = x1 === x2 ? { x: x1 - 4, y: y1, width: 8, height: y2 - y1 } : { x: x1, y: y1 - 4, width: x2 - x1, height: 8 };
-          const l = svgEl('rect', { ...band, class: `cut clickable ${resultClass(m)}` }, svg);
-          l.setAttribute('data-move', m.move);
-          l.addEventListener('click', () => ui.play(m.move));
-        }
-      }
-      x += w * s + 24;
-    });
-    root.appendChild(svg);
-  },
-  editor(box, pos, ui) {
-    const sheets = this.parse(pos);
-    sheets.forEach(([w, h], k) => {
-      box.appendChild(document.createTextNode(` sheet ${k + 1}: `));
-      const set = (nw, nh) => { sheets[k] = [Math.max(1, nw), Math.max(1, nh)]; ui.set(sheets.map((p) => p.join('x')).join(' ')); };
-      box.appendChild(button('w−', () => set(w - 1, h)));
-      box.appendChild(button('w+', () => set(w + 1, h)));
-      box.appendChild(button('h−', () => set(w, h - 1)));
-      box.appendChild(button('h+', () => set(w, h + 1)));
-      box.appendChild(button('×', () => { sheets.splice(k, 1); ui.set(sheets.map((p) => p.join('x')).join(' ') || '2x2'); }));
-    });
-    box.appendChild(button('add a sheet', () => ui.set(`${pos} 3x3`.trim())));
-  },
 };
 
 // ---------------------------------------------------------------- boards counted from 1
@@ -327,6 +283,23 @@ function preview(el, cells) {
   el.addEventListener('mouseleave', () => { for (const e of cells()) if (e) e.classList.remove('hit'); });
 }
 
+// A grid of a family the page has no behaviour for: drawn by its characters, no clicks.
+const plainGrid = {
+  draw(root, g) {
+    const rows = g.length, cols = Math.max(0, ...g.map((r) => r.length));
+    if (tooLarge(root, rows, cols)) return;
+    const b = squareBoard(rows, cols);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const ch = g[r][c] || '.';
+        b.square(r, c, ch === '#' ? 'on' : '').setAttribute('data-cell', `${r + 1},${c + 1}`);
+        if (ch !== '.' && ch !== '#') b.letter(r, c, ch);
+      }
+    }
+    root.appendChild(b.svg);
+  },
+};
+
 const DARKRAFT_NEXT = { L: 'R', R: 'X', X: '.', '.': 'L' };
 const DARKRAFT_RAYS = { L: [[1, -1], [-1, 1]], R: [[-1, -1], [1, 1]], X: [[1, -1], [-1, 1], [-1, -1], [1, 1]] };
 
@@ -340,10 +313,8 @@ function darkraftShot(g, r, c) {
   return hit;
 }
 
-const darkraftDrawer = {
-  example: 'XLRL/RXLR/LRXL',
-  draw(root, pos, ui) {
-    const g = parseGrid(pos);
+const darkraftGrid = {
+  draw(root, g, ui) {
     const rows = g.length, cols = Math.max(0, ...g.map((r) => r.length));
     if (tooLarge(root, rows, cols)) return;
     const b = squareBoard(rows, cols);
@@ -365,36 +336,16 @@ const darkraftDrawer = {
           preview(rect, () => darkraftShot(g, r, c).map(([i, j]) => rects[i][j]));
         } else if (ui.editing) {
           rect.classList.add('clickable');
-          rect.addEventListener('click', () => {
-            // Edit the current position (the drawing may lag behind quick clicks).
-            const now = parseGrid(state.req.position);
-            if (!now[r] || now[r][c] === undefined) return;
-            now[r][c] = DARKRAFT_NEXT[now[r][c]] || 'L';
-            ui.set(now.map((row) => row.join('')).join('/'));
-          });
+          rect.addEventListener('click', () => editCell(ui, r, c, (now) => DARKRAFT_NEXT[now] || 'L'));
         }
       }
     }
     root.appendChild(b.svg);
   },
-  editor(box, pos, ui) {
-    gridEditor(box, pos, ui, 'L', 'Click a cell to change it: L → R → X → . (destroyed) → L. ');
+  editor(box, board, ui) {
+    gridEditor(box, ui, 'L', 'Click a cell to change it: L → R → X → . (destroyed) → L. ');
   },
 };
-
-// `RxC` (an empty board, as cram and chomp write full boards) as its rows and columns, or null.
-function dimensions(t) {
-  const m = /^\s*(\d+)\s*[xX]\s*(\d+)\s*$/.exec(t || '');
-  return m ? [Number(m[1]), Number(m[2])] : null;
-}
-
-// A cram board as rows of `.` (empty) and `#` (a hole or a covered square).
-function cramGrid(t) {
-  const d = dimensions(t);
-  if (!d) return parseGrid(t);
-  const [rows, cols] = d[0] * d[1] <= MAX_DRAWN_CELLS ? d : [0, 0];
-  return Array.from({ length: rows }, () => Array(cols).fill('.'));
-}
 
 // A cram move `r1,c1-r2,c2` for the squares `a` and `b` (`row,col` from 1), the first above or
 // left of the second.
@@ -403,10 +354,9 @@ function cramMove(a, b) {
   return ra < rb || (ra === rb && ca < cb) ? `${a}-${b}` : `${b}-${a}`;
 }
 
-const cramDrawer = {
-  example: '3x4',
-  draw(root, pos, ui) {
-    const g = cramGrid(pos);
+// Cram's grid: `.` an empty square, `#` a hole or a covered square.
+const cramGrid = {
+  draw(root, g, ui) {
     const rows = g.length, cols = Math.max(0, ...g.map((r) => r.length));
     if (tooLarge(root, rows, cols)) return;
     const b = squareBoard(rows, cols);
@@ -439,13 +389,7 @@ const cramDrawer = {
           });
         } else if (ui.editing) {
           rect.classList.add('clickable');
-          rect.addEventListener('click', () => {
-            // Edit the current position (the drawing may lag behind quick clicks).
-            const now = cramGrid(state.req.position);
-            if (!now[r] || now[r][c] === undefined) return;
-            now[r][c] = now[r][c] === '.' ? '#' : '.';
-            ui.set(now.map((row) => row.join('')).join('/'));
-          });
+          rect.addEventListener('click', () => editCell(ui, r, c, (now) => (now === '.' ? '#' : '.')));
         }
       }
     }
@@ -480,28 +424,159 @@ const cramDrawer = {
     }
     root.appendChild(b.svg);
   },
-  editor(box, pos, ui) {
-    gridEditor(box, pos, ui, '.', 'Click a square to make it a hole (#) or empty again. ', cramGrid);
+  editor(box, board, ui) {
+    gridEditor(box, ui, '.', 'Click a square to make it a hole (#) or empty again. ');
   },
   filter: (m) => !state.selected || m.move.split('-').includes(state.selected),
 };
 
-// Chomp: the column heights from left to right (`RxC` is a full bar), or null if unreadable.
-function chompHeights(t) {
-  const d = dimensions(t);
-  if (d) return d[0] * d[1] <= MAX_DRAWN_CELLS ? Array(d[1]).fill(d[0]) : null;
-  const h = (t || '').split(/[\s,]+/).filter((x) => x !== '').map(Number);
-  return h.length > 0 && h.every((n) => Number.isInteger(n) && n > 0) ? h : null;
+// Interaction and appearance of the grid families (why by name: see the top of this section).
+const GRID_FAMILIES = { bombs: bombsGrid, cram: cramGrid, darkraft: darkraftGrid };
+const gridStyle = (ui) => GRID_FAMILIES[ui.family] || plainGrid;
+
+const gridDrawer = {
+  write: (b) => b.rows.join('/'),
+  draw: (root, board, ui) => gridStyle(ui).draw(root, gridCells(board), ui),
+  editor(box, board, ui) {
+    const style = gridStyle(ui);
+    if (style.editor) style.editor(box, board, ui);
+  },
+  filter(m, ui) {
+    const style = gridStyle(ui);
+    return style.filter ? style.filter(m) : true;
+  },
+};
+
+// ---------------------------------------------------------------- strips, sheets, bars
+// `strip`: a row of one-character squares (crosses); a move is the number of a square (from 1)
+// and puts an X there.
+const stripDrawer = {
+  write: (b) => b.cells,
+  draw(root, board, ui) {
+    const cells = [...board.cells];
+    const s = Math.max(16, Math.min(40, Math.floor(900 / Math.max(1, cells.length))));
+    const svg = svgRoot(cells.length * s + 20, s + 36);
+    cells.forEach((ch, i) => {
+      const m = moveIn(ui, String(i + 1));
+      const rect = svgEl('rect', { x: 10 + i * s, y: 8, width: s, height: s, class: `cell ${ui.playable ? resultClass(m) : ''}` }, svg);
+      rect.setAttribute('data-cell', String(i + 1));
+      if (ch !== '.') {
+        svgEl('text', { x: 10 + i * s + s / 2 - 5, y: 8 + s / 2 + 5, 'pointer-events': 'none' }, svg).textContent = ch;
+      }
+      svgEl('text', { x: 10 + i * s + 2, y: s + 28 }, svg).textContent = String(i + 1);
+      if (ui.playable && m) {
+        rect.classList.add('clickable');
+        rect.setAttribute('data-move', m.move);
+        rect.addEventListener('click', () => ui.play(m.move));
+      } else if (ui.editing) {
+        rect.classList.add('clickable');
+        rect.addEventListener('click', () => {
+          const b = latest('strip');
+          if (!b || i >= b.cells.length) return;
+          const now = [...b.cells];
+          now[i] = now[i] === '.' ? 'X' : '.';
+          ui.set({ kind: 'strip', cells: now.join('') });
+        });
+      }
+    });
+    root.appendChild(svg);
+  },
+  editor(box, board, ui) {
+    const cells = () => (latest('strip') || board).cells;
+    box.appendChild(document.createTextNode('Click squares to put or remove an X. '));
+    box.appendChild(button('shorter', () => cells().length > 1 && ui.set({ kind: 'strip', cells: cells().slice(0, -1) })));
+    box.appendChild(button('longer', () => ui.set({ kind: 'strip', cells: `${cells()}.` })));
+  },
+  // The strip after a move (the server does not read a strip with three X in a row).
+  afterMove(board, move) {
+    const cells = [...board.cells];
+    const i = cells.findIndex((_, k) => String(k + 1) === move);
+    if (i < 0) return null;
+    cells[i] = 'X';
+    return { kind: 'strip', cells: cells.join('') };
+  },
+};
+
+// The cuts of sheet k (from 0) of w × h: where the line is, the move's text and the two
+// sheets it leaves.
+function sheetCuts(k, w, h) {
+  const cuts = [];
+  for (let a = 1; a < w; a++) cuts.push({ down: true, at: a, text: `${k + 1}:${w}x${h}->${a}x${h}+${w - a}x${h}`, pieces: [[a, h], [w - a, h]] });
+  for (let b = 1; b < h; b++) cuts.push({ down: false, at: b, text: `${k + 1}:${w}x${h}->${w}x${b}+${w}x${h - b}`, pieces: [[w, b], [w, h - b]] });
+  return cuts;
 }
 
-const chompDrawer = {
-  example: '4x5',
-  draw(root, pos, ui) {
-    const h = chompHeights(pos);
-    if (!h) return;
+// `sheets`: sheets of paper [width, height] (cutting).
+const sheetsDrawer = {
+  write: (b) => b.sheets.map(([w, h]) => `${w}x${h}`).join(' '),
+  draw(root, board, ui) {
+    const sheets = board.sheets;
+    const s = 22;
+    let x = 10;
+    const height = Math.max(...sheets.map(([, h]) => h || 1)) * s + 40;
+    const width = sheets.reduce((a, [w]) => a + (w || 1) * s + 24, 20);
+    const svg = svgRoot(Math.min(width, 4000), Math.min(height, 4000));
+    sheets.forEach(([w, h], k) => {
+      svgEl('rect', { x, y: 10, width: w * s, height: h * s, class: 'sheet' }, svg);
+      svgEl('text', { x, y: h * s + 26 }, svg).textContent = `${w}x${h}`;
+      for (const cut of sheetCuts(k, w, h)) {
+        const [x1, y1, x2, y2] = cut.down ? [x + cut.at * s, 10, x + cut.at * s, 10 + h * s] : [x, 10 + cut.at * s, x + w * s, 10 + cut.at * s];
+        svgEl('line', { x1, y1, x2, y2, class: 'grid' }, svg);
+        const m = moveIn(ui, cut.text);
+        if (ui.playable && m) {
+          // A band around the line to click (a bare line has no area to hit).
+          const band = cut.down ? { x: x1 - 4, y: y1, width: 8, height: y2 - y1 } : { x: x1, y: y1 - 4, width: x2 - x1, height: 8 };
+          const l = svgEl('rect', { ...band, class: `cut clickable ${resultClass(m)}` }, svg);
+          l.setAttribute('data-move', m.move);
+          l.addEventListener('click', () => ui.play(m.move));
+        }
+      }
+      x += w * s + 24;
+    });
+    root.appendChild(svg);
+  },
+  editor(box, board, ui) {
+    // The sheets of the newest position, changed by `f` (removing the last sheet leaves 2x2).
+    const edit = (f) => () => {
+      const b = latest('sheets');
+      if (!b) return;
+      const sheets = f(b.sheets.map(([w, h]) => [w, h]));
+      if (sheets) ui.set({ kind: 'sheets', sheets: sheets.length ? sheets : [[2, 2]] });
+    };
+    board.sheets.forEach((_, k) => {
+      box.appendChild(document.createTextNode(` sheet ${k + 1}: `));
+      const resize = (dw, dh) => edit((sh) => {
+        if (k >= sh.length) return null;
+        sh[k] = [Math.max(1, sh[k][0] + dw), Math.max(1, sh[k][1] + dh)];
+        return sh;
+      });
+      box.appendChild(button('w−', resize(-1, 0)));
+      box.appendChild(button('w+', resize(1, 0)));
+      box.appendChild(button('h−', resize(0, -1)));
+      box.appendChild(button('h+', resize(0, 1)));
+      box.appendChild(button('×', edit((sh) => (k < sh.length ? (sh.splice(k, 1), sh) : null))));
+    });
+    box.appendChild(button('add a sheet', edit((sh) => [...sh, [3, 3]])));
+  },
+  // The sheets after a cut (the server does not read a position with a 1x1 sheet).
+  afterMove(board, move) {
+    for (const [k, [w, h]] of board.sheets.entries()) {
+      const cut = sheetCuts(k, w, h).find((c) => c.text === move);
+      if (cut) return { kind: 'sheets', sheets: [...board.sheets.slice(0, k), ...cut.pieces, ...board.sheets.slice(k + 1)] };
+    }
+    return null;
+  },
+};
+
+// `columns`: a Young diagram by column heights (chomp): square (1, 1) at the bottom left is
+// poisoned; a move `r,c` takes that square with every square above and right of it.
+const columnsDrawer = {
+  write: (b) => b.heights.join(' '),
+  draw(root, board, ui) {
+    const h = board.heights;
     // When setting up, one more row and column of empty places to add squares in.
     const extra = ui.editing ? 1 : 0;
-    const rows = Math.max(...h) + extra, cols = h.length + extra;
+    const rows = Math.max(0, ...h) + extra, cols = h.length + extra;
     if (tooLarge(root, rows, cols)) return;
     // Rows count from 1 at the bottom, columns from 1 at the left: square (1, 1) is poisoned.
     const b = squareBoard(rows, cols, (i) => rows - i);
@@ -529,10 +604,7 @@ const chompDrawer = {
             .map(([, e]) => e));
         } else if (ui.editing && !poison) {
           rect.classList.add('clickable');
-          rect.addEventListener('click', () => {
-            // Edit the current position (the drawing may lag behind quick clicks).
-            const now = chompHeights(state.req.position);
-            if (!now) return;
+          rect.addEventListener('click', this.edit(ui, (now) => {
             if (c <= now.length && now[c - 1] >= r) {
               // A square of the bar: bite it off with all above and right of it.
               for (let j = c; j <= now.length; j++) now[j - 1] = Math.min(now[j - 1], r - 1);
@@ -541,76 +613,83 @@ const chompDrawer = {
               while (now.length < c) now.push(0);
               for (let j = 1; j <= c; j++) now[j - 1] = Math.max(now[j - 1], r);
             }
-            ui.set(now.filter((x) => x > 0).join(' ') || '1');
-          });
+            return now;
+          }));
         }
       }
     }
     root.appendChild(b.svg);
   },
-  editor(box, pos, ui) {
+  // A handler setting the heights of the newest position changed by `f` (empty columns go;
+  // an empty bar leaves the poisoned square).
+  edit: (ui, f) => () => {
+    const b = latest('columns');
+    if (!b) return;
+    const h = f([...b.heights]).filter((x) => x > 0);
+    ui.set({ kind: 'columns', heights: h.length ? h : [1] });
+  },
+  editor(box, board, ui) {
     box.appendChild(document.createTextNode('Click a square to take it with all above and right of it; click an empty place to add it with all below and left of it. '));
-    const edit = (f) => () => {
-      const h = chompHeights(state.req.position);
-      if (!h) return;
-      ui.set(f(h).filter((x) => x > 0).join(' ') || '1');
-    };
-    box.appendChild(button('rows −', edit((h) => h.map((x) => x - 1)), { 'data-testid': 'rows-minus' }));
-    box.appendChild(button('rows +', edit((h) => h.map((x) => x + 1)), { 'data-testid': 'rows-plus' }));
-    box.appendChild(button('columns −', edit((h) => h.slice(1)), { 'data-testid': 'columns-minus' }));
-    box.appendChild(button('columns +', edit((h) => [h[0], ...h]), { 'data-testid': 'columns-plus' }));
+    box.appendChild(button('rows −', this.edit(ui, (h) => h.map((x) => x - 1)), { 'data-testid': 'rows-minus' }));
+    box.appendChild(button('rows +', this.edit(ui, (h) => h.map((x) => x + 1)), { 'data-testid': 'rows-plus' }));
+    box.appendChild(button('columns −', this.edit(ui, (h) => h.slice(1)), { 'data-testid': 'columns-minus' }));
+    box.appendChild(button('columns +', this.edit(ui, (h) => [h[0], ...h]), { 'data-testid': 'columns-plus' }));
   },
 };
 
-// Where to draw the points of a graph: the NEFU 1356 board and grids by rows, others on a circle.
-function layout(graph, board) {
-  const n = graph.points;
+// ---------------------------------------------------------------- graphs
+// Where to draw the points of a graph, by the board's name: the NEFU 1356 board and grids by
+// rows, paths in rows of ten, others on a circle.
+function layout(board) {
+  const n = board.points;
   const W = 420, H = 300;
-  if (graph.name === 'maoershan') {
+  if (board.name === 'maoershan') {
     const rows = [[1, 2], [3, 4, 5, 6], [7, 8, 9, 10], [11, 12]];
     const cols = { 1: 1, 2: 2, 3: 0, 4: 1, 5: 2, 6: 3, 7: 0, 8: 1, 9: 2, 10: 3, 11: 1, 12: 2 };
     const at = {};
     rows.forEach((r, i) => r.forEach((p) => { at[p] = [60 + cols[p] * 100, 40 + i * 70]; }));
     return (p) => at[p];
   }
-  const grid = /^grid:(\d+)x(\d+)$/.exec(board || '');
+  const grid = /^grid:(\d+)x(\d+)$/.exec(board.name);
   if (grid) {
     const c = Number(grid[2]);
     return (p) => [40 + ((p - 1) % c) * 60, 40 + Math.floor((p - 1) / c) * 60];
   }
-  if (/^path:/.test(board || '')) return (p) => [30 + ((p - 1) % 10) * 50, 40 + Math.floor((p - 1) / 10) * 60];
+  if (/^path:/.test(board.name)) return (p) => [30 + ((p - 1) % 10) * 50, 40 + Math.floor((p - 1) / 10) * 60];
   return (p) => {
     const t = (2 * Math.PI * (p - 1)) / n - Math.PI / 2;
     return [W / 2 + (W / 2 - 40) * Math.cos(t), H / 2 + (H / 2 - 30) * Math.sin(t)];
   };
 }
 
+// Families whose position is one 0/1 per point, so set-up clicks on points can write it (the
+// `graph` family's position is its edge list: clicks on its points do not set it up).
+const POINTS_NOTATION = new Set(['points']);
+
+// `graph`: pieces on the points of a graph (`present`), moves `p` or `p-q` (from 1).
 const graphDrawer = {
-  example: '110000000011',
-  draw(root, pos, ui) {
-    const a = state.answer;
-    if (!a || !a.graph) return;
-    const g = a.graph;
-    const at = layout(g, state.req.board);
-    const pts = Array.from({ length: g.points }, (_, i) => at(i + 1));
+  write: (b) => b.present.map((on) => (on ? '1' : '0')).join(''),
+  draw(root, board, ui) {
+    const at = layout(board);
+    const pts = Array.from({ length: board.points }, (_, i) => at(i + 1));
     const w = Math.max(...pts.map((p) => p[0])) + 40, h = Math.max(...pts.map((p) => p[1])) + 40;
     const svg = svgRoot(w, h);
-    const present = state.req.family === 'graph' ? '1'.repeat(g.points) : a.position;
-    for (const [p, q] of g.edges) {
+    const present = board.present;
+    for (const [p, q] of board.edges) {
       const [x1, y1] = at(p), [x2, y2] = at(q);
-      const on = present[p - 1] === '1' && present[q - 1] === '1';
+      const on = present[p - 1] && present[q - 1];
       svgEl('line', { x1, y1, x2, y2, class: 'edge', 'stroke-dasharray': on ? '' : '4 4' }, svg);
     }
     const sel = state.selected;
-    for (let p = 1; p <= g.points; p++) {
+    for (let p = 1; p <= board.points; p++) {
       const [x, y] = at(p);
       const single = moveIn(ui, String(p));
       const pair = sel && sel !== p ? moveIn(ui, `${Math.min(sel, p)}-${Math.max(sel, p)}`) : null;
       const m = pair || (sel === p || !sel ? single : null);
-      const c = svgEl('circle', { cx: x, cy: y, r: 14, class: `vertex ${present[p - 1] === '1' ? 'on' : ''} ${sel === p ? 'sel' : ''} ${ui.playable ? resultClass(m) : ''}` }, svg);
+      const c = svgEl('circle', { cx: x, cy: y, r: 14, class: `vertex ${present[p - 1] ? 'on' : ''} ${sel === p ? 'sel' : ''} ${ui.playable ? resultClass(m) : ''}` }, svg);
       c.setAttribute('data-point', String(p));
       svgEl('text', { x: x + 16, y: y - 10 }, svg).textContent = String(p);
-      if (ui.playable && present[p - 1] === '1') {
+      if (ui.playable && present[p - 1]) {
         c.classList.add('clickable');
         c.addEventListener('click', () => {
           const hasPairs = ui.moves.some((mv) => mv.move.split('-').includes(String(p)) && mv.move.includes('-'));
@@ -620,12 +699,14 @@ const graphDrawer = {
           state.selected = sel === p ? null : p;
           render();
         });
-      } else if (ui.editing && state.req.family === 'points') {
+      } else if (ui.editing && POINTS_NOTATION.has(ui.family)) {
         c.classList.add('clickable');
         c.addEventListener('click', () => {
-          const s = state.req.position.split('');
-          s[p - 1] = s[p - 1] === '1' ? '0' : '1';
-          ui.set(s.join(''));
+          const b = latest('graph');
+          if (!b || p > b.points) return;
+          const now = [...b.present];
+          now[p - 1] = !now[p - 1];
+          ui.set({ ...b, present: now });
         });
       }
     }
@@ -634,25 +715,34 @@ const graphDrawer = {
   filter: (m) => !state.selected || m.move.split('-').includes(String(state.selected)),
 };
 
-const DRAWERS = {
-  nim: heapDrawer,
-  bombs: bombsDrawer,
-  cutting: cuttingDrawer,
-  crosses: crossesDrawer,
-  darkraft: darkraftDrawer,
-  cram: cramDrawer,
-  chomp: chompDrawer,
-  points: graphDrawer,
-  graph: { ...graphDrawer, example: '' },
+// The drawer of each kind of board the server sends.
+const KINDS = {
+  heaps: heapDrawer,
+  grid: gridDrawer,
+  strip: stripDrawer,
+  sheets: sheetsDrawer,
+  columns: columnsDrawer,
+  graph: graphDrawer,
 };
 
-// Families added later get a drawer by the look of their name or position.
-function drawerFor(family, position) {
-  if (DRAWERS[family]) return DRAWERS[family];
-  if (/^(\d*\.\d+|sub:.*|grundys?-game|kayles|dawson.*)$/.test(family)) return { ...heapDrawer, editor: heapDrawer.editor };
-  if (/^[.#xXoO\/\s]+$/.test(position || '') && /[\/\n]/.test(position)) return gridDrawer('#', '.');
-  return null;
+function drawerFor(board) {
+  return (board && KINDS[board.kind]) || null;
 }
+
+// The first position of a family, in its notation (the server reads text, so this is per
+// family). A family not listed (a heap game typed by its code, say) starts from the empty
+// position, then from its kind's `start` if its board is empty.
+const EXAMPLES = {
+  nim: '3 5 7',
+  bombs: '.#./..#/#..',
+  cutting: '4x3 2x5',
+  crosses: '..........',
+  darkraft: 'XLRL/RXLR/LRXL',
+  cram: '3x4',
+  chomp: '4x5',
+  points: '110000000011',
+  graph: '',
+};
 
 // ---------------------------------------------------------------- rendering
 function setStatus(text, cls) {
@@ -670,24 +760,26 @@ function showError(msg) {
 function render() {
   const a = state.answer;
   const req = state.req;
-  const drawer = drawerFor(req.family, req.position);
+  const board = state.board;
+  const drawer = drawerFor(board);
   const playing = !!state.play;
   const humanTurn = playing && state.play.human && !state.play.over && !state.busy;
   const editing = !playing && $('edit').checked;
   const ui = {
     moves: a ? a.moves : null,
+    family: a ? a.family : req.family,
     playable: !editing && (humanTurn || !playing) && !!a && !state.busy,
     editing,
     play: (m) => makeMove(m),
-    set: (t) => setPosition(t),
+    set: (b) => setBoard(b),
   };
   const drawing = $('drawing');
   drawing.innerHTML = '';
-  if (drawer) drawer.draw(drawing, req.position, ui);
+  if (drawer) drawer.draw(drawing, board, ui);
   else drawing.textContent = req.position;
   const editor = $('editor');
   editor.innerHTML = '';
-  if (drawer && drawer.editor && editing) drawer.editor(editor, req.position, ui);
+  if (drawer && drawer.editor && editing) drawer.editor(editor, board, ui);
 
   $('outcome').textContent = a ? (a.outcome === 'first' ? 'first player (to move) wins' : 'second player wins') : '–';
   $('grundy').textContent = a ? (a.grundy === null ? (a.convention === 'misere' ? 'none (misère)' : 'none (wins at once)') : String(a.grundy)) : '–';
@@ -695,7 +787,7 @@ function render() {
   const box = $('moves');
   box.innerHTML = '';
   if (a) {
-    const filter = drawer && drawer.filter ? drawer.filter : () => true;
+    const filter = drawer && drawer.filter ? (m) => drawer.filter(m, ui) : () => true;
     for (const m of a.moves.filter(filter)) {
       const b = button(m.move, () => makeMove(m.move), {
         class: `move ${m.wins ? 'win' : 'lose'}`,
@@ -747,6 +839,8 @@ async function solveCurrent() {
   }
   if (seq !== state.seq) return state.answer;
   state.answer = answer;
+  // On an error the board stays what it was known to be (null after a move or typed text).
+  if (answer) state.board = answer.board || null;
   if (answer && state.req.family !== 'graph') state.req.position = answer.position;
   showError(error);
   state.busy = false;
@@ -755,20 +849,26 @@ async function solveCurrent() {
   return answer;
 }
 
-function setPosition(text) {
+// Sets the position to `text`; `board` is its structure when the page wrote the text from one.
+function setPosition(text, board) {
   state.req.position = text;
+  state.board = board || null;
   state.played = [];
   state.selected = null;
   syncInputs();
   solveCurrent();
 }
 
-function chooseFamily(name) {
-  const d = drawerFor(name, '');
+// Sets the position being set up to the structure `board`, written in the family's notation.
+function setBoard(board) {
+  setPosition(drawerFor(board).write(board), board);
+}
+
+async function chooseFamily(name) {
   const graphy = name === 'points' || name === 'graph';
   state.req = {
     family: name,
-    position: d ? d.example : '',
+    position: EXAMPLES[name] ?? '',
     board: graphy ? $('board').value || (name === 'graph' ? 'petersen' : 'maoershan') : null,
     rule: graphy ? $('rule').value : null,
   };
@@ -782,8 +882,13 @@ function chooseFamily(name) {
   setStatus('');
   $('table').innerHTML = '';
   $('table-what').textContent = '';
+  state.board = null;
   syncInputs();
-  solveCurrent();
+  const a = await solveCurrent();
+  // A family without an example whose empty position has an empty board starts from its
+  // kind's start (a heap game typed by its code gets heaps 3 5 7).
+  const d = a && a === state.answer && state.req.family === name && !(name in EXAMPLES) ? drawerFor(a.board) : null;
+  if (d && d.start && d.empty(a.board) && !state.play && state.history.length === 0) setBoard(d.start);
 }
 
 // The request after a move: for the graph family the game goes on as points on its graph.
@@ -796,6 +901,14 @@ function after(move) {
   return next;
 }
 
+// The board after a move that ends the game: the server does not read such positions (three
+// X in a row, a 1x1 sheet), so the drawer works it out from its own moves; null if it cannot
+// (the position's text is shown instead). Other boards come with the next answer.
+function boardAfterEnd(board, move) {
+  const d = drawerFor(board);
+  return (d && d.afterMove && d.afterMove(board, move)) || null;
+}
+
 async function makeMove(text) {
   const a = state.answer;
   if (!a || state.busy) return;
@@ -805,6 +918,7 @@ async function makeMove(text) {
   state.ply += 1;
   state.played.push(m.move);
   state.req = after(m);
+  state.board = m.ends_game ? boardAfterEnd(state.board, m.move) : null;
   state.selected = null;
   syncInputs();
   if (state.play) {
@@ -861,6 +975,7 @@ async function engineTurn() {
   state.ply += 1;
   state.played.push(m.move);
   state.req = after(m);
+  state.board = m.ends_game ? boardAfterEnd(state.board, m.move) : null;
   syncInputs();
   if (m.ends_game) return finish(false, m);
   state.play.human = true;
@@ -896,6 +1011,7 @@ async function undo() {
   state.req = h.req;
   state.played.length = Math.min(state.played.length, h.played || 0);
   state.play = h.play ? { ...h.play, over: false, human: true } : null;
+  state.board = null;
   state.selected = null;
   syncInputs();
   await solveCurrent();
@@ -969,7 +1085,20 @@ async function init() {
     o.textContent = fam.name;
     sel.appendChild(o);
   }
-  sel.addEventListener('change', () => chooseFamily(sel.value));
+  sel.addEventListener('change', () => { $('family-code').value = ''; chooseFamily(sel.value); });
+  // A family typed by name or code (heap games have endless codes): the menu gets it too.
+  $('family-code').addEventListener('change', () => {
+    const name = $('family-code').value.trim();
+    if (!name) return;
+    if (![...sel.options].some((o) => o.value === name)) {
+      const o = document.createElement('option');
+      o.value = name;
+      o.textContent = name;
+      sel.appendChild(o);
+    }
+    sel.value = name;
+    chooseFamily(name);
+  });
   $('apply').addEventListener('click', () => { state.play = null; state.history = []; setStatus(''); setPosition($('position').value.trim()); });
   $('misere').addEventListener('change', () => solveCurrent());
   $('remote').addEventListener('change', () => solveCurrent());
@@ -979,7 +1108,8 @@ async function init() {
       // Every point of the new board holds a piece to start with.
       try {
         const g = await api('/api/solve', { family: 'graph', board: state.req.board, position: '' });
-        state.req.position = '1'.repeat(g.graph.points);
+        state.req.position = '1'.repeat(g.board.points);
+        state.board = null;
       } catch (e) { showError(e.message); return; }
     }
     solveCurrent();
