@@ -234,15 +234,36 @@ pub struct SolveResponse {
     pub board: BoardView,
 }
 
-/// The families the server knows, `(name, description)`: every named family of the
-/// registry, then the named games of the families named by codes (any other code works
-/// through the API too).
-pub fn families() -> Vec<(&'static str, &'static str)> {
-    let mut all: Vec<(&str, &str)> = registry::named().map(|d| (d.name, d.notation)).collect();
+/// The families the server lists: every named family of the registry, then the named games
+/// of the families named by codes (any other code works through the API too).
+pub fn families() -> Vec<FamilyEntry> {
+    let entry = |name, description, d: &'static grundy_games::family::Description| FamilyEntry {
+        name,
+        description,
+        example: d.example,
+        misere: d.misere,
+        table: d.table.is_some(),
+    };
+    let mut all: Vec<FamilyEntry> = registry::named().map(|d| entry(d.name, d.notation, d)).collect();
     for d in registry::DESCRIPTIONS {
-        all.extend_from_slice(d.presets);
+        all.extend(d.presets.iter().map(|&(name, about)| entry(name, about, d)));
     }
     all
+}
+
+/// A family as `GET /api/families` lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct FamilyEntry {
+    /// The name to ask for.
+    pub name: &'static str,
+    /// One line on it and its notation.
+    pub description: &'static str,
+    /// A position to start from, in its notation.
+    pub example: &'static str,
+    /// Whether misère play is defined.
+    pub misere: bool,
+    /// Whether it has a table (`POST /api/table`).
+    pub table: bool,
 }
 
 /// An upper estimate of the number of moves of a position, from its text alone, so a

@@ -347,7 +347,7 @@ impl Family for BombsFamily {
         name: "bombs",
         aliases: &["bomb"],
         notation: "Bomb Game (HDU 2873): rows of '.' and '#', e.g. '.#/..'",
-        example: ".#/..",
+        example: ".#./..#/#..",
         misere: true,
         engine: Engine::Memo,
         options: &[],

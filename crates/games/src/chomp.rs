@@ -238,7 +238,7 @@ impl Family for ChompFamily {
         name: "chomp",
         aliases: &[],
         notation: "Chomp: a bar 'RxC' or column heights, e.g. '4x7' or '7 7 5 3'",
-        example: "4x7",
+        example: "4x5",
         misere: true,
         engine: Engine::Memo,
         options: &[],

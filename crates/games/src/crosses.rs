@@ -242,7 +242,7 @@ impl Family for CrossesFamily {
         name: "crosses",
         aliases: &["treblecross"],
         notation: "Crosses and Crosses / Treblecross (POJ 3537): a strip of '.' and 'X'",
-        example: "....X......",
+        example: "..........",
         misere: false,
         engine: Engine::Memo,
         options: &[],

@@ -316,7 +316,7 @@ impl Family for CuttingFamily {
         name: "cutting",
         aliases: &[],
         notation: "Cutting Game (POJ 2311): sheets 'WxH', e.g. '4x2 3x3'",
-        example: "4x2 3x3",
+        example: "4x3 2x5",
         misere: false,
         engine: Engine::Memo,
         options: &[],

@@ -973,7 +973,7 @@ impl Family for DarkraftFamily {
         name: "darkraft",
         aliases: &[],
         notation: "World of Darkraft (CF 138D): rows of 'L', 'R', 'X', '.', e.g. 'RL/LR'",
-        example: "RL/LR",
+        example: "XLRL/RXLR/LRXL",
         misere: true,
         engine: Engine::Memo,
         options: &[],

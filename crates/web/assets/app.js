@@ -729,20 +729,15 @@ function drawerFor(board) {
   return (board && KINDS[board.kind]) || null;
 }
 
-// The first position of a family, in its notation (the server reads text, so this is per
-// family). A family not listed (a heap game typed by its code, say) starts from the empty
-// position, then from its kind's `start` if its board is empty.
-const EXAMPLES = {
-  nim: '3 5 7',
-  bombs: '.#./..#/#..',
-  cutting: '4x3 2x5',
-  crosses: '..........',
-  darkraft: 'XLRL/RXLR/LRXL',
-  cram: '3x4',
-  chomp: '4x5',
-  points: '110000000011',
-  graph: '',
-};
+// The first position of a family: its example from GET /api/families, in its notation (the
+// graph family starts from a built-in board instead, so from no text). A family not listed
+// (a heap game typed by its code, say) starts from the empty position, then from its kind's
+// `start` if its board is empty.
+function exampleOf(name) {
+  if (name === 'graph') return '';
+  const f = state.families.find((f) => f.name === name);
+  return f ? f.example : null;
+}
 
 // ---------------------------------------------------------------- rendering
 function setStatus(text, cls) {
@@ -868,7 +863,7 @@ async function chooseFamily(name) {
   const graphy = name === 'points' || name === 'graph';
   state.req = {
     family: name,
-    position: EXAMPLES[name] ?? '',
+    position: exampleOf(name) ?? '',
     board: graphy ? $('board').value || (name === 'graph' ? 'petersen' : 'maoershan') : null,
     rule: graphy ? $('rule').value : null,
   };
@@ -887,7 +882,7 @@ async function chooseFamily(name) {
   const a = await solveCurrent();
   // A family without an example whose empty position has an empty board starts from its
   // kind's start (a heap game typed by its code gets heaps 3 5 7).
-  const d = a && a === state.answer && state.req.family === name && !(name in EXAMPLES) ? drawerFor(a.board) : null;
+  const d = a && a === state.answer && state.req.family === name && exampleOf(name) === null ? drawerFor(a.board) : null;
   if (d && d.start && d.empty(a.board) && !state.play && state.history.length === 0) setBoard(d.start);
 }
 

@@ -189,11 +189,7 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 }
 
 async fn families() -> Json<serde_json::Value> {
-    let list: Vec<serde_json::Value> = grundy_app::solve::families()
-        .into_iter()
-        .map(|(name, about)| serde_json::json!({ "name": name, "description": about }))
-        .collect();
-    Json(serde_json::json!({ "families": list }))
+    Json(serde_json::json!({ "families": grundy_app::solve::families() }))
 }
 
 /// Reads a JSON body ourselves, so a malformed one gets a JSON error saying where.
