@@ -10,7 +10,9 @@
 //! hole) separated by newlines or `/`. A move `r1,c1-r2,c2` names the two cells it covers,
 //! rows and columns from 1, the first cell above or left of the second.
 
-use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
+use crate::family::{
+    BoardView, DenseForm, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind, WithDense,
+};
 use crate::grid::parse_grid;
 use grundy_core::dense::{DenseGame, Subsets};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
@@ -996,6 +998,47 @@ impl Family for CramFamily {
             })
             .collect();
         BoardView::Grid { rows }
+    }
+
+    fn with_dense<A: WithDense>(&self, game: &Cram, p: &Board, action: A) -> Option<A::Output> {
+        Some(action.run(self, game, p))
+    }
+}
+
+impl DenseForm for CramFamily {
+    type Dense = CramDense;
+
+    fn dense(&self, _: &Cram, p: &Board) -> Result<CramDense, String> {
+        CramDense::new(p)
+    }
+
+    fn below(&self, _: &Cram, p: &Board, start: u128) -> Option<CramDense> {
+        CramDense::new(&Board {
+            rows: p.rows,
+            cols: p.cols,
+            empty: start,
+        })
+        .ok()
+    }
+
+    fn locate(&self, dense: &CramDense, p: &Board) -> Option<(u32, u64)> {
+        dense.locate(p)
+    }
+
+    fn top_tier(&self, dense: &CramDense) -> u32 {
+        dense.top_tier()
+    }
+
+    fn geometry(&self, _: &Cram, p: &Board) -> String {
+        format!("{}x{}", p.rows, p.cols)
+    }
+
+    fn rule(&self, _: &Cram) -> String {
+        "-".into()
+    }
+
+    fn mask(&self, p: &Board) -> u128 {
+        p.empty
     }
 }
 

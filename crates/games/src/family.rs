@@ -3,6 +3,7 @@
 //! A family is a type implementing [`Family`] in its own module; [`crate::registry`] lists
 //! them, and front ends ask the description instead of matching on names.
 
+use grundy_core::dense::DenseGame;
 use grundy_core::{Game, ParseError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -304,6 +305,64 @@ pub trait Family: Sync + 'static {
     fn position_id(&self, _game: &Self::Game, _p: &<Self::Game as Game>::Position) -> String {
         String::new()
     }
+
+    /// Runs `action` on the family's dense form ([`DenseForm`]) at position `p`, for the
+    /// families that have one (`Some`, and their description says `dense: true`); `None`
+    /// for the others (the default).
+    fn with_dense<A: WithDense>(
+        &self,
+        _game: &Self::Game,
+        _p: &<Self::Game as Game>::Position,
+        _action: A,
+    ) -> Option<A::Output> {
+        None
+    }
+}
+
+/// The position type of family `F`.
+pub type Position<F> = <<F as Family>::Game as Game>::Position;
+
+/// A family whose positions can be solved whole by dense retrograde analysis
+/// (`grundy_solve::dense`): every position below a position is numbered within tiers by a
+/// [`DenseGame`] view, and the store keys its tables by the family's name, the geometry, the
+/// rule and the cells (vertices) present at the start.
+pub trait DenseForm: Family {
+    /// The dense view of every position below a position.
+    type Dense: DenseGame;
+
+    /// The dense view of every position below `p`, or why there is none (too many cells).
+    fn dense(&self, game: &Self::Game, p: &Position<Self>) -> Result<Self::Dense, String>;
+
+    /// The dense view below the position of the same geometry whose present cells
+    /// (vertices) are `start` (a [`DenseForm::mask`]), to read a table kept for it; `None`
+    /// when there is none.
+    fn below(&self, game: &Self::Game, p: &Position<Self>, start: u128) -> Option<Self::Dense>;
+
+    /// The tier and index of `p` in `dense`; `None` when `p` is not below its start.
+    fn locate(&self, dense: &Self::Dense, p: &Position<Self>) -> Option<(u32, u64)>;
+
+    /// The tier of the start of `dense` (the position it was made from).
+    fn top_tier(&self, dense: &Self::Dense) -> u32;
+
+    /// What fixes the shape positions live on, for the store's keys: `RxC` for a board, the
+    /// graph's id (`Graph::id`) for a graph game.
+    fn geometry(&self, game: &Self::Game, p: &Position<Self>) -> String;
+
+    /// The rule, for the store's keys (`-` for a family with one rule).
+    fn rule(&self, game: &Self::Game) -> String;
+
+    /// The cells (vertices) present in `p`, as a mask: a position lies below another when
+    /// its mask is a subset of the other's.
+    fn mask(&self, p: &Position<Self>) -> u128;
+}
+
+/// Something to do with a family's dense form, whatever the family: the visitor
+/// [`Family::with_dense`] hands the family, its game and the position to.
+pub trait WithDense {
+    /// What the action returns.
+    type Output;
+    /// Runs the action on position `p` of `game`, of `family`.
+    fn run<F: DenseForm>(self, family: &F, game: &F::Game, p: &Position<F>) -> Self::Output;
 }
 
 /// The runs of ASCII digits of `text` as numbers (`u64::MAX` when too large).

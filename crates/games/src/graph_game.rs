@@ -15,7 +15,9 @@
 //! points numbered from 1.
 
 use crate::canon::CanonGraph;
-use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, Opt, RegistryError};
+use crate::family::{
+    BoardView, DenseForm, Description, Engine, Family, FamilyOptions, Opt, RegistryError, WithDense,
+};
 use crate::graph::{Graph, Points};
 use grundy_core::dense::{DenseGame, Subsets};
 use grundy_core::{tokens, Game, ParseError, Ruleset};
@@ -129,6 +131,12 @@ impl GraphGame {
             graph,
             rules: GraphRules { rule },
         }
+    }
+
+    /// The name of the game's rule (`one-or-two`, ...), as `--rule` takes it.
+    pub fn rule_name(&self) -> &'static str {
+        let rule = self.rules.rule;
+        Rule::ALL.iter().find(|(_, r)| *r == rule).map_or("", |(n, _)| n)
     }
 
     /// The host graph.
@@ -383,6 +391,47 @@ fn graph_view(game: &GraphGame, present: Points) -> BoardView {
     }
 }
 
+/// The dense form of the graph games (both families): the present vertices below a
+/// position, keyed by the graph's id and the rule's name.
+macro_rules! graph_dense_form {
+    ($family:ident) => {
+        impl DenseForm for $family {
+            type Dense = GraphDense;
+
+            fn dense(&self, game: &GraphGame, &p: &Points) -> Result<GraphDense, String> {
+                GraphDense::new(game, p)
+            }
+
+            fn below(&self, game: &GraphGame, _: &Points, start: u128) -> Option<GraphDense> {
+                GraphDense::new(game, start).ok()
+            }
+
+            fn locate(&self, dense: &GraphDense, &p: &Points) -> Option<(u32, u64)> {
+                dense.locate(p)
+            }
+
+            fn top_tier(&self, dense: &GraphDense) -> u32 {
+                dense.top_tier()
+            }
+
+            fn geometry(&self, game: &GraphGame, _: &Points) -> String {
+                game.graph().id()
+            }
+
+            fn rule(&self, game: &GraphGame) -> String {
+                game.rule_name().to_string()
+            }
+
+            fn mask(&self, &p: &Points) -> u128 {
+                p
+            }
+        }
+    };
+}
+
+graph_dense_form!(PointsFamily);
+graph_dense_form!(GraphFamily);
+
 /// Pieces on the points of a graph (`--board`, `--graph`), as a family of the registry.
 pub struct PointsFamily;
 
@@ -431,6 +480,10 @@ impl Family for PointsFamily {
 
     fn position_id(&self, game: &GraphGame, _: &Points) -> String {
         game.graph().id()
+    }
+
+    fn with_dense<A: WithDense>(&self, game: &GraphGame, p: &Points, action: A) -> Option<A::Output> {
+        Some(action.run(self, game, p))
     }
 }
 
@@ -484,6 +537,10 @@ impl Family for GraphFamily {
 
     fn position_id(&self, game: &GraphGame, _: &Points) -> String {
         game.graph().id()
+    }
+
+    fn with_dense<A: WithDense>(&self, game: &GraphGame, p: &Points, action: A) -> Option<A::Output> {
+        Some(action.run(self, game, p))
     }
 }
 
