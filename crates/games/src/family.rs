@@ -122,6 +122,74 @@ pub struct Description {
     /// position with millions of moves is refused before any is generated
     /// ([`estimate_by_tokens`] unless the family knows better).
     pub estimate_moves: fn(&str) -> u64,
+    /// A small position of the family from a seed, with the options that shape its game:
+    /// small enough for the reference solver (`grundy_solve::brute`, a full game-tree
+    /// search), varied enough to reach every engine's cases. The brute-force harness
+    /// (`crates/app/tests/brute_harness.rs`) checks every engine on these.
+    pub sample: fn(u64) -> Sample,
+}
+
+/// A small position of a family for tests against the reference solver: its text and the
+/// options that shape its game (a board, a graph, a rule).
+#[derive(Clone, Debug, Default)]
+pub struct Sample {
+    /// The position's text.
+    pub text: String,
+    /// The options to build the game with.
+    pub options: FamilyOptions,
+}
+
+impl Sample {
+    /// A sample with this text and no options.
+    pub fn text(text: impl Into<String>) -> Sample {
+        Sample {
+            text: text.into(),
+            options: FamilyOptions::default(),
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for [`Description::sample`].
+#[derive(Clone, Debug)]
+pub struct Seeded(u64);
+
+impl Seeded {
+    /// The generator of `seed`.
+    pub fn new(seed: u64) -> Seeded {
+        Seeded(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next_u64() % (hi - lo + 1)
+    }
+
+    /// True with probability `percent` / 100.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next_u64() % 100 < percent
+    }
+
+    /// One of `items`.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[(self.next_u64() % items.len() as u64) as usize]
+    }
+
+    /// A grid of `rows` × `cols` characters picked from `cells`, rows joined by `/`.
+    pub fn grid(&mut self, rows: u64, cols: u64, cells: &[char]) -> String {
+        (0..rows)
+            .map(|_| (0..cols).map(|_| self.pick(cells)).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
 }
 
 /// The default estimate of moves: one per token of a heap and per character.

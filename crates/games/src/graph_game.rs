@@ -16,7 +16,8 @@
 
 use crate::canon::CanonGraph;
 use crate::family::{
-    BoardView, DenseForm, Description, Engine, Family, FamilyOptions, Opt, RegistryError, WithDense,
+    BoardView, DenseForm, Description, Engine, Family, FamilyOptions, Opt, RegistryError, Sample, Seeded,
+    WithDense,
 };
 use crate::graph::{Graph, Points};
 use grundy_core::dense::{DenseGame, Subsets};
@@ -452,6 +453,7 @@ impl Family for PointsFamily {
         presets: &[],
         // At most 128 points: never many moves.
         estimate_moves: |_| 0,
+        sample: points_sample,
     };
 
     fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(GraphGame, Points), RegistryError> {
@@ -506,6 +508,7 @@ impl Family for GraphFamily {
         continues_as: Some("points"),
         presets: &[],
         estimate_moves: |_| 0,
+        sample: graph_sample,
     };
 
     fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(GraphGame, Points), RegistryError> {
@@ -544,12 +547,67 @@ impl Family for GraphFamily {
     }
 }
 
+/// A random edge list on 2 to 7 points (the first line declares them, so some may be
+/// isolated).
+fn sample_edges(r: &mut Seeded) -> String {
+    let n = r.range(2, 7);
+    let mut lines = vec![format!("points {n}")];
+    for a in 1..=n {
+        for b in a + 1..=n {
+            if r.chance(35) {
+                lines.push(format!("{a} {b}"));
+            }
+        }
+    }
+    lines.join("\n")
+}
+
+/// A random rule.
+fn sample_rule(r: &mut Seeded) -> Option<String> {
+    Some(r.pick(&Rule::ALL).0.to_string())
+}
+
+/// Pieces on a small graph: a built-in board of at most 7 points or a random edge list
+/// (`--graph`), about three points in four present, under a random rule.
+fn points_sample(seed: u64) -> Sample {
+    let mut r = Seeded::new(seed);
+    let mut options = FamilyOptions {
+        rule: sample_rule(&mut r),
+        ..FamilyOptions::default()
+    };
+    let n = if r.chance(50) {
+        let text = sample_edges(&mut r);
+        let n = Graph::parse_edge_list("sample", &text).map_or(1, |g| g.len());
+        options.graph = Some(("sample".into(), text));
+        n
+    } else {
+        let name = r.pick(&["path:5", "cycle:6", "star:4", "grid:2x3", "complete:4", "path:7"]);
+        let n = Graph::builtin(name).map_or(1, |g| g.len());
+        options.board = Some(name.into());
+        n
+    };
+    let text = (0..n).map(|_| if r.chance(75) { '1' } else { '0' }).collect();
+    Sample { text, options }
+}
+
+/// A whole random graph on 2 to 7 points under a random rule.
+fn graph_sample(seed: u64) -> Sample {
+    let mut r = Seeded::new(seed);
+    let options = FamilyOptions {
+        rule: sample_rule(&mut r),
+        ..FamilyOptions::default()
+    };
+    Sample {
+        text: sample_edges(&mut r),
+        options,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use grundy_core::{Nimber, Outcome};
-    use grundy_solve::{analysis::Analyzer, brute, Convention};
-    use proptest::prelude::*;
+    use grundy_solve::{analysis::Analyzer, Convention};
 
     #[test]
     fn maoershan_sample() {
@@ -639,42 +697,5 @@ mod tests {
         assert_eq!(g.parse_position("11a").unwrap_err().span.column, 3);
     }
 
-    fn graph() -> impl Strategy<Value = Graph> {
-        (1usize..8).prop_flat_map(|n| {
-            proptest::collection::vec(proptest::bool::weighted(0.35), n * (n - 1) / 2).prop_map(move |bits| {
-                let mut edges = Vec::new();
-                let mut k = 0;
-                for a in 0..n {
-                    for b in a + 1..n {
-                        if bits[k] {
-                            edges.push((a, b));
-                        }
-                        k += 1;
-                    }
-                }
-                Graph::new("random", n, &edges).unwrap()
-            })
-        })
-    }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
-        #[test]
-        fn matches_brute_force(g in graph(), bits: u8, rule in 0usize..4) {
-            let game = GraphGame::new(g, Rule::ALL[rule].1);
-            let p = (bits as u128) & game.full();
-            for conv in [Convention::Normal, Convention::Misere] {
-                let a = Analyzer::new(&game).analyze(&p, conv).unwrap();
-                prop_assert_eq!(a.outcome, brute::outcome(&game, &p, conv));
-                let mut w: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
-                w.sort();
-                prop_assert_eq!(w, brute::winning_moves(&game, &p, conv));
-                let r = Analyzer::new(&game).remote(&p, conv).unwrap();
-                prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&game, &p, conv));
-                if conv == Convention::Normal {
-                    prop_assert_eq!(a.grundy, Some(brute::grundy(&game, &p)));
-                }
-            }
-        }
-    }
 }
