@@ -4,6 +4,7 @@
 //! computations live here.
 
 pub mod cancel;
+pub mod dense;
 pub mod seq;
 pub mod solve;
 pub mod store;

@@ -6,6 +6,7 @@
 //! Under normal play each bomb is an independent component (two bombs on one cell have equal
 //! values, which cancel), and the values form a table computed in bulk by [`BombTable`].
 
+use crate::family::{Sample, Seeded};
 use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
 use crate::grid::{parse_grid, Grid};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
@@ -376,6 +377,7 @@ impl Family for BombsFamily {
             }
             total
         },
+        sample,
     };
 
     fn build(&self, _: &str, _: &FamilyOptions, text: &str) -> Result<(Bombs, Grid), RegistryError> {
@@ -391,13 +393,20 @@ impl Family for BombsFamily {
             rows: p.format().split('/').map(str::to_string).collect(),
         }
     }
+
+}
+
+/// A board of up to 3×3 squares, a third of them bombs.
+fn sample(seed: u64) -> Sample {
+    let mut r = Seeded::new(seed);
+    let (rows, cols) = (r.range(1, 3), r.range(1, 3));
+    Sample::text(r.grid(rows, cols, &['.', '.', '#']))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grundy_solve::{analysis::Analyzer, brute, Convention};
-    use proptest::prelude::*;
+    use grundy_solve::analysis::Analyzer;
 
     #[test]
     fn table_matches_baseline() {
@@ -424,42 +433,5 @@ mod tests {
         assert_eq!(a, b);
     }
 
-    fn board() -> impl Strategy<Value = String> {
-        (1usize..4, 1usize..4).prop_flat_map(|(r, c)| {
-            proptest::collection::vec(proptest::sample::select(vec!['.', '.', '#']), r * c).prop_map(
-                move |cells| {
-                    cells
-                        .chunks(c)
-                        .map(|row| row.iter().collect::<String>())
-                        .collect::<Vec<_>>()
-                        .join("/")
-                },
-            )
-        })
-    }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
-        #[test]
-        fn matches_brute_force(text in board()) {
-            let b = Bombs::new(4, 4);
-            let p = b.parse_position(&text).unwrap();
-            let a = Analyzer::new(&b).analyze(&p, Convention::Normal).unwrap();
-            prop_assert_eq!(a.grundy, Some(brute::grundy(&b, &p)));
-            let m = Analyzer::new(&b).analyze(&p, Convention::Misere).unwrap();
-            prop_assert_eq!(m.outcome, brute::outcome(&b, &p, Convention::Misere));
-            let mut w: Vec<String> = m.winning_moves.iter().map(|m| b.format_move(m)).collect();
-            w.sort();
-            prop_assert_eq!(w, brute::winning_moves(&b, &p, Convention::Misere));
-            let r = Analyzer::new(&b).remote(&p, Convention::Misere).unwrap();
-            prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&b, &p, Convention::Misere));
-            prop_assert_eq!(a.outcome, brute::outcome(&b, &p, Convention::Normal));
-            let mut w: Vec<String> = a.winning_moves.iter().map(|m| b.format_move(m)).collect();
-            w.sort();
-            w.dedup();
-            prop_assert_eq!(w, brute::winning_moves(&b, &p, Convention::Normal));
-            let r = Analyzer::new(&b).remote(&p, Convention::Normal).unwrap();
-            prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&b, &p, Convention::Normal));
-        }
-    }
 }

@@ -10,6 +10,7 @@
 //! Notation: sheets `WxH` separated by spaces (`4x2 3x3`). A move `K:WxH->AxH+BxH` cuts sheet
 //! number K (from 1).
 
+use crate::family::{Sample, Seeded};
 use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table, TableKind};
 use grundy_core::{tokens, Game, Nimber, ParseError, Ruleset};
 
@@ -339,6 +340,7 @@ impl Family for CuttingFamily {
             let side = crate::family::integers(text).max().unwrap_or(0);
             moves.max(side.saturating_mul(side).saturating_mul(side) / 25_000)
         },
+        sample,
     };
 
     fn build(&self, _: &str, _: &FamilyOptions, text: &str) -> Result<(Cutting, Vec<Sheet>), RegistryError> {
@@ -354,6 +356,21 @@ impl Family for CuttingFamily {
             sheets: p.iter().map(|&(w, h)| [w, h]).collect(),
         }
     }
+}
+
+
+/// One or two sheets of up to 4×4 (no 1×1).
+fn sample(seed: u64) -> Sample {
+    let mut r = Seeded::new(seed);
+    let n = r.range(1, 2);
+    let mut sheets = Vec::new();
+    while sheets.len() < n as usize {
+        let (w, h) = (r.range(1, 4), r.range(1, 4));
+        if (w, h) != (1, 1) {
+            sheets.push(format!("{w}x{h}"));
+        }
+    }
+    Sample::text(sheets.join(" "))
 }
 
 #[cfg(test)]
@@ -401,6 +418,8 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
+        /// With a table of side 3, so sheets beyond it go through the search path (the
+        /// registry's game has a large table: `crates/app/tests/brute_harness.rs` never leaves it).
         #[test]
         fn matches_brute_force(sheets in proptest::collection::vec((1u64..6, 1u64..6), 1..3)) {
             prop_assume!(!sheets.contains(&(1, 1)));

@@ -17,6 +17,7 @@
 pub mod baseline;
 mod table;
 
+use crate::family::{Sample, Seeded};
 use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError};
 use grundy_core::{tokens, Game, Nimber, ParseError, Ruleset};
 use hashbrown::HashMap;
@@ -983,6 +984,7 @@ impl Family for DarkraftFamily {
         continues_as: None,
         presets: &[],
         estimate_moves: crate::family::estimate_by_tokens,
+        sample,
     };
 
     fn build(&self, _: &str, _: &FamilyOptions, text: &str) -> Result<(Darkraft, Board), RegistryError> {
@@ -995,6 +997,14 @@ impl Family for DarkraftFamily {
             rows: text.split('/').map(str::to_string).collect(),
         }
     }
+}
+
+
+/// A board of up to 3×3 cells of every kind (`L`, `R`, `X`, destroyed `.`).
+fn sample(seed: u64) -> Sample {
+    let mut r = Seeded::new(seed);
+    let (rows, cols) = (r.range(1, 3), r.range(1, 3));
+    Sample::text(r.grid(rows, cols, &['L', 'R', 'X', 'L', 'R', 'X', '.']))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! A family is a type implementing [`Family`] in its own module; [`crate::registry`] lists
 //! them, and front ends ask the description instead of matching on names.
 
+use grundy_core::dense::DenseGame;
 use grundy_core::{Game, ParseError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -145,6 +146,74 @@ pub struct Description {
     /// position with millions of moves is refused before any is generated
     /// ([`estimate_by_tokens`] unless the family knows better).
     pub estimate_moves: fn(&str) -> u64,
+    /// A small position of the family from a seed, with the options that shape its game:
+    /// small enough for the reference solver (`grundy_solve::brute`, a full game-tree
+    /// search), varied enough to reach every engine's cases. The brute-force harness
+    /// (`crates/app/tests/brute_harness.rs`) checks every engine on these.
+    pub sample: fn(u64) -> Sample,
+}
+
+/// A small position of a family for tests against the reference solver: its text and the
+/// options that shape its game (a board, a graph, a rule).
+#[derive(Clone, Debug, Default)]
+pub struct Sample {
+    /// The position's text.
+    pub text: String,
+    /// The options to build the game with.
+    pub options: FamilyOptions,
+}
+
+impl Sample {
+    /// A sample with this text and no options.
+    pub fn text(text: impl Into<String>) -> Sample {
+        Sample {
+            text: text.into(),
+            options: FamilyOptions::default(),
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for [`Description::sample`].
+#[derive(Clone, Debug)]
+pub struct Seeded(u64);
+
+impl Seeded {
+    /// The generator of `seed`.
+    pub fn new(seed: u64) -> Seeded {
+        Seeded(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next_u64() % (hi - lo + 1)
+    }
+
+    /// True with probability `percent` / 100.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next_u64() % 100 < percent
+    }
+
+    /// One of `items`.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[(self.next_u64() % items.len() as u64) as usize]
+    }
+
+    /// A grid of `rows` × `cols` characters picked from `cells`, rows joined by `/`.
+    pub fn grid(&mut self, rows: u64, cols: u64, cells: &[char]) -> String {
+        (0..rows)
+            .map(|_| (0..cols).map(|_| self.pick(cells)).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
 }
 
 /// The default estimate of moves: one per token of a heap and per character.
@@ -328,6 +397,64 @@ pub trait Family: Sync + 'static {
     fn position_id(&self, _game: &Self::Game, _p: &<Self::Game as Game>::Position) -> String {
         String::new()
     }
+
+    /// Runs `action` on the family's dense form ([`DenseForm`]) at position `p`, for the
+    /// families that have one (`Some`, and their description says `dense: true`); `None`
+    /// for the others (the default).
+    fn with_dense<A: WithDense>(
+        &self,
+        _game: &Self::Game,
+        _p: &<Self::Game as Game>::Position,
+        _action: A,
+    ) -> Option<A::Output> {
+        None
+    }
+}
+
+/// The position type of family `F`.
+pub type Position<F> = <<F as Family>::Game as Game>::Position;
+
+/// A family whose positions can be solved whole by dense retrograde analysis
+/// (`grundy_solve::dense`): every position below a position is numbered within tiers by a
+/// [`DenseGame`] view, and the store keys its tables by the family's name, the geometry, the
+/// rule and the cells (vertices) present at the start.
+pub trait DenseForm: Family {
+    /// The dense view of every position below a position.
+    type Dense: DenseGame;
+
+    /// The dense view of every position below `p`, or why there is none (too many cells).
+    fn dense(&self, game: &Self::Game, p: &Position<Self>) -> Result<Self::Dense, String>;
+
+    /// The dense view below the position of the same geometry whose present cells
+    /// (vertices) are `start` (a [`DenseForm::mask`]), to read a table kept for it; `None`
+    /// when there is none.
+    fn below(&self, game: &Self::Game, p: &Position<Self>, start: u128) -> Option<Self::Dense>;
+
+    /// The tier and index of `p` in `dense`; `None` when `p` is not below its start.
+    fn locate(&self, dense: &Self::Dense, p: &Position<Self>) -> Option<(u32, u64)>;
+
+    /// The tier of the start of `dense` (the position it was made from).
+    fn top_tier(&self, dense: &Self::Dense) -> u32;
+
+    /// What fixes the shape positions live on, for the store's keys: `RxC` for a board, the
+    /// graph's id (`Graph::id`) for a graph game.
+    fn geometry(&self, game: &Self::Game, p: &Position<Self>) -> String;
+
+    /// The rule, for the store's keys (`-` for a family with one rule).
+    fn rule(&self, game: &Self::Game) -> String;
+
+    /// The cells (vertices) present in `p`, as a mask: a position lies below another when
+    /// its mask is a subset of the other's.
+    fn mask(&self, p: &Position<Self>) -> u128;
+}
+
+/// Something to do with a family's dense form, whatever the family: the visitor
+/// [`Family::with_dense`] hands the family, its game and the position to.
+pub trait WithDense {
+    /// What the action returns.
+    type Output;
+    /// Runs the action on position `p` of `game`, of `family`.
+    fn run<F: DenseForm>(self, family: &F, game: &F::Game, p: &Position<F>) -> Self::Output;
 }
 
 /// The runs of ASCII digits of `text` as numbers (`u64::MAX` when too large).

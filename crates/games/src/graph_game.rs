@@ -15,7 +15,10 @@
 //! points numbered from 1.
 
 use crate::canon::CanonGraph;
-use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, Opt, RegistryError};
+use crate::family::{
+    BoardView, DenseForm, Description, Engine, Family, FamilyOptions, Opt, RegistryError, Sample, Seeded,
+    WithDense,
+};
 use crate::graph::{Graph, Points};
 use grundy_core::dense::{DenseGame, Subsets};
 use grundy_core::{tokens, Game, ParseError, Ruleset};
@@ -129,6 +132,12 @@ impl GraphGame {
             graph,
             rules: GraphRules { rule },
         }
+    }
+
+    /// The name of the game's rule (`one-or-two`, ...), as `--rule` takes it.
+    pub fn rule_name(&self) -> &'static str {
+        let rule = self.rules.rule;
+        Rule::ALL.iter().find(|(_, r)| *r == rule).map_or("", |(n, _)| n)
     }
 
     /// The host graph.
@@ -383,6 +392,47 @@ fn graph_view(game: &GraphGame, present: Points) -> BoardView {
     }
 }
 
+/// The dense form of the graph games (both families): the present vertices below a
+/// position, keyed by the graph's id and the rule's name.
+macro_rules! graph_dense_form {
+    ($family:ident) => {
+        impl DenseForm for $family {
+            type Dense = GraphDense;
+
+            fn dense(&self, game: &GraphGame, &p: &Points) -> Result<GraphDense, String> {
+                GraphDense::new(game, p)
+            }
+
+            fn below(&self, game: &GraphGame, _: &Points, start: u128) -> Option<GraphDense> {
+                GraphDense::new(game, start).ok()
+            }
+
+            fn locate(&self, dense: &GraphDense, &p: &Points) -> Option<(u32, u64)> {
+                dense.locate(p)
+            }
+
+            fn top_tier(&self, dense: &GraphDense) -> u32 {
+                dense.top_tier()
+            }
+
+            fn geometry(&self, game: &GraphGame, _: &Points) -> String {
+                game.graph().id()
+            }
+
+            fn rule(&self, game: &GraphGame) -> String {
+                game.rule_name().to_string()
+            }
+
+            fn mask(&self, &p: &Points) -> u128 {
+                p
+            }
+        }
+    };
+}
+
+graph_dense_form!(PointsFamily);
+graph_dense_form!(GraphFamily);
+
 /// Pieces on the points of a graph (`--board`, `--graph`), as a family of the registry.
 pub struct PointsFamily;
 
@@ -403,6 +453,7 @@ impl Family for PointsFamily {
         presets: &[],
         // At most 128 points: never many moves.
         estimate_moves: |_| 0,
+        sample: points_sample,
     };
 
     fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(GraphGame, Points), RegistryError> {
@@ -432,6 +483,10 @@ impl Family for PointsFamily {
     fn position_id(&self, game: &GraphGame, _: &Points) -> String {
         game.graph().id()
     }
+
+    fn with_dense<A: WithDense>(&self, game: &GraphGame, p: &Points, action: A) -> Option<A::Output> {
+        Some(action.run(self, game, p))
+    }
 }
 
 /// A whole graph (its edge list is the position, or `--board`), as a family of the registry.
@@ -453,6 +508,7 @@ impl Family for GraphFamily {
         continues_as: Some("points"),
         presets: &[],
         estimate_moves: |_| 0,
+        sample: graph_sample,
     };
 
     fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(GraphGame, Points), RegistryError> {
@@ -485,14 +541,73 @@ impl Family for GraphFamily {
     fn position_id(&self, game: &GraphGame, _: &Points) -> String {
         game.graph().id()
     }
+
+    fn with_dense<A: WithDense>(&self, game: &GraphGame, p: &Points, action: A) -> Option<A::Output> {
+        Some(action.run(self, game, p))
+    }
+}
+
+/// A random edge list on 2 to 7 points (the first line declares them, so some may be
+/// isolated).
+fn sample_edges(r: &mut Seeded) -> String {
+    let n = r.range(2, 7);
+    let mut lines = vec![format!("points {n}")];
+    for a in 1..=n {
+        for b in a + 1..=n {
+            if r.chance(35) {
+                lines.push(format!("{a} {b}"));
+            }
+        }
+    }
+    lines.join("\n")
+}
+
+/// A random rule.
+fn sample_rule(r: &mut Seeded) -> Option<String> {
+    Some(r.pick(&Rule::ALL).0.to_string())
+}
+
+/// Pieces on a small graph: a built-in board of at most 7 points or a random edge list
+/// (`--graph`), about three points in four present, under a random rule.
+fn points_sample(seed: u64) -> Sample {
+    let mut r = Seeded::new(seed);
+    let mut options = FamilyOptions {
+        rule: sample_rule(&mut r),
+        ..FamilyOptions::default()
+    };
+    let n = if r.chance(50) {
+        let text = sample_edges(&mut r);
+        let n = Graph::parse_edge_list("sample", &text).map_or(1, |g| g.len());
+        options.graph = Some(("sample".into(), text));
+        n
+    } else {
+        let name = r.pick(&["path:5", "cycle:6", "star:4", "grid:2x3", "complete:4", "path:7"]);
+        let n = Graph::builtin(name).map_or(1, |g| g.len());
+        options.board = Some(name.into());
+        n
+    };
+    let text = (0..n).map(|_| if r.chance(75) { '1' } else { '0' }).collect();
+    Sample { text, options }
+}
+
+/// A whole random graph on 2 to 7 points under a random rule.
+fn graph_sample(seed: u64) -> Sample {
+    let mut r = Seeded::new(seed);
+    let options = FamilyOptions {
+        rule: sample_rule(&mut r),
+        ..FamilyOptions::default()
+    };
+    Sample {
+        text: sample_edges(&mut r),
+        options,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use grundy_core::{Nimber, Outcome};
-    use grundy_solve::{analysis::Analyzer, brute, Convention};
-    use proptest::prelude::*;
+    use grundy_solve::{analysis::Analyzer, Convention};
 
     #[test]
     fn maoershan_sample() {
@@ -582,42 +697,5 @@ mod tests {
         assert_eq!(g.parse_position("11a").unwrap_err().span.column, 3);
     }
 
-    fn graph() -> impl Strategy<Value = Graph> {
-        (1usize..8).prop_flat_map(|n| {
-            proptest::collection::vec(proptest::bool::weighted(0.35), n * (n - 1) / 2).prop_map(move |bits| {
-                let mut edges = Vec::new();
-                let mut k = 0;
-                for a in 0..n {
-                    for b in a + 1..n {
-                        if bits[k] {
-                            edges.push((a, b));
-                        }
-                        k += 1;
-                    }
-                }
-                Graph::new("random", n, &edges).unwrap()
-            })
-        })
-    }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
-        #[test]
-        fn matches_brute_force(g in graph(), bits: u8, rule in 0usize..4) {
-            let game = GraphGame::new(g, Rule::ALL[rule].1);
-            let p = (bits as u128) & game.full();
-            for conv in [Convention::Normal, Convention::Misere] {
-                let a = Analyzer::new(&game).analyze(&p, conv).unwrap();
-                prop_assert_eq!(a.outcome, brute::outcome(&game, &p, conv));
-                let mut w: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
-                w.sort();
-                prop_assert_eq!(w, brute::winning_moves(&game, &p, conv));
-                let r = Analyzer::new(&game).remote(&p, conv).unwrap();
-                prop_assert_eq!((r.outcome, r.remoteness), brute::remote(&game, &p, conv));
-                if conv == Convention::Normal {
-                    prop_assert_eq!(a.grundy, Some(brute::grundy(&game, &p)));
-                }
-            }
-        }
-    }
 }

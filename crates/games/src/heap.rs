@@ -5,6 +5,7 @@
 //! A position is a list of heap sizes (`5 9 12`), as in Nim; a move `I:N->A+B` turns heap
 //! number I (from 1) of N tokens into the heaps A and B (`I:N->0` when it disappears).
 
+use crate::family::{Sample, Seeded};
 use crate::family::{
     BoardView, Description, Engine, Family, FamilyOptions, Opt, RegistryError, Table,
 };
@@ -428,6 +429,7 @@ impl Family for HeapFamily {
             ("sub:1,3,4", "subtraction game S(1,3,4): heaps, e.g. '10 11'"),
         ],
         estimate_moves: crate::family::estimate_by_tokens,
+        sample,
     };
 
     fn build(
@@ -477,6 +479,21 @@ impl Family for HeapFamily {
     fn board(&self, _: &HeapGame, p: &Vec<u64>) -> BoardView {
         BoardView::Heaps { heaps: p.clone() }
     }
+}
+
+
+/// A few small heaps: one to three heaps below 12, at most 14 tokens in all.
+fn sample(seed: u64) -> Sample {
+    let mut r = Seeded::new(seed);
+    let n = r.range(1, 3);
+    let mut left = 14u64;
+    let mut heaps = Vec::new();
+    for _ in 0..n {
+        let h = r.range(0, 11).min(left);
+        left -= h;
+        heaps.push(h.to_string());
+    }
+    Sample::text(heaps.join(" "))
 }
 
 #[cfg(test)]
@@ -599,6 +616,8 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
+        /// On random codes (take-and-break digits, subtraction sets): the brute-force harness
+        /// (`crates/app/tests/brute_harness.rs`) runs the named presets only.
         #[test]
         fn matches_brute_force(
             game in small_game(),

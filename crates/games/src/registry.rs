@@ -170,6 +170,40 @@ mod tests {
     }
 
     #[test]
+    fn dense_is_stated_exactly_by_the_families_with_a_dense_form() {
+        use crate::family::{DenseForm, Position, WithDense};
+        struct HasDense;
+        impl WithDense for HasDense {
+            type Output = ();
+            fn run<F: DenseForm>(self, _: &F, _: &F::Game, _: &Position<F>) {}
+        }
+        struct Answers;
+        impl WithGame for Answers {
+            type Output = bool;
+            type Error = RegistryError;
+            fn run<F: Family>(
+                self,
+                family: &F,
+                game: &F::Game,
+                p: <F::Game as Game>::Position,
+                _: &FamilyInfo,
+            ) -> Result<bool, RegistryError> {
+                Ok(family.with_dense(game, &p, HasDense).is_some())
+            }
+        }
+        for d in DESCRIPTIONS {
+            let name = d.presets.first().map_or(d.name, |p| p.0);
+            let answers = with_game(name, &FamilyOptions::default(), d.example, Answers)
+                .unwrap_or_else(|e| panic!("{}: {e}", d.name));
+            assert_eq!(
+                answers, d.dense,
+                "{}: dense is {} but with_dense answers {answers}",
+                d.name, d.dense
+            );
+        }
+    }
+
+    #[test]
     fn unknown_names_and_bad_codes() {
         assert!(matches!(find("chess"), Err(RegistryError::UnknownFamily { .. })));
         let e = format("0.7z", &FamilyOptions::default(), "3").unwrap_err();

@@ -173,7 +173,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// The engine (rectangle table + region search) agrees with the brute-force solver, with
-    /// the rules built from the full board, from the position itself, and with no table.
+    /// the rules built from the full board, from the position itself, and with no table
+    /// (the brute-force harness, `crates/app/tests/brute_harness.rs`, builds the rules from
+    /// the position only, on boards up to 3×3).
     #[test]
     fn matches_brute_force((full, mask) in board_strategy(4)) {
         let p = destroy(&full, &mask);
