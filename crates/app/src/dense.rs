@@ -269,7 +269,7 @@ fn answer<G: Game>(
             Ok(v) => moves.push(StoredMove {
                 mv: game.format_move(&m),
                 grundy: v.grundy.map(u64::from),
-                outcome: v.outcome.as_str().to_string(),
+                outcome: v.outcome,
                 remoteness: v.remoteness.map(u32::from),
             }),
             Err(e) => err = Some(e),
@@ -278,17 +278,16 @@ fn answer<G: Game>(
     if let Some(e) = err {
         return Err(e);
     }
-    let second = Outcome::Second.as_str();
     let analysis = StoredAnalysis {
         family: family.to_string(),
         position: game.format_position(p),
-        convention: if misere { "misere" } else { "normal" }.to_string(),
+        convention: Convention::from_misere(misere),
         grundy: value.grundy.map(u64::from),
-        outcome: value.outcome.as_str().to_string(),
+        outcome: value.outcome,
         remoteness: value.remoteness.map(u32::from),
         winning_moves: moves
             .iter()
-            .filter(|m| m.outcome == second)
+            .filter(|m| m.outcome == Outcome::Second)
             .map(|m| m.mv.clone())
             .collect(),
         moves,

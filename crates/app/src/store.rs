@@ -20,6 +20,7 @@
 //!   JSON, for every dense solve whatever its size.
 
 use crate::solve::{SolveRequest, SolveResponse};
+use grundy_core::Outcome;
 use grundy_solve::dense::{DenseTable, Record};
 use grundy_solve::Convention;
 use grundy_store::{EntryInfo, NewEntry, Store, StoreError};
@@ -42,7 +43,7 @@ pub struct StoredMove {
     /// Grundy value after it.
     pub grundy: Option<u64>,
     /// Outcome after it (`first`/`second`).
-    pub outcome: String,
+    pub outcome: Outcome,
     /// Remoteness after it.
     pub remoteness: Option<u32>,
 }
@@ -55,11 +56,11 @@ pub struct StoredAnalysis {
     /// The position as the family writes it.
     pub position: String,
     /// `normal` or `misere`.
-    pub convention: String,
+    pub convention: Convention,
     /// Grundy value.
     pub grundy: Option<u64>,
     /// `first` or `second`.
-    pub outcome: String,
+    pub outcome: Outcome,
     /// Remoteness, when computed.
     pub remoteness: Option<u32>,
     /// The winning moves.
@@ -73,9 +74,9 @@ impl From<&SolveResponse> for StoredAnalysis {
         StoredAnalysis {
             family: r.family.clone(),
             position: r.position.clone(),
-            convention: r.convention.as_str().to_string(),
+            convention: r.convention,
             grundy: r.grundy,
-            outcome: r.outcome.as_str().to_string(),
+            outcome: r.outcome,
             remoteness: r.remoteness,
             winning_moves: r.winning_moves.clone(),
             moves: r
@@ -84,7 +85,7 @@ impl From<&SolveResponse> for StoredAnalysis {
                 .map(|m| StoredMove {
                     mv: m.mv.clone(),
                     grundy: m.grundy,
-                    outcome: m.outcome.as_str().to_string(),
+                    outcome: m.outcome,
                     remoteness: m.remoteness,
                 })
                 .collect(),
@@ -620,8 +621,8 @@ pub fn save_answer(store: &Store, space: &DenseSpace, answer: &DenseAnswer) {
         space.play(),
         match (a.grundy, a.remoteness) {
             (Some(g), _) => format!("grundy {g}"),
-            (_, Some(r)) => format!("{} player wins, remoteness {r}", a.outcome),
-            _ => format!("{} player wins", a.outcome),
+            (_, Some(r)) => format!("{} player wins, remoteness {r}", a.outcome.as_str()),
+            _ => format!("{} player wins", a.outcome.as_str()),
         }
     );
     let entry = NewEntry {

@@ -279,7 +279,7 @@ pub(crate) struct DenseSize {
 /// Prints an analysis as text or JSON; `dense` for a dense solve (its size is printed too,
 /// and a missing Grundy value means the records did not keep it).
 pub(crate) fn print_analysis(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>) {
-    let second = |o: &str| o == Outcome::Second.as_str();
+    let second = |o: &Outcome| *o == Outcome::Second;
     if args.json {
         let mut obj = serde_json::json!({
             "family": a.family,
