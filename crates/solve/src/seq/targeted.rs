@@ -72,12 +72,14 @@ impl Sparse {
                 }
             }
         }
-        // The smallest target not witnessed (the mex was one, so one is left).
+        // The smallest target not witnessed. None is left only when the table stops short of
+        // the largest mex possible (values from 256: top = 511 while options reach 511): every
+        // value up to top is then an option, and the mex is top + 1.
         targets
             .iter()
             .enumerate()
             .find(|&(_, &t)| t != 0)
-            .map_or(result, |(w, t)| 8 * w + t.trailing_zeros() as usize)
+            .map_or(top + 1, |(w, t)| 8 * w + t.trailing_zeros() as usize)
     }
 
     /// The targets from `result` to `top` (at most) as a table, and the first unmarked

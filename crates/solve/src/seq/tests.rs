@@ -546,3 +546,26 @@ fn the_targeted_scan_gives_the_values_of_the_marking_scan() {
         assert!(targeted > 0, "{name}: {targeted} targeted scans");
     });
 }
+
+/// Regression: the targeted scan's table stops at 511; when values reach 256 the mex can be
+/// 512, every target witnessed and no common value left, and the scan answered its first
+/// mex instead (found by `two_thread_pipeline_matches_naive` on this game, heap 3546).
+#[test]
+fn the_targeted_scan_answers_a_mex_past_its_table() {
+    let rules = HeapRules::TakeBreak {
+        digits: vec![4, 6, 2],
+        unequal: true,
+    };
+    let count = 4700;
+    let want = naive::values(&rules, count as usize);
+    for threads in [1, 2] {
+        let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
+        e.use_period(false);
+        e.set_threads(threads);
+        e.force_two_threads(threads == 2);
+        e.compute_to(count).unwrap();
+        let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+        let first = (0..count as usize).find(|&i| got[i] != want[i]);
+        assert_eq!(first, None, "first difference on {threads} threads");
+    }
+}
