@@ -269,7 +269,7 @@ test('darkraft: set up a board by clicking cells, see what a shot destroys, then
   await page.hover('#drawing rect[data-move="1,2"]');
   const hit = await page.$$eval('#drawing rect.hit', (rs) => rs.map((r) => r.dataset.cell).sort());
   const after = await page.evaluate(async () => {
-    const res = await fetch('/api/solve', { method: 'POST', body: JSON.stringify({ family: 'darkraft', position: 'LLR/R.L' }) });
+    const res = await fetch('/api/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ family: 'darkraft', position: 'LLR/R.L' }) });
     return (await res.json()).moves.find((m) => m.move === '1,2').position_after;
   });
   const destroyed = [];
@@ -386,11 +386,18 @@ test('bad input shows the server\'s message, and the API answers 4xx JSON', asyn
   await page.waitForSelector('#error:not([hidden])');
   assert.match(await page.textContent('#error'), /bad nim position/);
   const r = await page.evaluate(async () => {
-    const res = await fetch('/api/solve', { method: 'POST', body: '{"family":' });
+    const res = await fetch('/api/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"family":' });
     return { status: res.status, body: await res.json() };
   });
   assert.strictEqual(r.status, 400);
   assert.match(r.body.error, /malformed JSON/);
+  // A body a page of any site could send without asking first (text/plain) is refused.
+  const plain = await page.evaluate(async () => {
+    const res = await fetch('/api/solve', { method: 'POST', body: '{"family":"nim","position":"1 2"}' });
+    return { status: res.status, body: await res.json() };
+  });
+  assert.strictEqual(plain.status, 415);
+  assert.match(plain.body.error, /application\/json/);
   await page.close();
 });
 

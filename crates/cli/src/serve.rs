@@ -36,6 +36,9 @@ pub struct ServeArgs {
     pub max_slow: usize,
 }
 
+/// The longest `--timeout` accepted, in seconds.
+pub const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+
 /// Runs `grundy serve` until Ctrl-C.
 pub fn run(args: ServeArgs, db: &DbOptions) -> Result<(), CliError> {
     let addr = args.addr.parse().map_err(|e| {
@@ -44,8 +47,13 @@ pub fn run(args: ServeArgs, db: &DbOptions) -> Result<(), CliError> {
             args.addr
         ))
     })?;
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(usage("--timeout must be a positive number of seconds"));
+    // A day is far beyond any solve a page waits for, and keeps every deadline computed
+    // from it (twice the timeout, for uploads) within what a clock can hold.
+    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= MAX_TIMEOUT_SECS) {
+        return Err(usage(format!(
+            "--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_SECS} (a day), found {}",
+            args.timeout
+        )));
     }
     let config = ServerConfig {
         addr,

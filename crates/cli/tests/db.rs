@@ -221,7 +221,7 @@ fn serve_killed_mid_write_leaves_a_sound_store() {
     let post = |body: &str| -> Option<String> {
         let mut s = std::net::TcpStream::connect(&addr).ok()?;
         let req = format!(
-            "POST /api/table HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            "POST /api/table HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         );
         s.write_all(req.as_bytes()).ok()?;
@@ -245,7 +245,7 @@ fn serve_killed_mid_write_leaves_a_sound_store() {
                 break;
             };
             let req = format!(
-                "POST /api/table HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                "POST /api/table HTTP/1.1\r\nHost: {addr2}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                 body.len()
             );
             let _ = s.write_all(req.as_bytes());

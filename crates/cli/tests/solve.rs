@@ -211,3 +211,12 @@ fn darkraft_family() {
     assert!(v["remoteness"].is_u64());
     assert_usage_error(&grundy(&["solve", "darkraft", "RL/LQ"], ""), "column 5");
 }
+
+#[test]
+fn serve_refuses_timeouts_no_clock_can_hold() {
+    for t in ["1e19", "0", "-1", "nan", "inf", "86401"] {
+        let arg = format!("--timeout={t}");
+        let r = grundy(&["serve", "--addr", "127.0.0.1:0", &arg], "");
+        assert_usage_error(&r, "--timeout must be a number of seconds");
+    }
+}

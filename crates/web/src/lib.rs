@@ -162,9 +162,87 @@ pub fn router(config: ServerConfig) -> Router {
         .route("/api/solve", post(solve))
         .route("/api/table", post(table))
         .fallback(|| async { HttpError::new(404, "no such page or API endpoint") })
+        .method_not_allowed_fallback(|| async {
+            HttpError::new(
+                405,
+                "method not allowed: the API takes POST for /api/solve and /api/table, GET otherwise",
+            )
+        })
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
         .layer(middleware::from_fn_with_state(state.clone(), request_deadline))
         .with_state(state)
+}
+
+/// Whether `host` (a `Host` header, or the authority of an `Origin`) names the server at
+/// `addr`: when it listens on a loopback address, only a loopback name (`localhost`,
+/// `127.x.y.z`, `[::1]`) with its port, so a page of another site cannot reach it through a
+/// name of its own resolving to 127.0.0.1 (DNS rebinding); elsewhere any name with its port.
+pub fn host_allowed(host: &str, addr: SocketAddr) -> bool {
+    let (name, port) = match host.rsplit_once(':') {
+        Some((n, p)) if !n.is_empty() && !p.contains(']') => (n, Some(p)),
+        _ => (host, None),
+    };
+    let port_ok = match port {
+        Some(p) => p.parse::<u16>() == Ok(addr.port()),
+        None => addr.port() == 80,
+    };
+    if !port_ok {
+        return false;
+    }
+    if !addr.ip().is_loopback() {
+        return true;
+    }
+    let name = name.to_ascii_lowercase();
+    name == "localhost"
+        || name == "[::1]"
+        || name
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Refuses what no page of this server sends: a `Host` that does not name the server, an
+/// `Origin` of another site (403), and a POST whose body is not declared JSON (415: a form
+/// or `text/plain` body is what a cross-site page could send without asking first).
+async fn guard(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let addr = state.config.addr;
+    let [host, origin, content_type] = [header::HOST, header::ORIGIN, header::CONTENT_TYPE].map(|name| {
+        req.headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap_or("\u{fffd}").to_string())
+    });
+    match host {
+        Some(h) if host_allowed(&h, addr) => {}
+        Some(h) => {
+            return HttpError::new(403, format!("Host '{h}' does not name this server ({addr})"))
+                .into_response()
+        }
+        None => return HttpError::new(400, "a request needs a Host header").into_response(),
+    }
+    if let Some(origin) = origin {
+        let same = origin
+            .strip_prefix("http://")
+            .is_some_and(|authority| host_allowed(authority, addr));
+        if !same {
+            return HttpError::new(403, format!("requests from the origin '{origin}' are not served"))
+                .into_response();
+        }
+    }
+    if req.method() == axum::http::Method::POST {
+        let json = content_type.is_some_and(|t| {
+            t.split(';')
+                .next()
+                .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+        });
+        if !json {
+            return HttpError::new(
+                415,
+                "the body must be JSON, sent with Content-Type: application/json",
+            )
+            .into_response();
+        }
+    }
+    next.run(req).await
 }
 
 /// Every request, its body included, must be done within twice the solve timeout: a client
@@ -349,6 +427,12 @@ pub async fn serve_on(
     stop: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     let header_timeout = config.timeout * 2;
+    // The address actually served (a port of 0 asks the system for one): the Host and Origin
+    // of requests are checked against it.
+    let config = ServerConfig {
+        addr: listener.local_addr()?,
+        ..config
+    };
     let app = router(config);
     tokio::pin!(stop);
     loop {

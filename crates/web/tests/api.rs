@@ -20,7 +20,7 @@ async fn start(config: ServerConfig) -> SocketAddr {
 async fn request(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> (u16, String, String) {
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).await.unwrap();
@@ -474,8 +474,9 @@ async fn slow_uploads_get_408() {
     let addr = start(config).await;
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     // Announce 100 bytes of body, send 10, then stall.
-    let head =
-        "POST /api/solve HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"family\":";
+    let head = format!(
+        "POST /api/solve HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{{\"family\":"
+    );
     s.write_all(head.as_bytes()).await.unwrap();
     let mut out = Vec::new();
     tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out))
@@ -498,7 +499,7 @@ async fn slow_headers_are_cut_off() {
     };
     let addr = start(config).await;
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: t\r\nX-Slow: ")
+    s.write_all(format!("GET /api/health HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ").as_bytes())
         .await
         .unwrap();
     let mut out = Vec::new();
@@ -510,4 +511,107 @@ async fn slow_headers_are_cut_off() {
     assert!(text.is_empty() || text.starts_with("HTTP/1.1 408"), "{text}");
     let (status, _, _) = request(addr, "GET", "/api/health", b"").await;
     assert_eq!(status, 200);
+}
+
+/// One request with the given header lines (no Host unless given); returns status and body.
+async fn raw(addr: SocketAddr, method: &str, path: &str, headers: &str, body: &[u8]) -> (u16, String) {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    s.write_all(body).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a response head");
+    (head[9..12].parse().unwrap(), body.to_string())
+}
+
+#[tokio::test]
+async fn only_json_from_this_server_is_served() {
+    let addr = start(ServerConfig::default()).await;
+    let port = addr.port();
+    let body = br#"{"family":"nim","position":"1 2"}"#;
+    let json = "Content-Type: application/json\r\n";
+    let host = format!("Host: {addr}\r\n");
+    // The page's own requests: its host, its origin, JSON.
+    let ok = format!("{host}Origin: http://{addr}\r\n{json}");
+    assert_eq!(raw(addr, "POST", "/api/solve", &ok, body).await.0, 200);
+    let localhost = format!("Host: localhost:{port}\r\nOrigin: http://localhost:{port}\r\n{json}");
+    assert_eq!(raw(addr, "POST", "/api/solve", &localhost, body).await.0, 200);
+    let charset = format!("{host}Content-Type: application/json; charset=utf-8\r\n");
+    assert_eq!(raw(addr, "POST", "/api/solve", &charset, body).await.0, 200);
+    // What a page of another site could send without asking first: a text/plain or form
+    // body (415), its own origin (403); a rebound name (403); no Host (400).
+    for (headers, status, needle) in [
+        (
+            format!("{host}Content-Type: text/plain\r\n"),
+            415,
+            "application/json",
+        ),
+        (host.clone(), 415, "application/json"),
+        (
+            format!("{host}Content-Type: application/x-www-form-urlencoded\r\n"),
+            415,
+            "JSON",
+        ),
+        (
+            format!("{host}Origin: http://evil.example\r\n{json}"),
+            403,
+            "origin",
+        ),
+        (
+            format!("{host}Origin: http://127.0.0.1:1\r\n{json}"),
+            403,
+            "origin",
+        ),
+        (format!("Host: evil.example:{port}\r\n{json}"), 403, "Host"),
+        (format!("Host: 127.0.0.1:1\r\n{json}"), 403, "Host"),
+        (json.to_string(), 400, "Host"),
+    ] {
+        let (got, text) = raw(addr, "POST", "/api/solve", &headers, body).await;
+        assert_eq!(got, status, "{headers:?}: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert!(v["error"].as_str().unwrap().contains(needle), "{text}");
+    }
+    // A wrong method is a JSON error too.
+    let (got, text) = raw(addr, "GET", "/api/solve", &host, b"").await;
+    assert_eq!(got, 405, "{text}");
+    assert!(
+        serde_json::from_str::<Value>(&text).unwrap()["error"].is_string(),
+        "{text}"
+    );
+}
+
+#[test]
+fn hosts_that_name_the_server() {
+    use grundy_web::host_allowed;
+    let lo: SocketAddr = "127.0.0.1:7878".parse().unwrap();
+    for h in [
+        "127.0.0.1:7878",
+        "localhost:7878",
+        "LOCALHOST:7878",
+        "[::1]:7878",
+        "127.0.0.2:7878",
+    ] {
+        assert!(host_allowed(h, lo), "{h}");
+    }
+    for h in [
+        "evil.example:7878",
+        "127.0.0.1:7879",
+        "127.0.0.1",
+        "localhost",
+        "[::1]",
+        "",
+        ":7878",
+        "10.0.0.1:7878",
+    ] {
+        assert!(!host_allowed(h, lo), "{h}");
+    }
+    // Served on every interface: any name, with the port.
+    let all: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+    assert!(host_allowed("grundy.lan:8080", all));
+    assert!(!host_allowed("grundy.lan:8081", all));
 }
