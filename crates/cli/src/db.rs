@@ -128,6 +128,20 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
         }
         return Ok(());
     }
+    // Reading a store never creates one (nor its folder): a path with no file holds nothing.
+    if let Some(path) = opts.path().filter(|p| !p.exists()) {
+        return match args.command {
+            DbCommand::List { json: false } => {
+                println!("0 entries in {} (no store file there yet)", path.display());
+                Ok(())
+            }
+            DbCommand::List { json: true } => Ok(()),
+            _ => Err(usage(format!(
+                "no store at {}: nothing has been kept there yet",
+                path.display()
+            ))),
+        };
+    }
     let store = opts.open_required()?;
     match args.command {
         DbCommand::Path => {}

@@ -215,8 +215,13 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
             let (_, nm) = lines.numbers(&["n", "m"], 1, 2048, "the board size 'n m'")?;
             let rows = lines.rows(nm[0] as usize, nm[1] as usize, "LRX")?;
             lines.finish("the board")?;
-            let wins =
-                darkraft::first_player_wins(&rows.join("/")).map_err(|e| CliError::Failure(e.into()))?;
+            // A board whose table is past the limit is refused up front, like bad input.
+            let wins = darkraft::first_player_wins(&rows.join("/")).map_err(|e| match e {
+                darkraft::DarkraftError::Parse(_) | darkraft::DarkraftError::TableTooLarge { .. } => {
+                    CliError::Usage(e.to_string())
+                }
+                _ => CliError::Failure(e.into()),
+            })?;
             out.push_str(if wins { "WIN\n" } else { "LOSE\n" });
         }
         Problem::Bomb => {

@@ -185,7 +185,11 @@ pub fn play(
         out.flush()?;
         let chosen = loop {
             let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
+            let read = input.read_line(&mut line).map_err(|e| match e.kind() {
+                std::io::ErrorKind::InvalidData => CliError::Usage("a move must be UTF-8 text".into()),
+                _ => e.into(),
+            })?;
+            if read == 0 {
                 writeln!(out, "input ended: game abandoned")?;
                 return Ok(());
             }

@@ -289,3 +289,22 @@ fn play_keeps_the_positions_it_analyses() {
     assert_eq!(without.code, 1, "{}", without.stdout);
     assert!(with_db(&db, &["db", "list"]).stdout.contains("4 entries"));
 }
+
+#[test]
+fn reading_a_missing_store_creates_nothing() {
+    let dir = std::env::temp_dir().join(format!("grundy-db-missing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("new").join("x.redb");
+    let list = with_db(&path, &["db", "list"]);
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    assert!(list.stdout.contains("0 entries"), "{}", list.stdout);
+    for args in [
+        &["db", "show", "seq/0.77"][..],
+        &["db", "verify"],
+        &["db", "prune", "--all"],
+    ] {
+        let r = with_db(&path, args);
+        common::assert_usage_error(&r, "no store at");
+    }
+    assert!(!dir.exists(), "a read created {}", dir.display());
+}

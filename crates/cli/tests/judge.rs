@@ -106,3 +106,14 @@ fn invalid_utf8_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2, column 1"));
 }
+
+#[test]
+fn a_darkraft_board_past_the_table_limit_is_refused_as_input() {
+    let mut input = String::from("200 200\n");
+    for _ in 0..200 {
+        input.push_str(&"L".repeat(200));
+        input.push('\n');
+    }
+    let r = common::grundy(&["judge", "darkraft"], &input);
+    common::assert_usage_error(&r, "more than the limit");
+}

@@ -138,3 +138,21 @@ fn subtraction_games_take_their_set_as_in_solve() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("--set 1,3,4"), "{}", r.stderr);
 }
+
+#[test]
+fn moves_that_are_not_text_are_input_errors() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["--no-db", "play", "nim", "1", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"\xff\xfe\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("UTF-8"), "{err}");
+}
