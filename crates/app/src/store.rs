@@ -12,7 +12,7 @@
 //! - `dense/FAMILY/GEOMETRY/RULE/CONVENTION/RECORD/START`: a u32 length, a JSON
 //!   [`TableHeader`], then the records of each kept tier in increasing order of tier, as
 //!   `grundy_solve::dense::DenseTable::tier_records` writes them. GEOMETRY is `ROWSxCOLS`
-//!   for cram and the [`graph_id`] of the graph for the graph games; RULE is `-` for cram;
+//!   for cram and the structural checksum of the graph (`Graph::id`) for the graph games; RULE is `-` for cram;
 //!   START is the hexadecimal mask of the cells (vertices) present in the position the table
 //!   was solved from: the table answers every position below it. Only tables whose records
 //!   take at most [`DENSE_KEEP_MAX_BYTES`] are kept.
@@ -328,22 +328,12 @@ pub fn save_seq(store: &Store, game: &str, width: usize, data: &[u8]) {
     }
 }
 
-/// A checksum of a graph's structure (its number of points and adjacency rows), so a table
-/// is found again whatever file or board name the graph came from.
-pub fn graph_id(points: usize, neighbours: impl Fn(usize) -> u128) -> String {
-    let mut bytes = (points as u64).to_le_bytes().to_vec();
-    for v in 0..points {
-        bytes.extend_from_slice(&neighbours(v).to_le_bytes());
-    }
-    format!("{:016x}", grundy_store::checksum(&bytes))
-}
-
 /// Everything that fixes a dense table but the position it starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DenseSpace {
     /// `cram`, `points` or `graph`.
     pub family: String,
-    /// `ROWSxCOLS` (cram) or the [`graph_id`] of the graph.
+    /// `ROWSxCOLS` (cram) or the structural checksum of the graph (`Graph::id`).
     pub geometry: String,
     /// The graph game's rule, `-` for cram.
     pub rule: String,
@@ -743,8 +733,6 @@ mod tests {
             s.answer_key("4x4"),
             "dense-analysis/cram/4x4/-/misere/remoteness/4x4"
         );
-        assert_ne!(graph_id(3, |v| 1 << v), graph_id(3, |_| 0));
-        assert_ne!(graph_id(2, |_| 0), graph_id(3, |_| 0));
     }
 
     #[test]

@@ -313,6 +313,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn ids_name_the_structure_not_the_source() {
+        let path = Graph::builtin("path:3").unwrap();
+        let file = Graph::parse_edge_list("edges.txt", "1 2\n2 3").unwrap();
+        assert_eq!(path.id(), file.id());
+        assert_ne!(path.id(), Graph::builtin("cycle:3").unwrap().id());
+        assert_ne!(path.id(), Graph::builtin("path:4").unwrap().id());
+        assert_ne!(
+            Graph::from_rows("a", &[0, 0]).id(),
+            Graph::from_rows("a", &[0, 0, 0]).id()
+        );
+    }
+
+    #[test]
     fn builtin_boards() {
         assert_eq!(Graph::builtin("path:5").unwrap().len(), 5);
         assert_eq!(Graph::builtin("grid:3x4").unwrap().len(), 12);
