@@ -124,12 +124,7 @@ impl WithGame for Build<'_, '_> {
         p: <F::Game as Game>::Position,
         info: &FamilyInfo,
     ) -> Result<DenseAnswer, AppError> {
-        if self.req.misere && !info.description.misere {
-            return Err(AppError::bad(format!(
-                "misère play is not available for {}",
-                info.name
-            )));
-        }
+        crate::solve::convention_of(info, self.req.misere)?;
         let family_name = self.req.family;
         family
             .with_dense(game, &p, Solve(self))

@@ -328,6 +328,29 @@ pub enum EngineChoice {
     Search,
 }
 
+impl EngineChoice {
+    /// Whether normal play is answered by the pruned search for the family of `info`.
+    pub fn searches(self, info: &FamilyInfo) -> bool {
+        match self {
+            EngineChoice::Auto => info.description.engine == Engine::Search,
+            EngineChoice::Memo => false,
+            EngineChoice::Search => true,
+        }
+    }
+}
+
+/// The convention asked for, if the family of `info` has it: misère play is refused for
+/// families whose games end by a winning move (the one misère check of every front end).
+pub fn convention_of(info: &FamilyInfo, misere: bool) -> Result<Convention, AppError> {
+    if misere && !info.description.misere {
+        return Err(AppError::bad(format!(
+            "misère play is not available for {}: its rules end the game by a winning move, not by a lack of moves",
+            info.name
+        )));
+    }
+    Ok(Convention::from_misere(misere))
+}
+
 /// How a solve runs, beside what is asked: what the front end wants computed, where answers
 /// are kept, and whom to tell of progress. Two front ends asking the same [`SolveRequest`]
 /// get the same answer whatever these say (but for the values of moves, see `all_moves`).
@@ -439,17 +462,7 @@ impl WithGame for Solve<'_, '_> {
         info: &FamilyInfo,
     ) -> Result<SolveResponse, AppError> {
         let req = self.req;
-        let convention = if req.misere {
-            if !info.description.misere {
-                return Err(AppError::bad(format!(
-                    "misère play is not available for {}: its rules end the game by a winning move, not by a lack of moves",
-                    info.name
-                )));
-            }
-            Convention::Misere
-        } else {
-            Convention::Normal
-        };
+        let convention = convention_of(info, req.misere)?;
         // Count the moves before keeping any (the estimate is only a first guard).
         let mut count = 0u64;
         game.moves(&p, |_, _| count += 1);
@@ -462,12 +475,7 @@ impl WithGame for Solve<'_, '_> {
                 ),
             ));
         }
-        let search = match self.opts.engine {
-            EngineChoice::Auto => info.description.engine == Engine::Search,
-            EngineChoice::Memo => false,
-            EngineChoice::Search => true,
-        } && convention == Convention::Normal
-            && !req.remoteness;
+        let search = self.opts.engine.searches(info) && convention == Convention::Normal && !req.remoteness;
         let position = game.format_position(&p);
         let key = store::answer_key(
             &info.name,

@@ -2,10 +2,10 @@
 //! two axes, as the family's description lays it out, for every front end.
 
 use crate::cancel::{cancelled, Cancellable};
-use crate::solve::{AppError, ErrorKind, Limits};
+use crate::solve::{AppError, EngineChoice, ErrorKind, Limits};
 use crate::store;
 use grundy_core::Game;
-use grundy_games::family::{Engine, Family, FamilyOptions, Table, TableKind};
+use grundy_games::family::{Family, FamilyOptions, Table, TableKind};
 use grundy_games::registry::{self, with_game, FamilyInfo, WithGame};
 use grundy_solve::{analysis::Analyzer, SolveError};
 use serde::{Deserialize, Serialize};
@@ -196,7 +196,7 @@ impl WithGame for GrundyOnly<'_> {
         p: <F::Game as Game>::Position,
         info: &FamilyInfo,
     ) -> Result<Option<u64>, AppError> {
-        let search = info.description.engine == Engine::Search;
+        let search = EngineChoice::Auto.searches(info);
         let limit = self.0.max_positions;
         match &self.0.cancel {
             None => Ok(grundy_by(game, &p, search, limit)?),
