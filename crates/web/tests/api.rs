@@ -16,11 +16,25 @@ async fn start(config: ServerConfig) -> SocketAddr {
     addr
 }
 
-/// One HTTP/1.1 request; returns the status, the content type and the body.
+/// One HTTP/1.1 request from the server's own page (its Host, a JSON body); returns the
+/// status, the content type and the body.
 async fn request(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> (u16, String, String) {
+    let headers = format!("Host: {addr}\r\nContent-Type: application/json\r\n");
+    send(addr, method, path, &headers, body).await
+}
+
+/// One HTTP/1.1 request with the given header lines (each ending in CRLF; no Host unless
+/// given); returns the status, the content type and the body.
+async fn send(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: &[u8],
+) -> (u16, String, String) {
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).await.unwrap();
@@ -513,20 +527,10 @@ async fn slow_headers_are_cut_off() {
     assert_eq!(status, 200);
 }
 
-/// One request with the given header lines (no Host unless given); returns status and body.
+/// [`send`] without the content type.
 async fn raw(addr: SocketAddr, method: &str, path: &str, headers: &str, body: &[u8]) -> (u16, String) {
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    s.write_all(body).await.unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).await.unwrap();
-    let text = String::from_utf8_lossy(&out).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").expect("a response head");
-    (head[9..12].parse().unwrap(), body.to_string())
+    let (status, _, text) = send(addr, method, path, headers, body).await;
+    (status, text)
 }
 
 #[tokio::test]
