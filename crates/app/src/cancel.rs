@@ -1,9 +1,14 @@
-//! Stopping a solve from outside without touching any engine: a view of a game whose
-//! components have no options and positions no moves once a flag is set.
+//! Stopping a solve without touching any engine: a view of a game whose components have no
+//! options and positions no moves once the solve must stop, because its time is up (a flag
+//! set from outside) or because it passed its memory limit (the process budget of
+//! `--memory-budget`, or the request's share of it: [`grundy_core::memory`]).
 
-use crate::solve::{AppError, ErrorKind};
+use crate::solve::{AppError, ErrorKind, Limits};
+use grundy_core::memory::Share;
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// The error of a solve stopped from outside.
 pub fn cancelled() -> AppError {
@@ -13,40 +18,120 @@ pub fn cancelled() -> AppError {
     )
 }
 
-/// A game whose search can be stopped from outside: once `cancel` is set, no component has
-/// an option and no position a move, so every engine winds down at once. What it computes
-/// after that is meaningless and is thrown away by the caller, which checks the flag.
-pub struct Cancellable<'a, G> {
-    /// The game.
-    pub game: &'a G,
-    /// Once set, the game has no moves.
-    pub cancel: &'a AtomicBool,
+/// Moves emitted between two looks at the memory in use, within one position's moves.
+const CHECK_EVERY: u32 = 1024;
+
+/// Why a solve must stop, asked as it goes: its cancel flag, and its memory limit.
+pub struct Stop {
+    cancel: Option<Arc<AtomicBool>>,
+    share: Share,
+    over: AtomicBool,
 }
 
-impl<G: Game> Cancellable<'_, G> {
-    fn stopped(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
+impl Stop {
+    /// The stop of a solve within `limits`: its cancel flag, and its memory share counted
+    /// from now (or the process budget when it has no share).
+    pub fn new(limits: &Limits) -> Stop {
+        Stop {
+            cancel: limits.cancel.clone(),
+            share: limits.memory.map(Share::of).unwrap_or_else(Share::whole),
+            over: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the solve must stop (and, once it passed its memory limit, stays stopped).
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        if self.over.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return true;
+        }
+        if self.share.over() {
+            self.over.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// Bytes the solve may still allocate.
+    pub fn room(&self) -> u64 {
+        self.share.room()
+    }
+
+    /// The error for a solve that stopped at its memory limit, if it did.
+    pub fn memory_error(&self) -> Option<AppError> {
+        self.over
+            .load(Ordering::Relaxed)
+            .then(|| AppError::new(ErrorKind::Memory, self.share.report().to_string()))
+    }
+
+    /// The answer of a solve that ran in a [`Bounded`] view: thrown away for the error of
+    /// the stop when it stopped (what it computed after that is meaningless).
+    pub fn finish<T, E: Into<AppError>>(&self, r: Result<T, E>) -> Result<T, AppError> {
+        if let Some(e) = self.memory_error() {
+            return Err(e);
+        }
+        if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(cancelled());
+        }
+        r.map_err(Into::into)
     }
 }
 
-impl<G: Game> Ruleset for Cancellable<'_, G> {
+/// A game whose search stops when its [`Stop`] says so: from then on no component has an
+/// option and no position a move, so every engine winds down at once. What it computes
+/// after that is meaningless: [`Stop::finish`] throws it away.
+pub struct Bounded<'a, G> {
+    /// The game.
+    pub game: &'a G,
+    /// When to stop.
+    pub stop: &'a Stop,
+}
+
+impl<G: Game> Ruleset for Bounded<'_, G> {
     type Component = G::Component;
     const INDEPENDENT: bool = G::INDEPENDENT;
 
-    fn options<F: FnMut(&[Self::Component])>(&self, c: &Self::Component, emit: F) {
-        if !self.stopped() {
-            self.game.options(c, emit)
+    fn options<F: FnMut(&[Self::Component])>(&self, c: &Self::Component, mut emit: F) {
+        if self.stop.stopped() {
+            return;
         }
+        let (mut n, mut halted) = (0u32, false);
+        self.game.options(c, |parts| {
+            n = n.wrapping_add(1);
+            if n % CHECK_EVERY == 0 {
+                halted = self.stop.stopped();
+            }
+            if !halted {
+                emit(parts)
+            }
+        })
     }
-    fn options_until<F: FnMut(&[Self::Component]) -> std::ops::ControlFlow<()>>(
+    fn options_until<F: FnMut(&[Self::Component]) -> ControlFlow<()>>(
         &self,
         c: &Self::Component,
-        emit: F,
-    ) -> std::ops::ControlFlow<()> {
-        if self.stopped() {
-            return std::ops::ControlFlow::Continue(());
+        mut emit: F,
+    ) -> ControlFlow<()> {
+        if self.stop.stopped() {
+            return ControlFlow::Continue(());
         }
-        self.game.options_until(c, emit)
+        let (mut n, mut halted) = (0u32, false);
+        let flow = self.game.options_until(c, |parts| {
+            n = n.wrapping_add(1);
+            if n % CHECK_EVERY == 0 && self.stop.stopped() {
+                // Ends the enumeration here; the caller sees no more options.
+                halted = true;
+                return ControlFlow::Break(());
+            }
+            emit(parts)
+        });
+        if halted {
+            ControlFlow::Continue(())
+        } else {
+            flow
+        }
     }
     fn known_grundy(&self, c: &Self::Component) -> Option<Nimber> {
         self.game.known_grundy(c)
@@ -62,7 +147,7 @@ impl<G: Game> Ruleset for Cancellable<'_, G> {
     }
 }
 
-impl<G: Game> Game for Cancellable<'_, G> {
+impl<G: Game> Game for Bounded<'_, G> {
     type Position = G::Position;
     type Move = G::Move;
 
@@ -72,10 +157,20 @@ impl<G: Game> Game for Cancellable<'_, G> {
     fn components(&self, p: &Self::Position) -> Vec<Self::Component> {
         self.game.components(p)
     }
-    fn moves<F: FnMut(Self::Move, Self::Position)>(&self, p: &Self::Position, emit: F) {
-        if !self.stopped() {
-            self.game.moves(p, emit)
+    fn moves<F: FnMut(Self::Move, Self::Position)>(&self, p: &Self::Position, mut emit: F) {
+        if self.stop.stopped() {
+            return;
         }
+        let (mut n, mut halted) = (0u32, false);
+        self.game.moves(p, |m, q| {
+            n = n.wrapping_add(1);
+            if n % CHECK_EVERY == 0 {
+                halted = self.stop.stopped();
+            }
+            if !halted {
+                emit(m, q)
+            }
+        })
     }
     fn immediate_wins(&self, p: &Self::Position) -> Option<Vec<Self::Move>> {
         self.game.immediate_wins(p)

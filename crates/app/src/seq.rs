@@ -113,6 +113,10 @@ pub enum Error {
     /// value beyond the engine's limits.
     #[error(transparent)]
     Engine(SeqError),
+    /// The run stopped at the memory budget (`--memory-budget`), its checkpoint (if any)
+    /// saved first.
+    #[error("{0}")]
+    Memory(String),
 }
 
 impl Error {
@@ -125,7 +129,7 @@ impl Error {
             | Error::Resume(_)
             | Error::CheckpointPath { .. }
             | Error::ScratchDir(_) => true,
-            Error::Checkpointing(_) | Error::Engine(_) => false,
+            Error::Checkpointing(_) | Error::Engine(_) | Error::Memory(_) => false,
         }
     }
 }
@@ -294,7 +298,9 @@ pub fn compute(
         })
     };
     let rules = game.rules().clone();
-    let storage = request.storage.clone();
+    let mut storage = request.storage.clone();
+    // Values past half the memory budget go to the scratch file, not the heap.
+    storage.memory_limit = storage.memory_limit.min(grundy_core::memory::budget() / 2);
     let resume_path = request.resume.as_ref();
     // Read even when resuming: the store is then not a seed, but its length says whether
     // this run's values are more than it has.
@@ -393,6 +399,17 @@ pub fn compute(
             chunk
         };
         report(progress, engine.len(), Phase::Computing);
+        if let Err(over) = grundy_core::memory::Share::whole().check() {
+            save(&mut writer, &engine)?;
+            let saved = match save_to {
+                Some(p) => format!(" (the checkpoint {} holds the values so far)", p.display()),
+                None => String::new(),
+            };
+            return Err(Error::Memory(format!(
+                "{over}, after G(0)..G({}){saved}",
+                engine.len().saturating_sub(1)
+            )));
+        }
         if last_save.elapsed() >= Duration::from_millis(500) || engine.len() >= count {
             save(&mut writer, &engine)?;
             last_save = Instant::now();

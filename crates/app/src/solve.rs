@@ -2,7 +2,7 @@
 //! that turns the first into the second (engine choice, misère check, limits, the store).
 //! The CLI prints the answer, the server sends it as JSON: both call [`solve`].
 
-use crate::cancel::{cancelled, Cancellable};
+use crate::cancel::{Bounded, Stop};
 use crate::store;
 use grundy_core::{Convention, Game, Outcome};
 use grundy_games::family::{BoardView, Engine, Family, FamilyOptions, RegistryError};
@@ -10,7 +10,7 @@ use grundy_games::registry::{self, with_game, FamilyInfo, WithGame};
 use grundy_solve::{analysis::Analyzer, Analysis, SolveError};
 use grundy_store::Store;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -32,7 +32,26 @@ pub struct Limits {
     /// Bulk tables of heap values only up to 2^20 heaps (larger heaps go to the memo engine
     /// and its limits), rather than up to [`grundy_games::heap::HEAP_TABLE_MAX`].
     pub small_heap_tables: bool,
+    /// Bytes of memory one solve may add to what is in use when it begins (the server's
+    /// share of its budget for one request); `None`: only the process budget
+    /// ([`grundy_core::memory::set_budget`]) bounds it.
+    pub memory: Option<u64>,
+    /// Longest answer, in bytes of JSON, that may be built (estimated before solving: every
+    /// move carries the position it leads to).
+    pub max_response: u64,
 }
+
+/// The server's cap on the size of one answer: 8 MiB of JSON.
+pub const MAX_RESPONSE: u64 = 8 << 20;
+
+/// Bytes of JSON an answer takes for each of its moves beside the text of the position
+/// after it (the move's own fields): a lower bound, for the size of answers up front.
+const BYTES_PER_MOVE: u64 = 160;
+
+/// Bytes of memory a solve needs for each move of the position, whatever the game: the
+/// move in the answer ([`MoveOut`]), before the positions and moves of the game are
+/// counted. A lower bound, for refusals before the position is read.
+const MEMORY_PER_MOVE: u64 = std::mem::size_of::<MoveOut>() as u64;
 
 impl Default for Limits {
     /// The server's limits.
@@ -44,6 +63,8 @@ impl Default for Limits {
             max_table: 40,
             cancel: None,
             small_heap_tables: true,
+            memory: None,
+            max_response: MAX_RESPONSE,
         }
     }
 }
@@ -59,6 +80,8 @@ impl Limits {
             max_table: usize::MAX,
             cancel: None,
             small_heap_tables: false,
+            memory: None,
+            max_response: u64::MAX,
         }
     }
 }
@@ -79,6 +102,9 @@ pub enum ErrorKind {
     PositionLimit,
     /// The solve was stopped from outside (its time was up).
     Cancelled,
+    /// The solve stopped at its memory limit (the budget, or the request's share of it),
+    /// or would need more memory than it has and was refused up front.
+    Memory,
 }
 
 /// Why a request could not be answered: its kind and a message for a person.
@@ -289,7 +315,13 @@ fn options(req: &SolveRequest, limits: &Limits) -> FamilyOptions {
 }
 
 /// Bulk heap values G(0), ..., G(count − 1) by the sequence engine, for heap games.
+/// A table that would not fit in the memory budget is not built (`None`: the memo engine
+/// and its limits answer instead).
 pub fn heap_values(rules: &grundy_core::HeapRules, count: u64) -> Option<Vec<u64>> {
+    // The engine's cells (2 bytes a heap, 4 past 2^16 values) and the table (8 bytes).
+    if count.saturating_mul(12) > grundy_core::memory::Share::whole().room() {
+        return None;
+    }
     grundy_solve::seq::values(rules, count).ok()
 }
 
@@ -408,11 +440,24 @@ pub fn solve_with(
             ),
         ));
     }
+    // The estimate bounds the moves from above: refuse only what could not fit even if
+    // every move took the least an answer needs for it (its fields, and the text of the
+    // position after it, at least half as long as the position's).
+    let stop = Stop::new(limits);
+    let least = est.saturating_mul(MEMORY_PER_MOVE + req.position.len() as u64 / 2);
+    if least > stop.room() {
+        return Err(too_big_for_memory(est, least, &stop, "about"));
+    }
     let mut family_opts = options(req, limits);
     if let (Some(source), Some(graph)) = (&opts.graph_source, &mut family_opts.graph) {
         graph.0 = source.clone();
     }
-    let action = Solve { req, limits, opts };
+    let action = Solve {
+        req,
+        limits,
+        opts,
+        stop,
+    };
     with_game(&req.family, &family_opts, &req.position, action)
 }
 
@@ -420,6 +465,19 @@ struct Solve<'r, 'o> {
     req: &'r SolveRequest,
     limits: &'r Limits,
     opts: SolveOptions<'o>,
+    stop: Stop,
+}
+
+/// The refusal of a position whose answer alone would not fit in the memory left.
+fn too_big_for_memory(moves: u64, bytes: u64, stop: &Stop, about: &str) -> AppError {
+    AppError::new(
+        ErrorKind::Memory,
+        format!(
+            "position too large for the memory budget: {about} {moves} moves, whose answer alone needs at least {}, more than the {} left (raise it with --memory-budget SIZE)",
+            grundy_core::memory::human_bytes(bytes),
+            grundy_core::memory::human_bytes(stop.room())
+        ),
+    )
 }
 
 impl Solve<'_, '_> {
@@ -477,6 +535,29 @@ impl WithGame for Solve<'_, '_> {
         }
         let search = self.opts.engine.searches(info) && convention == Convention::Normal && !req.remoteness;
         let position = game.format_position(&p);
+        // Every move carries the position after it: the answer's size is known up front.
+        let answer_bytes = count.saturating_mul(BYTES_PER_MOVE + position.len() as u64);
+        if answer_bytes > self.limits.max_response {
+            return Err(AppError::new(
+                ErrorKind::Limit,
+                format!(
+                    "the answer would be too large: {count} moves, each with the position after it (about {} characters), about {} in all, more than the limit of {} an answer may take",
+                    position.len(),
+                    grundy_core::memory::human_bytes(answer_bytes),
+                    grundy_core::memory::human_bytes(self.limits.max_response)
+                ),
+            ));
+        }
+        // In memory, each move is held as the game's move and position (while the engines
+        // value them), as a report, and in the answer with its texts.
+        let per_move = (std::mem::size_of::<(<F::Game as Game>::Move, <F::Game as Game>::Position)>()
+            + std::mem::size_of::<grundy_solve::analysis::MoveReport<<F::Game as Game>::Move>>()
+            + std::mem::size_of::<MoveOut>()) as u64
+            + 2 * position.len() as u64;
+        let memory_bytes = count.saturating_mul(per_move);
+        if memory_bytes > self.stop.room() {
+            return Err(too_big_for_memory(count, memory_bytes, &self.stop, "its"));
+        }
         let key = store::answer_key(
             &info.name,
             convention,
@@ -494,20 +575,15 @@ impl WithGame for Solve<'_, '_> {
             return Ok(found);
         }
         let started = Instant::now();
-        let a = match self.limits.cancel.clone() {
-            None => self.analyze(game, &p, convention, search)?,
-            Some(flag) => {
-                let g = Cancellable { game, cancel: &flag };
-                let a = self.analyze(&g, &p, convention, search);
-                if flag.load(Ordering::Relaxed) {
-                    return Err(cancelled());
-                }
-                a?
-            }
-        };
+        let stop = std::mem::replace(&mut self.stop, Stop::new(self.limits));
+        let bounded = Bounded { game, stop: &stop };
+        let a = self.analyze(&bounded, &p, convention, search);
+        let a = stop.finish(a)?;
         let immediate = game.immediate_wins(&p).is_some();
+        // The answer is built within the same limits as the solve.
         let mut after = Vec::with_capacity(a.moves.len());
-        game.moves(&p, |_, q| after.push(game.format_position(&q)));
+        bounded.moves(&p, |_, q| after.push(game.format_position(&q)));
+        stop.finish(Ok::<(), AppError>(()))?;
         let winning: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
         let moves: Vec<MoveOut> = a
             .moves

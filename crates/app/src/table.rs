@@ -1,7 +1,7 @@
 //! Tables of values: the Grundy sequence of a heap game or the 2-D table of a family with
 //! two axes, as the family's description lays it out, for every front end.
 
-use crate::cancel::{cancelled, Cancellable};
+use crate::cancel::{Bounded, Stop};
 use crate::solve::{AppError, EngineChoice, ErrorKind, Limits};
 use crate::store;
 use grundy_core::Game;
@@ -9,7 +9,6 @@ use grundy_games::family::{Family, FamilyOptions, Table, TableKind};
 use grundy_games::registry::{self, with_game, FamilyInfo, WithGame};
 use grundy_solve::{analysis::Analyzer, SolveError};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::Ordering;
 
 /// The Grundy sequence of a heap game or the table of a 2-D family (`POST /api/table`).
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
@@ -198,17 +197,9 @@ impl WithGame for GrundyOnly<'_> {
     ) -> Result<Option<u64>, AppError> {
         let search = EngineChoice::Auto.searches(info);
         let limit = self.0.max_positions;
-        match &self.0.cancel {
-            None => Ok(grundy_by(game, &p, search, limit)?),
-            Some(flag) => {
-                let g = Cancellable { game, cancel: flag };
-                let v = grundy_by(&g, &p, search, limit);
-                if flag.load(Ordering::Relaxed) {
-                    return Err(cancelled());
-                }
-                Ok(v?)
-            }
-        }
+        let stop = Stop::new(self.0);
+        let v = grundy_by(&Bounded { game, stop: &stop }, &p, search, limit);
+        stop.finish(v)
     }
 }
 

@@ -1,47 +1,26 @@
-//! `grundy solve FAMILY POSITION --dense`: the arguments (`--record`, `--memory-budget`) and
+//! `grundy solve FAMILY POSITION --dense`: the arguments (`--record`; the budget is the global
+//! `--memory-budget`) and
 //! the printing of a dense solve; the driver (the family's dense form, the plan, the store's
 //! tables and answers) is `grundy_app::dense`.
 
 use crate::db::DbOptions;
-use crate::error::{usage, CliError};
+use crate::error::CliError;
 use crate::solve::{app_error, print_analysis, DenseRecord, DenseSize, SolveArgs};
 use grundy_app::dense::{solve_dense, DenseEvent, DenseRequest};
 use grundy_app::store::DenseAnswer;
 use grundy_games::family::FamilyOptions;
 use grundy_solve::dense::{default_budget, human_bytes, Record};
 
-/// Reads a memory size: bytes, or a number with a suffix K, M, G or T (powers of 1024).
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let (digits, shift) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => {
-            let shift = match c.to_ascii_uppercase() {
-                'K' => 10,
-                'M' => 20,
-                'G' => 30,
-                'T' => 40,
-                _ => return Err(format!("unknown size suffix '{c}' (use K, M, G or T)")),
-            };
-            (&t[..i], shift)
-        }
-        _ => (t, 0),
-    };
-    let v: u64 = digits
-        .parse()
-        .map_err(|_| format!("expected a size like 512M or 8G, found '{t}'"))?;
-    v.checked_shl(shift)
-        .filter(|x| x >> shift == v)
-        .ok_or_else(|| format!("size '{t}' is too large"))
-}
+pub use grundy_core::memory::parse_size;
 
 /// Runs a dense solve of a whole position (the families with a dense form: see
 /// [`grundy_app::dense`]) and prints the analysis like `grundy solve`, with the memory plan
 /// on stderr before the run. With a store, answers kept there (or read from a kept table of a
 /// position it lies below) are served, and what is solved is kept.
 pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -> Result<(), CliError> {
-    let budget = match &args.memory_budget {
-        Some(s) => parse_size(s).map_err(|e| usage(format!("bad --memory-budget: {e}")))?,
-        None => default_budget(),
+    let budget = match grundy_core::memory::budget() {
+        u64::MAX => default_budget(),
+        b => b,
     };
     let req = DenseRequest {
         family: &args.family,

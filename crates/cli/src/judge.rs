@@ -14,7 +14,7 @@ use grundy_games::{
 };
 use grundy_solve::{analysis::Analyzer, Convention};
 use std::fmt::Write as _;
-use std::io::{Read, Write};
+use std::io::Write;
 
 /// The problems `judge` answers.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,22 +51,10 @@ fn token_error(e: grundy_core::ParseError) -> CliError {
     at(e.span.line, e.span.column, e.message)
 }
 
-/// Reads all of stdin as text; invalid UTF-8 is reported with its place.
+/// Reads all of stdin as text (at most [`crate::input::MAX_INPUT`] bytes); invalid UTF-8 is
+/// reported with its place.
 fn read_stdin() -> Result<String, CliError> {
-    let mut bytes = Vec::new();
-    std::io::stdin().read_to_end(&mut bytes)?;
-    match String::from_utf8(bytes) {
-        Ok(s) => Ok(s),
-        Err(e) => {
-            let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-            let col = String::from_utf8_lossy(good.rsplit(|&b| b == b'\n').next().unwrap_or(&[]))
-                .chars()
-                .count()
-                + 1;
-            Err(at(line, col, "the input is not valid UTF-8 text"))
-        }
-    }
+    crate::input::read_text(std::io::stdin(), crate::input::MAX_INPUT, "the input")
 }
 
 /// The input's lines, read one at a time, blank lines skipped.

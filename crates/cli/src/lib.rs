@@ -4,6 +4,7 @@
 pub mod db;
 pub mod dense;
 pub mod error;
+pub mod input;
 pub mod judge;
 pub mod play;
 pub mod serve;

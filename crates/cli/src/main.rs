@@ -11,6 +11,11 @@ use clap::{Parser, Subcommand};
 use grundy_cli::{db, judge, play, serve, solve};
 use std::path::PathBuf;
 
+/// Every allocation is counted, so engines can stop at the memory budget (`--memory-budget`)
+/// and the allocator can end the process cleanly past its hard ceiling.
+#[global_allocator]
+static ALLOCATOR: grundy_core::memory::CountingAllocator = grundy_core::memory::CountingAllocator;
+
 /// Solve impartial combinatorial games: Grundy values, outcomes and winning moves.
 #[derive(Parser, Debug)]
 #[command(name = "grundy", version, about, long_about = None, propagate_version = true)]
@@ -22,6 +27,11 @@ struct Cli {
     /// Use no store: compute everything, keep nothing.
     #[arg(long, global = true)]
     no_db: bool,
+    /// Memory the work may take (bytes, or with a suffix K, M, G, T): engines stop with a
+    /// message (exit 1) when they reach it, and solves that would need more are refused up
+    /// front [default: 80% of the available memory; env GRUNDY_MEMORY_BUDGET].
+    #[arg(long, global = true, env = "GRUNDY_MEMORY_BUDGET", value_name = "SIZE")]
+    memory_budget: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -45,7 +55,17 @@ enum Command {
 }
 
 fn main() {
+    grundy_core::memory::start_counting();
     let cli = Cli::parse();
+    let budget = match cli.memory_budget.as_deref().map(grundy_core::memory::parse_size) {
+        None => grundy_core::memory::default_budget(),
+        Some(Ok(b)) => b,
+        Some(Err(e)) => {
+            eprintln!("grundy: bad --memory-budget: {e}");
+            std::process::exit(2);
+        }
+    };
+    grundy_core::memory::set_budget(budget);
     let store = db::DbOptions {
         db: cli.db,
         no_db: cli.no_db,

@@ -185,10 +185,7 @@ pub fn play(
         out.flush()?;
         let chosen = loop {
             let mut line = String::new();
-            let read = input.read_line(&mut line).map_err(|e| match e.kind() {
-                std::io::ErrorKind::InvalidData => CliError::Usage("a move must be UTF-8 text".into()),
-                _ => e.into(),
-            })?;
+            let read = crate::input::read_line(input, &mut line)?;
             if read == 0 {
                 writeln!(out, "input ended: game abandoned")?;
                 return Ok(());

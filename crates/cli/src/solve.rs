@@ -1,14 +1,13 @@
 //! `grundy solve FAMILY POSITION`: who wins, the Grundy value, every winning move.
 
 use crate::db::DbOptions;
-use crate::error::{usage, CliError};
+use crate::error::CliError;
 use grundy_app::solve::{solve_with, AppError, EngineChoice, ErrorKind, Limits, SolveOptions, SolveRequest};
 use grundy_app::store::StoredAnalysis;
 use grundy_core::Outcome;
 use grundy_games::family::FamilyOptions;
 use grundy_games::registry;
 use std::io::IsTerminal;
-use std::io::Read;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -74,10 +73,6 @@ pub struct SolveArgs {
     /// play; the default under --misere).
     #[arg(long, value_enum, requires = "dense")]
     pub record: Option<DenseRecord>,
-    /// With --dense: refuse (exit 1) a solve needing more memory than this (bytes, or with a
-    /// suffix K, M, G); default 80% of the available memory.
-    #[arg(long, value_name = "SIZE", requires = "dense")]
-    pub memory_budget: Option<String>,
 }
 
 /// One line naming every family, for `--help`.
@@ -127,8 +122,7 @@ impl GameArgs {
         match &self.graph {
             None => Ok(None),
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| usage(format!("cannot read graph file {}: {e}", path.display())))?;
+                let text = crate::input::read_file(path, "graph file")?;
                 Ok(Some((path.display().to_string(), text)))
             }
         }
@@ -174,20 +168,13 @@ pub enum Engine {
 
 /// Reads the position text from the arguments, a file, or stdin.
 pub fn position_text(words: &[String], file: Option<&PathBuf>) -> Result<String, CliError> {
-    let read_file = |p: &std::path::Path| {
-        std::fs::read_to_string(p)
-            .map_err(|e| usage(format!("cannot read position file {}: {e}", p.display())))
-    };
+    let read_file = |p: &std::path::Path| crate::input::read_file(p, "position file");
     if let Some(f) = file {
         return read_file(f);
     }
     match words {
         [w] if w == "-" => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .map_err(|e| usage(format!("cannot read the position from stdin: {e}")))?;
-            Ok(s)
+            crate::input::read_text(std::io::stdin(), crate::input::MAX_INPUT, "the position on stdin")
         }
         [w] if w.starts_with('@') && w.len() > 1 => read_file(std::path::Path::new(&w[1..])),
         _ => Ok(words.join(" ")),

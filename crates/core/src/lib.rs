@@ -5,6 +5,8 @@
 
 pub mod dense;
 pub mod heap;
+#[allow(unsafe_code)] // the global allocator: see the module's SAFETY notes
+pub mod memory;
 pub mod mex;
 pub mod nimber;
 pub mod parse;

@@ -123,36 +123,7 @@ const CODE_WIN: u64 = 0b10;
 /// Largest value a 16-bit record holds.
 const MAX_WORD: u64 = u16::MAX as u64;
 
-/// Memory the machine can give: 80% of `MemAvailable` in /proc/meminfo, or 4 GiB when that
-/// cannot be read. The default budget of a [`DenseSolver`].
-pub fn default_budget() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map(|kb| kb * 1024 / 5 * 4)
-        .unwrap_or(4 << 30)
-}
-
-/// `bytes` as `512.0 MiB`, `3.2 GiB`.
-pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = bytes as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
+pub use grundy_core::memory::{default_budget, human_bytes};
 
 /// What a solve will do, computed before anything is allocated.
 #[derive(Clone, Debug, PartialEq, Eq)]

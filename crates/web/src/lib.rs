@@ -111,7 +111,7 @@ pub fn status_of(kind: ErrorKind) -> u16 {
         ErrorKind::BadInput => 400,
         ErrorKind::UnknownFamily => 404,
         ErrorKind::TooLarge => 413,
-        ErrorKind::Limit | ErrorKind::PositionLimit => 422,
+        ErrorKind::Limit | ErrorKind::PositionLimit | ErrorKind::Memory => 422,
         ErrorKind::Cancelled => 408,
     }
 }
@@ -157,7 +157,16 @@ pub fn router(config: ServerConfig) -> Router {
         .route("/api/families", get(families))
         .route(
             "/api/health",
-            get(|| async { Json(serde_json::json!({ "ok": true })) }),
+            get(|| async {
+                Json(serde_json::json!({
+                    "ok": true,
+                    "memory": {
+                        "in_use": grundy_core::memory::in_use(),
+                        "peak": grundy_core::memory::peak(),
+                        "budget": grundy_core::memory::budget(),
+                    }
+                }))
+            }),
         )
         .route("/api/solve", post(solve))
         .route("/api/table", post(table))
@@ -363,6 +372,9 @@ where
     limits.cancel = Some(cancel.clone());
     let task = tokio::task::spawn_blocking(move || {
         let out = work(limits);
+        // What the solve held is freed by now: give it back to the system, so the
+        // server's resident size returns to its idle size after heavy requests.
+        grundy_core::memory::release_free_memory();
         drop(permit);
         out
     });
@@ -394,7 +406,25 @@ async fn solve(
         grundy_app::solve::solve_with(&req, &limits, opts)
     })
     .await?;
-    Ok(Json(r).into_response())
+    json_capped(&r, state.config.limits.max_response)
+}
+
+/// `value` as a JSON response, or 422 when it is longer than `cap` bytes (the estimate
+/// before the solve refuses most such answers; this is the exact check).
+fn json_capped<T: serde::Serialize>(value: &T, cap: u64) -> Result<Response, HttpError> {
+    let body = serde_json::to_vec(value)
+        .map_err(|e| HttpError::new(500, format!("cannot write the answer: {e}")))?;
+    if body.len() as u64 > cap {
+        return Err(HttpError::new(
+            422,
+            format!(
+                "the answer is {} bytes of JSON, more than the limit of {} an answer may take",
+                body.len(),
+                cap
+            ),
+        ));
+    }
+    Ok(([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 async fn table(
@@ -407,7 +437,16 @@ async fn table(
         grundy_app::table::table_kept(store.as_deref(), &req, &limits)
     })
     .await?;
-    Ok(Json(r).into_response())
+    json_capped(&r, state.config.limits.max_response)
+}
+
+/// Stops a background task when dropped (when the server stops).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// Serves until Ctrl-C (or SIGTERM), printing the address it listens on to stderr.
@@ -415,6 +454,14 @@ pub async fn serve(config: ServerConfig) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     eprintln!("grundy: serving the explorer on http://{addr}/ (Ctrl-C to stop)");
+    if let Some(share) = config.limits.memory {
+        eprintln!(
+            "grundy: memory: {} for each of at most {} solves at once (--memory-budget {})",
+            grundy_core::memory::human_bytes(share),
+            config.max_concurrent.max(1) + config.max_slow.max(1),
+            grundy_core::memory::human_bytes(grundy_core::memory::budget())
+        );
+    }
     serve_on(listener, config, shutdown()).await
 }
 
@@ -435,6 +482,20 @@ pub async fn serve_on(
     };
     let app = router(config);
     tokio::pin!(stop);
+    // Freed memory goes back to the system a moment after the work that held it is done
+    // (request bodies and answers are freed on the runtime's threads, after the solve).
+    let trimmer = tokio::spawn(async {
+        let mut last = 0;
+        loop {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let now = grundy_core::memory::in_use();
+            if now != last {
+                last = now;
+                grundy_core::memory::release_free_memory();
+            }
+        }
+    });
+    let _trimmer = AbortOnDrop(trimmer);
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -482,6 +543,9 @@ async fn shutdown() {
 pub fn serve_blocking(config: ServerConfig) -> std::io::Result<()> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // A solve's thread ends a second after its work: the memory its allocator arena
+        // kept goes back to the system with it (the default keeps it 10 s).
+        .thread_keep_alive(Duration::from_secs(1))
         .build()?
         .block_on(serve(config))
 }
