@@ -6,6 +6,9 @@ use crate::guard::guarded;
 use crate::overlay::{Base, Overlay};
 use crate::{read_payload, EntryInfo, Store, StoreError, BLOCKS, CATALOGUE, FORMAT, META};
 use redb::{Builder, Database, ReadableDatabase, ReadableTable, TableHandle};
+
+/// A database opened for reading, one way or another.
+type AnyDb = Box<dyn ReadableDatabase>;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -60,9 +63,25 @@ fn open_overlay(base: &Arc<Base>, check: bool) -> Result<Database, String> {
     }
 }
 
+/// Opens `base` for reading: read-only first (which reads the least: no allocator state, no
+/// recovery), else as [`open_overlay`] does, plain and then checked on open (which may fall
+/// back to the previous commit).
+fn open_any(base: &Arc<Base>) -> Result<AnyDb, String> {
+    let b = Builder::new();
+    let read_only = match guarded(|| b.open_read_only_with_backend(Overlay::new(base.clone()))) {
+        Ok(Ok(db)) => return Ok(Box::new(db)),
+        Ok(Err(e)) => e.to_string(),
+        Err(panic) => format!("redb failed on a damaged page: {panic}"),
+    };
+    match open_overlay(base, false).or_else(|_| open_overlay(base, true)) {
+        Ok(db) => Ok(Box::new(db)),
+        Err(e) => Err(format!("{e} (read-only: {read_only})")),
+    }
+}
+
 /// Closes a database opened on an overlay; after a panic inside it, leaves it be (closing
 /// could panic again or wait on a lock never released; it holds memory only).
-fn close(db: Database, panicked: bool) {
+fn close<D: 'static>(db: D, panicked: bool) {
     if panicked {
         std::mem::forget(db);
     } else {
@@ -103,7 +122,7 @@ const MAX_FAILURES: usize = 1000;
 /// state may be inconsistent after one).
 struct Reader {
     base: Arc<Base>,
-    db: Option<Database>,
+    db: Option<AnyDb>,
     failures: usize,
     /// Items any one scan may visit (a damaged page must not make one loop for ever).
     cap: usize,
@@ -111,12 +130,12 @@ struct Reader {
 
 impl Reader {
     /// Runs `f` on the database (opened if needed), behind the panic boundary.
-    fn with<T>(&mut self, f: impl FnOnce(&Database) -> Result<T, String>) -> Result<T, String> {
+    fn with<T>(&mut self, f: impl FnOnce(&dyn ReadableDatabase) -> Result<T, String>) -> Result<T, String> {
         if self.failures >= MAX_FAILURES {
             return Err(format!("gave up after {MAX_FAILURES} failures to read the file"));
         }
         if self.db.is_none() {
-            match open_overlay(&self.base, false).or_else(|_| open_overlay(&self.base, true)) {
+            match open_any(&self.base) {
                 Ok(db) => self.db = Some(db),
                 Err(e) => {
                     self.failures += 1;
@@ -127,7 +146,7 @@ impl Reader {
         let Some(db) = self.db.as_ref() else {
             return Err("cannot open it".into());
         };
-        match guarded(|| f(db)) {
+        match guarded(|| f(db.as_ref())) {
             Ok(r) => r,
             Err(panic) => {
                 self.failures += 1;
