@@ -128,6 +128,9 @@ pub fn load_analysis(store: &Store, key: &str) -> Option<SolveResponse> {
 
 /// Keeps an answer; a failure to write is reported, not fatal.
 pub fn save_analysis(store: &Store, key: &str, a: &SolveResponse) {
+    if store.is_damaged() {
+        return; // already reported
+    }
     let Ok(bytes) = serde_json::to_vec(a) else { return };
     let summary = format!(
         "{} {}{}: {}",
@@ -275,8 +278,12 @@ pub fn decode_seq(mut payload: Vec<u8>) -> Result<KeptSeq, String> {
 }
 
 /// The payload of `key` if an entry written by this version is there. An entry of another
-/// version is passed over (it will be replaced); a damaged one is reported on stderr.
+/// version is passed over (it will be replaced); a damaged one is reported on stderr. A
+/// damaged store file is reported once: the handle then answers nothing (and keeps nothing).
 fn load(store: &Store, key: &str) -> Option<(EntryInfo, Vec<u8>)> {
+    if store.is_damaged() {
+        return None;
+    }
     match store.get(key) {
         Ok(Some((info, bytes))) if info.writer == store.writer() => Some((info, bytes)),
         Ok(_) => None,
@@ -310,6 +317,9 @@ pub fn load_seq(store: &Store, game: &str) -> Option<KeptSeq> {
 /// Keeps G(0), ... of `game` (`data`: `width` bytes per value); a failure is reported on
 /// stderr, never fatal.
 pub fn save_seq(store: &Store, game: &str, width: usize, data: &[u8]) {
+    if store.is_damaged() {
+        return; // already reported
+    }
     let n = data.len() / width;
     let max = values_of(width, data).max().unwrap_or(0);
     let summary = match n {
@@ -519,6 +529,9 @@ pub fn save_table(
     table: &DenseTable,
     tier_size: impl Fn(u32) -> u64,
 ) {
+    if store.is_damaged() {
+        return; // already reported
+    }
     let (header, payload) = encode_table(space, start, table, tier_size);
     let key = space.table_key(start);
     let summary = format!(
@@ -599,6 +612,9 @@ pub fn load_answer(store: &Store, key: &str) -> Option<DenseAnswer> {
 
 /// Keeps a dense answer; a failure is reported on stderr, never fatal.
 pub fn save_answer(store: &Store, space: &DenseSpace, answer: &DenseAnswer) {
+    if store.is_damaged() {
+        return; // already reported
+    }
     let Ok(bytes) = serde_json::to_vec(answer) else {
         return;
     };

@@ -1,10 +1,10 @@
 //! The persistent store as the commands see it: where it is (`--db PATH`, `GRUNDY_DB`, the
 //! user's data folder; `--no-db` for none), the analyses `solve` keeps there, and
-//! `grundy db list|show|verify|prune`.
+//! `grundy db list|show|verify|prune|repair`.
 
 use crate::error::{usage, CliError};
 use grundy_app::store::{self as entries, writer};
-use grundy_store::{EntryInfo, Store, StoreError};
+use grundy_store::{EntryInfo, Integrity, Store, StoreError};
 use std::path::PathBuf;
 
 /// Where the store is, from the global options.
@@ -61,8 +61,13 @@ pub fn store_error(e: StoreError) -> CliError {
     grundy db show 'analysis/nim/normal/-/-/-/-/3 5 7'\n  \
     grundy db show seq/0.77\n  \
     grundy db verify\n  \
+    grundy db repair\n  \
     grundy db prune --stale\n  \
     grundy db prune --kind seq\n\n\
+    A damaged store file (a bad disk, a file edited by hand) never stops a command: it is \
+    reported and the command goes on without it. `grundy db verify` finds the damage (exit 1) \
+    and `grundy db repair` copies every entry that still reads back sound into a new file, \
+    keeping the damaged one beside it as store.redb.damaged-YYYYMMDDTHHMMSS.\n\n\
     Kinds of entries: analysis (one position: solve, play, serve, solve --dense), table (the \
     server's tables), seq (G(0), G(1), ... of a heap game: seq, plot), dense (every state \
     below a position: solve --dense)."
@@ -85,9 +90,18 @@ enum DbCommand {
         /// The entry's key (as `list` prints it).
         key: String,
     },
-    /// Read every entry back and check it (checksums; for sequences and dense tables also
-    /// their layout and every record); exit 1 if anything is wrong.
+    /// Check the store: redb's integrity check of every page (on a private copy: the file is
+    /// not changed), then every entry read back (checksums; for sequences and dense tables
+    /// also their layout and every record); exit 1 if anything is wrong.
     Verify,
+    /// Copy every entry that still reads back sound into a new store file, which takes the
+    /// old one's place; the old file is kept beside it as PATH.damaged-YYYYMMDDTHHMMSS
+    /// (UTC). Reports the entries kept and lost. Run it while no other grundy uses the store.
+    Repair {
+        /// One JSON object: path, backup, kept (keys), lost (key and reason), notes.
+        #[arg(long)]
+        json: bool,
+    },
     /// Remove entries (and blocks no entry uses): each option removes what it matches, and
     /// damaged entries always go.
     Prune {
@@ -141,6 +155,11 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
                 path.display()
             ))),
         };
+    }
+    match args.command {
+        DbCommand::Verify => return run_verify(opts),
+        DbCommand::Repair { json } => return run_repair(opts, json),
+        _ => {}
     }
     let store = opts.open_required()?;
     match args.command {
@@ -199,26 +218,7 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
                 println!("content:  {}", String::from_utf8_lossy(&bytes));
             }
         }
-        DbCommand::Verify => {
-            let r = verify(&store)?;
-            println!(
-                "{}: {} entries, {} blocks, {} orphan blocks, {} problems",
-                store.path().display(),
-                r.entries,
-                r.blocks,
-                r.orphan_blocks,
-                r.problems.len()
-            );
-            for p in &r.problems {
-                println!("problem: {p}");
-            }
-            if !r.problems.is_empty() {
-                return Err(CliError::Failure(anyhow::anyhow!(
-                    "the store has {} damaged entries (grundy db prune removes what cannot be read)",
-                    r.problems.len()
-                )));
-            }
-        }
+        DbCommand::Verify | DbCommand::Repair { .. } => {}
         DbCommand::Prune {
             all,
             stale,
@@ -258,6 +258,103 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
             println!("removed {removed} entries from {}", store.path().display());
         }
     }
+    Ok(())
+}
+
+/// `grundy db verify` of the existing store: redb's integrity check, then every entry.
+fn run_verify(opts: &DbOptions) -> Result<(), CliError> {
+    let path = opts
+        .path()
+        .ok_or_else(|| usage("no store: --no-db was given, or no data folder is known (give --db PATH)"))?;
+    let mut problems = Vec::new();
+    let mut damaged = false;
+    match grundy_store::check_integrity(&path).map_err(store_error)? {
+        Integrity::Sound => println!("integrity: sound (redb's check of every page)"),
+        Integrity::Repairable => {
+            println!("integrity: sound; redb will finish an interrupted commit the next time it writes")
+        }
+        Integrity::Damaged(what) => {
+            println!("integrity: damaged (redb's check of every page)");
+            problems.push(format!("the file is damaged: {what}"));
+            damaged = true;
+        }
+    }
+    let mut counts = (0, 0, 0);
+    // A snapshot: verify never changes the file, even to recover it after a crash.
+    let checked = Store::open_snapshot(&path, &writer())
+        .map_err(store_error)
+        .and_then(|store| verify(&store).map(|r| (store, r)));
+    match checked {
+        Ok((_, r)) => {
+            counts = (r.entries, r.blocks, r.orphan_blocks);
+            problems.extend(r.problems);
+        }
+        Err(CliError::Failure(e)) => match e.downcast::<StoreError>() {
+            Ok(StoreError::Damaged { message, .. }) => {
+                if !damaged {
+                    problems.push(format!("the file is damaged: {message}"));
+                }
+                damaged = true;
+            }
+            // A file that does not even open is damaged, as the check above found.
+            Ok(e) if damaged => problems.push(e.to_string()),
+            Ok(e) => return Err(store_error(e)),
+            Err(e) => return Err(CliError::Failure(e)),
+        },
+        Err(e) => return Err(e),
+    }
+    println!(
+        "{}: {} entries, {} blocks, {} orphan blocks, {} problems",
+        path.display(),
+        counts.0,
+        counts.1,
+        counts.2,
+        problems.len()
+    );
+    for p in &problems {
+        println!("problem: {p}");
+    }
+    if damaged {
+        return Err(CliError::Failure(anyhow::anyhow!(
+            "the store {} is damaged: `grundy db repair` copies every entry that can still be read into a new file",
+            path.display()
+        )));
+    }
+    if !problems.is_empty() {
+        return Err(CliError::Failure(anyhow::anyhow!(
+            "the store has {} damaged entries (grundy db prune removes what cannot be read; grundy db repair keeps the rest in a new file)",
+            problems.len()
+        )));
+    }
+    Ok(())
+}
+
+/// `grundy db repair` of the existing store.
+fn run_repair(opts: &DbOptions, json: bool) -> Result<(), CliError> {
+    let path = opts
+        .path()
+        .ok_or_else(|| usage("no store: --no-db was given, or no data folder is known (give --db PATH)"))?;
+    let r = grundy_store::repair(&path, &writer()).map_err(store_error)?;
+    if json {
+        println!("{}", serde_json::to_string(&r).unwrap_or_default());
+        return Ok(());
+    }
+    for k in &r.kept {
+        println!("kept: {k}");
+    }
+    for l in &r.lost {
+        println!("lost: {} ({})", l.key, l.reason);
+    }
+    for n in &r.notes {
+        println!("note: {n}");
+    }
+    println!(
+        "repaired {}: {} entries kept, {} lost; the file as it was is {}",
+        r.path.display(),
+        r.kept.len(),
+        r.lost.len(),
+        r.backup.display()
+    );
     Ok(())
 }
 

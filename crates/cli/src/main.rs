@@ -48,7 +48,7 @@ enum Command {
     Plot(plot::PlotArgs),
     /// Play a position against perfect play in the terminal.
     Play(play::PlayArgs),
-    /// The store of results: list, show, verify, prune.
+    /// The store of results: list, show, verify, repair, prune.
     Db(db::DbArgs),
     /// Serve the web explorer and its JSON API (default http://127.0.0.1:7878/).
     Serve(serve::ServeArgs),

@@ -9,6 +9,19 @@
 //! damaged payload is detected (`verify`) rather than misread. A file written in a newer
 //! format is refused with [`StoreError::NewerFormat`]; entries written by another version of
 //! grundy are kept but not trusted for answers ([`EntryInfo::writer`], `prune --stale`).
+//!
+//! Damage from outside (a flipped bit on disk, a file edited by hand) can make redb panic on
+//! the pages it reads rather than return an error: every call into redb runs behind a panic
+//! boundary, and such a panic (or redb's own report of corruption) comes back as
+//! [`StoreError::Damaged`], after which the handle refuses further work. [`check_integrity`]
+//! runs redb's integrity check without changing the file, and [`repair`] copies every entry
+//! that still reads back sound into a new file, keeping the damaged one beside it.
+
+mod guard;
+mod overlay;
+mod repair;
+
+pub use repair::{check_integrity, repair, Integrity, LostEntry, RepairReport};
 
 use redb::{
     Builder, ConcurrencyMode, Database, DatabaseError, ReadableDatabase, ReadableTable, TableDefinition,
@@ -16,6 +29,7 @@ use redb::{
 };
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The store's format: bumped when the layout of the file changes.
@@ -59,6 +73,16 @@ pub enum StoreError {
     /// A read or write failed.
     #[error("store: {0}")]
     Db(String),
+    /// The file is damaged: redb reported corruption, or failed (panicked) on a page it read.
+    /// The handle that met it does no further work; `grundy db repair` keeps what can still
+    /// be read.
+    #[error("the store {path} is damaged ({message}); `grundy db repair` keeps what can still be read")]
+    Damaged {
+        /// The store's path.
+        path: PathBuf,
+        /// What failed.
+        message: String,
+    },
     /// An entry's payload does not match its catalogue record.
     #[error("store entry '{key}' is damaged: {what}")]
     Corrupt {
@@ -69,8 +93,35 @@ pub enum StoreError {
     },
 }
 
-fn db_err(e: impl std::fmt::Display) -> StoreError {
+/// A redb error: corruption is [`StoreError::Damaged`] (its path filled in at the boundary,
+/// [`Store::run`]), anything else [`StoreError::Db`].
+pub(crate) fn db_err(e: impl Into<redb::Error>) -> StoreError {
+    match e.into() {
+        redb::Error::Corrupted(message) => StoreError::Damaged {
+            path: PathBuf::new(),
+            message: format!("corrupted: {message}"),
+        },
+        e => StoreError::Db(e.to_string()),
+    }
+}
+
+/// Another failure (compression, encoding) as [`StoreError::Db`].
+fn other_err(e: impl std::fmt::Display) -> StoreError {
     StoreError::Db(e.to_string())
+}
+
+/// Runs `f` behind the panic boundary: a panic is damage of the store at `path`, and a
+/// [`StoreError::Damaged`] from inside gets `path`.
+fn at_boundary<T>(path: &Path, f: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
+    let damaged = |message: String| StoreError::Damaged {
+        path: path.to_path_buf(),
+        message,
+    };
+    match guard::guarded(f) {
+        Ok(Err(StoreError::Damaged { message, .. })) => Err(damaged(message)),
+        Ok(r) => r,
+        Err(panic) => Err(damaged(format!("redb failed on a damaged page: {panic}"))),
+    }
 }
 
 /// The catalogue record of one entry.
@@ -151,7 +202,7 @@ pub fn default_path() -> Option<PathBuf> {
     Some(base.join("grundy").join("store.redb"))
 }
 
-fn now() -> u64 {
+pub(crate) fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -161,9 +212,26 @@ fn now() -> u64 {
 /// An open store.
 #[derive(Debug)]
 pub struct Store {
-    db: Database,
+    /// Always `Some` until dropped.
+    db: Option<Database>,
     path: PathBuf,
     writer: String,
+    /// Set once damage was met: redb's state may be inconsistent after a panic, so the handle
+    /// does no further work.
+    broken: AtomicBool,
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        let Some(db) = self.db.take() else { return };
+        if self.broken.load(Ordering::Relaxed) {
+            // After a panic inside redb, closing could panic or wait on a lock that is never
+            // released: leave the handle to the end of the process.
+            std::mem::forget(db);
+        } else {
+            let _ = guard::guarded(move || drop(db));
+        }
+    }
 }
 
 impl Store {
@@ -179,6 +247,14 @@ impl Store {
             std::fs::create_dir_all(dir)
                 .map_err(|e| open_err(format!("cannot create {}: {e}", dir.display())))?;
         }
+        at_boundary(path, || Store::open_inner(path, writer))
+    }
+
+    fn open_inner(path: &Path, writer: &str) -> Result<Store, StoreError> {
+        let open_err = |message: String| StoreError::Open {
+            path: path.to_path_buf(),
+            message,
+        };
         let mut tries = 0;
         let db = loop {
             let mut b = Builder::new();
@@ -193,16 +269,80 @@ impl Store {
                     tries += 1;
                     std::thread::sleep(Duration::from_millis(50));
                 }
-                Err(e) => return Err(open_err(e.to_string())),
+                Err(e) => {
+                    return Err(match db_err(e) {
+                        StoreError::Db(message) => open_err(message),
+                        damaged => damaged,
+                    })
+                }
             }
         };
+        Store::ready(db, path, writer)
+    }
+
+    /// Opens the store at `path` as a snapshot that never changes the file (nor creates
+    /// anything): reads come from the file, and whatever redb or the caller writes (a recovery
+    /// after a crash, a new entry) stays in memory and is gone when the handle is dropped.
+    /// For checking a store (`grundy db verify`); the snapshot does not take part in redb's
+    /// locking between processes, so a process writing meanwhile may show as damage.
+    pub fn open_snapshot(path: &Path, writer: &str) -> Result<Store, StoreError> {
+        at_boundary(path, || {
+            let open_err = |message: String| StoreError::Open {
+                path: path.to_path_buf(),
+                message,
+            };
+            let base = overlay::Base::open(path).map_err(|e| open_err(e.to_string()))?;
+            let mut b = Builder::new();
+            b.set_cache_size(32 << 20);
+            let db = match b.create_with_backend(overlay::Overlay::new(base)) {
+                Ok(db) => db,
+                Err(e) => {
+                    return Err(match db_err(e) {
+                        StoreError::Db(message) => open_err(message),
+                        damaged => damaged,
+                    })
+                }
+            };
+            Store::ready(db, path, writer)
+        })
+    }
+
+    /// The handle of an open database, its format checked.
+    fn ready(db: Database, path: &Path, writer: &str) -> Result<Store, StoreError> {
         let store = Store {
-            db,
+            db: Some(db),
             path: path.to_path_buf(),
             writer: writer.to_string(),
+            broken: AtomicBool::new(false),
         };
-        store.check_format()?;
+        store.run(|db| store.check_format(db))?;
         Ok(store)
+    }
+
+    /// Runs `f` on the database behind the panic boundary. Damage (a panic inside redb, or
+    /// corruption it reports) marks the handle broken: every later call fails at once with
+    /// [`StoreError::Damaged`].
+    fn run<T>(&self, f: impl FnOnce(&Database) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let damaged = |message: &str| StoreError::Damaged {
+            path: self.path.clone(),
+            message: message.to_string(),
+        };
+        if self.broken.load(Ordering::Relaxed) {
+            return Err(damaged("an earlier read of it failed"));
+        }
+        let Some(db) = self.db.as_ref() else {
+            return Err(damaged("closed"));
+        };
+        let r = at_boundary(&self.path, || f(db));
+        if matches!(r, Err(StoreError::Damaged { .. })) {
+            self.broken.store(true, Ordering::Relaxed);
+        }
+        r
+    }
+
+    /// True once this handle met damage (it then refuses further work).
+    pub fn is_damaged(&self) -> bool {
+        self.broken.load(Ordering::Relaxed)
     }
 
     /// The version recorded with the entries this handle writes.
@@ -216,9 +356,9 @@ impl Store {
     }
 
     /// Checks the format (writing it into a new store).
-    fn check_format(&self) -> Result<(), StoreError> {
+    fn check_format(&self, db: &Database) -> Result<(), StoreError> {
         let found = {
-            let rtx = self.db.begin_read().map_err(db_err)?;
+            let rtx = db.begin_read().map_err(db_err)?;
             let ours = [META.name(), CATALOGUE.name(), BLOCKS.name()];
             let foreign = rtx
                 .list_tables()
@@ -235,7 +375,7 @@ impl Store {
         };
         match found {
             None => {
-                let wtx = self.db.begin_write().map_err(db_err)?;
+                let wtx = db.begin_write().map_err(db_err)?;
                 {
                     let mut meta = wtx.open_table(META).map_err(db_err)?;
                     // Another process may have initialised it meanwhile: keep its record.
@@ -269,7 +409,7 @@ impl Store {
         let mut blocks = Vec::new();
         for chunk in payload.chunks(BLOCK_BYTES) {
             checksums.push(checksum(chunk));
-            blocks.push(zstd::bulk::compress(chunk, 3).map_err(db_err)?);
+            blocks.push(zstd::bulk::compress(chunk, 3).map_err(other_err)?);
         }
         let info = EntryInfo {
             key: entry.key.to_string(),
@@ -283,167 +423,188 @@ impl Store {
             blocks: blocks.len() as u32,
             checksums,
         };
-        let record = serde_json::to_vec(&info).map_err(db_err)?;
-        let wtx = self.db.begin_write().map_err(db_err)?;
-        {
-            let mut cat = wtx.open_table(CATALOGUE).map_err(db_err)?;
-            let mut tab = wtx.open_table(BLOCKS).map_err(db_err)?;
-            let old = cat
-                .get(entry.key)
-                .map_err(db_err)?
-                .and_then(|v| serde_json::from_slice::<EntryInfo>(v.value()).ok());
-            if let Some(old) = old {
-                for i in info.blocks..old.blocks {
-                    tab.remove((entry.key, i)).map_err(db_err)?;
-                }
-            }
-            for (i, b) in blocks.iter().enumerate() {
-                tab.insert((entry.key, i as u32), b.as_slice()).map_err(db_err)?;
-            }
-            cat.insert(entry.key, record.as_slice()).map_err(db_err)?;
-        }
-        wtx.commit().map_err(db_err)?;
+        self.write_entry(&info, &blocks)?;
         Ok(info)
+    }
+
+    /// Writes the record `info` and its compressed `blocks` in one transaction (replacing an
+    /// entry with the same key).
+    pub(crate) fn write_entry(&self, info: &EntryInfo, blocks: &[Vec<u8>]) -> Result<(), StoreError> {
+        let record = serde_json::to_vec(info).map_err(other_err)?;
+        let key = info.key.as_str();
+        self.run(|db| {
+            let wtx = db.begin_write().map_err(db_err)?;
+            {
+                let mut cat = wtx.open_table(CATALOGUE).map_err(db_err)?;
+                let mut tab = wtx.open_table(BLOCKS).map_err(db_err)?;
+                let old = cat
+                    .get(key)
+                    .map_err(db_err)?
+                    .and_then(|v| serde_json::from_slice::<EntryInfo>(v.value()).ok());
+                if let Some(old) = old {
+                    for i in info.blocks..old.blocks {
+                        tab.remove((key, i)).map_err(db_err)?;
+                    }
+                }
+                for (i, b) in blocks.iter().enumerate() {
+                    tab.insert((key, i as u32), b.as_slice()).map_err(db_err)?;
+                }
+                cat.insert(key, record.as_slice()).map_err(db_err)?;
+            }
+            wtx.commit().map_err(db_err)
+        })
     }
 
     /// The catalogue record of `key`.
     pub fn info(&self, key: &str) -> Result<Option<EntryInfo>, StoreError> {
-        let rtx = self.db.begin_read().map_err(db_err)?;
-        let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
-        let Some(v) = cat.get(key).map_err(db_err)? else {
-            return Ok(None);
-        };
-        catalogue_record(key, v.value()).map(Some)
+        self.run(|db| {
+            let rtx = db.begin_read().map_err(db_err)?;
+            let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
+            let Some(v) = cat.get(key).map_err(db_err)? else {
+                return Ok(None);
+            };
+            catalogue_record(key, v.value()).map(Some)
+        })
     }
 
     /// An entry and its payload, checked against its checksums; `None` when absent.
     pub fn get(&self, key: &str) -> Result<Option<(EntryInfo, Vec<u8>)>, StoreError> {
-        let rtx = self.db.begin_read().map_err(db_err)?;
-        let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
-        let tab = rtx.open_table(BLOCKS).map_err(db_err)?;
-        let Some(v) = cat.get(key).map_err(db_err)? else {
-            return Ok(None);
-        };
-        let info = catalogue_record(key, v.value())?;
-        let payload = read_payload(&info, |i| {
-            Ok(tab.get((key, i)).map_err(db_err)?.map(|b| b.value().to_vec()))
-        })?;
-        Ok(Some((info, payload)))
+        self.run(|db| {
+            let rtx = db.begin_read().map_err(db_err)?;
+            let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
+            let tab = rtx.open_table(BLOCKS).map_err(db_err)?;
+            let Some(v) = cat.get(key).map_err(db_err)? else {
+                return Ok(None);
+            };
+            let info = catalogue_record(key, v.value())?;
+            let payload = read_payload(&info, |i| {
+                Ok(tab.get((key, i)).map_err(db_err)?.map(|b| b.value().to_vec()))
+            })?;
+            Ok(Some((info, payload)))
+        })
     }
 
     /// Every catalogue record, in key order.
     pub fn list(&self) -> Result<Vec<EntryInfo>, StoreError> {
-        let rtx = self.db.begin_read().map_err(db_err)?;
-        let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
-        let mut out = Vec::new();
-        for item in cat.iter().map_err(db_err)? {
-            let (k, v) = item.map_err(db_err)?;
-            out.push(catalogue_record(k.value(), v.value())?);
-        }
-        Ok(out)
+        self.run(|db| {
+            let rtx = db.begin_read().map_err(db_err)?;
+            let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
+            let mut out = Vec::new();
+            for item in cat.iter().map_err(db_err)? {
+                let (k, v) = item.map_err(db_err)?;
+                out.push(catalogue_record(k.value(), v.value())?);
+            }
+            Ok(out)
+        })
     }
 
     /// The catalogue records whose keys start with `prefix`, in key order.
     pub fn list_prefix(&self, prefix: &str) -> Result<Vec<EntryInfo>, StoreError> {
-        let rtx = self.db.begin_read().map_err(db_err)?;
-        let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
-        let mut out = Vec::new();
-        for item in cat.range(prefix..).map_err(db_err)? {
-            let (k, v) = item.map_err(db_err)?;
-            if !k.value().starts_with(prefix) {
-                break;
+        self.run(|db| {
+            let rtx = db.begin_read().map_err(db_err)?;
+            let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
+            let mut out = Vec::new();
+            for item in cat.range(prefix..).map_err(db_err)? {
+                let (k, v) = item.map_err(db_err)?;
+                if !k.value().starts_with(prefix) {
+                    break;
+                }
+                out.push(catalogue_record(k.value(), v.value())?);
             }
-            out.push(catalogue_record(k.value(), v.value())?);
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// Removes the entries `remove` picks, with their blocks, in one transaction
     /// (also blocks no entry refers to). Returns the number of entries removed.
     pub fn prune(&self, mut remove: impl FnMut(&EntryInfo) -> bool) -> Result<usize, StoreError> {
-        let wtx = self.db.begin_write().map_err(db_err)?;
-        let removed;
-        {
-            let mut cat = wtx.open_table(CATALOGUE).map_err(db_err)?;
-            let mut tab = wtx.open_table(BLOCKS).map_err(db_err)?;
-            let mut doomed: Vec<String> = Vec::new();
-            let mut live: std::collections::HashMap<String, u32> = Default::default();
-            for item in cat.iter().map_err(db_err)? {
-                let (k, v) = item.map_err(db_err)?;
-                match serde_json::from_slice::<EntryInfo>(v.value()) {
-                    Ok(info) if !remove(&info) => {
-                        live.insert(info.key.clone(), info.blocks);
+        self.run(|db| {
+            let wtx = db.begin_write().map_err(db_err)?;
+            let removed;
+            {
+                let mut cat = wtx.open_table(CATALOGUE).map_err(db_err)?;
+                let mut tab = wtx.open_table(BLOCKS).map_err(db_err)?;
+                let mut doomed: Vec<String> = Vec::new();
+                let mut live: std::collections::HashMap<String, u32> = Default::default();
+                for item in cat.iter().map_err(db_err)? {
+                    let (k, v) = item.map_err(db_err)?;
+                    match serde_json::from_slice::<EntryInfo>(v.value()) {
+                        Ok(info) if !remove(&info) => {
+                            live.insert(info.key.clone(), info.blocks);
+                        }
+                        // Unreadable records go too.
+                        _ => doomed.push(k.value().to_string()),
                     }
-                    // Unreadable records go too.
-                    _ => doomed.push(k.value().to_string()),
+                }
+                for k in &doomed {
+                    cat.remove(k.as_str()).map_err(db_err)?;
+                }
+                removed = doomed.len();
+                let mut dead_blocks: Vec<(String, u32)> = Vec::new();
+                for item in tab.iter().map_err(db_err)? {
+                    let (k, _) = item.map_err(db_err)?;
+                    let (key, i) = k.value();
+                    if live.get(key).is_none_or(|&n| i >= n) {
+                        dead_blocks.push((key.to_string(), i));
+                    }
+                }
+                for (k, i) in &dead_blocks {
+                    tab.remove((k.as_str(), *i)).map_err(db_err)?;
                 }
             }
-            for k in &doomed {
-                cat.remove(k.as_str()).map_err(db_err)?;
-            }
-            removed = doomed.len();
-            let mut dead_blocks: Vec<(String, u32)> = Vec::new();
-            for item in tab.iter().map_err(db_err)? {
-                let (k, _) = item.map_err(db_err)?;
-                let (key, i) = k.value();
-                if live.get(key).is_none_or(|&n| i >= n) {
-                    dead_blocks.push((key.to_string(), i));
-                }
-            }
-            for (k, i) in &dead_blocks {
-                tab.remove((k.as_str(), *i)).map_err(db_err)?;
-            }
-        }
-        wtx.commit().map_err(db_err)?;
-        Ok(removed)
+            wtx.commit().map_err(db_err)?;
+            Ok(removed)
+        })
     }
 
     /// Reads every entry back: records parse, every block is there, decompresses and matches
     /// its checksum; also counts blocks no entry refers to.
     pub fn verify(&self) -> Result<VerifyReport, StoreError> {
-        let rtx = self.db.begin_read().map_err(db_err)?;
-        let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
-        let tab = rtx.open_table(BLOCKS).map_err(db_err)?;
-        let mut report = VerifyReport::default();
-        let mut live: std::collections::HashMap<String, u32> = Default::default();
-        for item in cat.iter().map_err(db_err)? {
-            let (k, v) = item.map_err(db_err)?;
-            report.entries += 1;
-            let key = k.value().to_string();
-            let info: EntryInfo = match serde_json::from_slice(v.value()) {
-                Ok(i) => i,
-                Err(e) => {
+        self.run(|db| {
+            let rtx = db.begin_read().map_err(db_err)?;
+            let cat = rtx.open_table(CATALOGUE).map_err(db_err)?;
+            let tab = rtx.open_table(BLOCKS).map_err(db_err)?;
+            let mut report = VerifyReport::default();
+            let mut live: std::collections::HashMap<String, u32> = Default::default();
+            for item in cat.iter().map_err(db_err)? {
+                let (k, v) = item.map_err(db_err)?;
+                report.entries += 1;
+                let key = k.value().to_string();
+                let info: EntryInfo = match serde_json::from_slice(v.value()) {
+                    Ok(i) => i,
+                    Err(e) => {
+                        report
+                            .problems
+                            .push(format!("{key}: unreadable catalogue record: {e}"));
+                        continue;
+                    }
+                };
+                if info.key != key {
                     report
                         .problems
-                        .push(format!("{key}: unreadable catalogue record: {e}"));
-                    continue;
+                        .push(format!("{key}: record names another key '{}'", info.key));
                 }
-            };
-            if info.key != key {
-                report
-                    .problems
-                    .push(format!("{key}: record names another key '{}'", info.key));
+                live.insert(key.clone(), info.blocks);
+                report.blocks += info.blocks as usize;
+                let read = read_payload(&info, |i| {
+                    Ok(tab
+                        .get((key.as_str(), i))
+                        .map_err(db_err)?
+                        .map(|b| b.value().to_vec()))
+                });
+                if let Err(e) = read {
+                    report.problems.push(e.to_string());
+                }
             }
-            live.insert(key.clone(), info.blocks);
-            report.blocks += info.blocks as usize;
-            let read = read_payload(&info, |i| {
-                Ok(tab
-                    .get((key.as_str(), i))
-                    .map_err(db_err)?
-                    .map(|b| b.value().to_vec()))
-            });
-            if let Err(e) = read {
-                report.problems.push(e.to_string());
+            for item in tab.iter().map_err(db_err)? {
+                let (k, _) = item.map_err(db_err)?;
+                let (key, i) = k.value();
+                if live.get(key).is_none_or(|&n| i >= n) {
+                    report.orphan_blocks += 1;
+                }
             }
-        }
-        for item in tab.iter().map_err(db_err)? {
-            let (k, _) = item.map_err(db_err)?;
-            let (key, i) = k.value();
-            if live.get(key).is_none_or(|&n| i >= n) {
-                report.orphan_blocks += 1;
-            }
-        }
-        Ok(report)
+            Ok(report)
+        })
     }
 
     /// Stores a dense array of values (Grundy values, with [`NONE`] for "no value") as
@@ -473,7 +634,7 @@ impl Store {
 }
 
 /// Reads and checks an entry's blocks through `block(i)`.
-fn read_payload(
+pub(crate) fn read_payload(
     info: &EntryInfo,
     mut block: impl FnMut(u32) -> Result<Option<Vec<u8>>, StoreError>,
 ) -> Result<Vec<u8>, StoreError> {
