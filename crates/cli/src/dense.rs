@@ -31,7 +31,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("expected a size like 512M or 8G, found '{t}'"))?;
     v.checked_shl(shift)
         .filter(|x| x >> shift == v)
-        .ok_or_else(|| format!("size '{t}' is too large"))
+        .ok_or_else(|| format!("size '{t}' is too large (at most 16777215T, 2^64 − 1 bytes)"))
 }
 
 /// Runs a dense solve of a whole position (the families with a dense form: see

@@ -5,6 +5,7 @@ pub mod db;
 pub mod dense;
 pub mod error;
 pub mod judge;
+pub mod numbers;
 pub mod play;
 pub mod serve;
 pub mod solve;
