@@ -122,9 +122,17 @@ test('nim: set up by clicks, then win against perfect play by clicking tokens', 
   // Every move is coloured by its result: 4 5 6 has exactly the winning moves to 3 5 6, 4 2 6, 4 5 1.
   const wins = await page.$$eval('#moves .move.win', (bs) => bs.map((b) => b.dataset.move));
   assert.deepStrictEqual(wins.sort(), ['1:4->3', '2:5->2', '3:6->1']);
+  // The game ends on the move that leaves no token (its remoteness is 0): the page never
+  // asks the server about an empty position.
+  const positions = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/solve')) positions.push(JSON.parse(r.postData()).position);
+  });
   await page.click('[data-testid="play-me"]');
   const status = await playToEnd(page, 40);
-  assert.match(status, /You win/);
+  assert.match(status, /You win! No move is left/);
+  assert.strictEqual(await page.inputValue('#position'), '0');
+  assert.ok(positions.length > 0 && positions.every((p) => p.trim() !== ''), JSON.stringify(positions));
   assert.deepStrictEqual(errors, []);
   await page.close();
 });

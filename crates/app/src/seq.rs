@@ -24,7 +24,9 @@ pub struct SeqRequest {
     pub count: String,
     /// Stop as soon as a period is proven (checked at fixed lengths, see [`check_points`]).
     pub until_period: bool,
-    /// Save the values to this file at least once a second, to resume after a stop.
+    /// Save the values to this file at least once a second, to resume after a stop. An
+    /// existing file there must be a grundy checkpoint (it is replaced), or a regular file
+    /// with `force`; a folder or a device is refused (see [`SeqRequest::parse`]).
     pub checkpoint: Option<PathBuf>,
     /// Continue from this checkpoint file (and keep saving to it, unless `checkpoint`
     /// names another file). The store is not read when resuming.
@@ -36,6 +38,9 @@ pub struct SeqRequest {
     /// Compute every value by the engine's method, even once the values prove a period (by
     /// default the rest is then copied from one period earlier; the values are the same).
     pub every_heap: bool,
+    /// Let `checkpoint` replace an existing regular file that is not a grundy checkpoint
+    /// (a folder or a device is refused even so).
+    pub force: bool,
 }
 
 impl SeqRequest {
@@ -51,12 +56,18 @@ impl SeqRequest {
             storage: StoreOptions::default(),
             threads: None,
             every_heap: false,
+            force: false,
         }
     }
 
-    /// Reads the game and the count and checks the scratch folder, without computing
-    /// anything: a front end checks its input with this before opening the store.
-    /// [`compute`] does the same first.
+    /// Reads the game and the count and checks the scratch folder and the checkpoint's path,
+    /// without computing anything: a front end checks its input with this before opening the
+    /// store. [`compute`] does the same first.
+    ///
+    /// The checkpoint is written only where the user meant: a path that holds nothing, or a
+    /// grundy checkpoint (of any game: it is replaced, or continued when it is also the file
+    /// resumed from), or, with `force`, another regular file. A folder, a device, a pipe or a
+    /// socket is refused whatever `force` says ([`Error::CheckpointTarget`]).
     pub fn parse(&self) -> Result<(HeapGame, u64), Error> {
         let game = HeapGame::parse(&self.game).map_err(|e| Error::Game {
             shown: grundy_core::parse::shorten(&self.game),
@@ -67,6 +78,17 @@ impl SeqRequest {
         if let Some(dir) = &self.storage.scratch_dir {
             if !dir.is_dir() {
                 return Err(Error::ScratchDir(dir.display().to_string()));
+            }
+        }
+        if let Some(path) = &self.checkpoint {
+            // The file resumed from is read (and checked) as a checkpoint before it is written.
+            if self.resume.as_ref() != Some(path) {
+                if let Some(why) = checkpoint::target(path).refusal(self.force) {
+                    return Err(Error::CheckpointTarget {
+                        path: path.display().to_string(),
+                        reason: why.to_string(),
+                    });
+                }
             }
         }
         Ok((game, count))
@@ -103,6 +125,15 @@ pub enum Error {
         /// What failed.
         source: SeqError,
     },
+    /// The checkpoint would be written over something the user did not mean: a folder, a
+    /// device, or (without `force`) a file that is not a grundy checkpoint.
+    #[error("refusing to write checkpoint {path}: {reason}")]
+    CheckpointTarget {
+        /// The file as given.
+        path: String,
+        /// What is there, and what to do about it.
+        reason: String,
+    },
     /// The folder for the scratch file is not a folder.
     #[error("no folder {0} for the scratch file")]
     ScratchDir(String),
@@ -128,6 +159,7 @@ impl Error {
             | Error::Count(_)
             | Error::Resume(_)
             | Error::CheckpointPath { .. }
+            | Error::CheckpointTarget { .. }
             | Error::ScratchDir(_) => true,
             Error::Checkpointing(_) | Error::Engine(_) | Error::Memory(_) => false,
         }

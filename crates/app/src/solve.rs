@@ -218,6 +218,20 @@ pub struct MoveOut {
     pub ends_game: bool,
 }
 
+impl MoveOut {
+    /// Whether the move leaves a position with no move at all (the game is then over: under
+    /// normal play the player who made it wins, under misère play loses), known from its
+    /// remoteness 0: `false` when remoteness was not asked for. A move that [`ends_game`]
+    /// at once is not counted here. Front ends that play a game to its end (`grundy play`,
+    /// the web page) ask for remoteness and stop on such a move instead of solving the
+    /// position it leads to.
+    ///
+    /// [`ends_game`]: MoveOut::ends_game
+    pub fn leaves_no_move(&self) -> bool {
+        !self.ends_game && self.remoteness == Some(0)
+    }
+}
+
 /// A graph to draw, for the graph games.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 pub struct GraphOut {

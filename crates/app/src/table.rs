@@ -16,9 +16,39 @@ use serde::{Deserialize, Serialize};
 pub struct TableRequest {
     /// Family name.
     pub family: String,
-    /// Length of the sequence, or side of the table.
-    #[serde(default = "default_table_size")]
+    /// Length of the sequence, or side of the table. Any JSON number reads (a negative one as
+    /// 0, a fraction or one past a machine word as the largest), so that
+    /// [`check_table_size`] answers with the real limits rather than a type's.
+    #[serde(default = "default_table_size", deserialize_with = "any_size")]
     pub size: usize,
+}
+
+/// Reads a JSON number as a size, saturating (see [`TableRequest::size`]).
+fn any_size<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    struct Size;
+    impl serde::de::Visitor<'_> for Size {
+        type Value = usize;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a whole number")
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<usize, E> {
+            Ok(usize::try_from(v).unwrap_or(usize::MAX))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<usize, E> {
+            Ok(usize::try_from(v.max(0)).unwrap_or(usize::MAX))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<usize, E> {
+            // Not a whole number, or too large: refused by the size check.
+            Ok(if v.is_finite() && v.fract() == 0.0 && (0.0..1e15).contains(&v) {
+                v as usize
+            } else if v < 0.0 {
+                0
+            } else {
+                usize::MAX
+            })
+        }
+    }
+    d.deserialize_any(Size)
 }
 
 fn default_table_size() -> usize {

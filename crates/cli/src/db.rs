@@ -47,9 +47,13 @@ impl DbOptions {
     }
 }
 
-/// A store error as a failure (exit 1).
+/// A store error as a failure (exit 1), but for a path that cannot be a store (a folder, a
+/// device): the user's input (exit 2).
 pub fn store_error(e: StoreError) -> CliError {
-    CliError::Failure(e.into())
+    match e {
+        e @ StoreError::NotAFile { .. } => CliError::Usage(e.to_string()),
+        e => CliError::Failure(e.into()),
+    }
 }
 
 /// Arguments of `grundy db`.
@@ -117,8 +121,8 @@ enum DbCommand {
         /// Remove the entries of this kind: analysis, table, seq or dense.
         #[arg(long, value_name = "KIND")]
         kind: Option<String>,
-        /// Remove entries older than this many days.
-        #[arg(long, value_name = "DAYS")]
+        /// Remove entries older than this many days (0 to 213503982334601).
+        #[arg(long, value_name = "DAYS", value_parser = crate::numbers::days)]
         older_than: Option<u64>,
     },
     /// Print the store's path.
@@ -251,7 +255,8 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
                     all || (stale && e.writer != me)
                         || family.as_deref().is_some_and(|f| f == e.family)
                         || kind.as_deref().is_some_and(|k| k == e.kind)
-                        || older_than.is_some_and(|d| now.saturating_sub(e.created) > d * 86_400)
+                        || older_than
+                            .is_some_and(|d| now.saturating_sub(e.created) > d.saturating_mul(86_400))
                         || damaged.contains(&e.key)
                 })
                 .map_err(store_error)?;

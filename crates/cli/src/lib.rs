@@ -6,6 +6,7 @@ pub mod dense;
 pub mod error;
 pub mod input;
 pub mod judge;
+pub mod numbers;
 pub mod play;
 pub mod serve;
 pub mod solve;

@@ -44,7 +44,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub misere: bool,
     /// Give up (exit 1) once a search has stored this many positions.
-    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 20_000_000, value_parser = crate::numbers::max_positions)]
     pub max_positions: usize,
     /// Board, graph, rule and subtraction set, as for `grundy solve`.
     #[command(flatten)]
@@ -87,6 +87,18 @@ impl Session {
 
 fn normalise(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The end of a game whose last move left `position` with no move (known from the move's
+/// remoteness, so the position is not solved again): who wins.
+fn no_move_left(out: &mut dyn Write, position: &str, you_win: bool) -> Result<(), CliError> {
+    writeln!(out, "position: {position}")?;
+    writeln!(
+        out,
+        "no move left: {}",
+        if you_win { "you win" } else { "the engine wins" }
+    )?;
+    Ok(())
 }
 
 /// Runs `grundy play`, reading stdin and writing stdout.
@@ -169,6 +181,9 @@ pub fn play(
                 writeln!(out, "the engine wins")?;
                 return Ok(());
             }
+            if m.leaves_no_move() {
+                return no_move_left(out, &m.position_after, args.misere);
+            }
             session.advance(&m.position_after.clone());
             engine_to_move = false;
             continue;
@@ -233,6 +248,9 @@ pub fn play(
             writeln!(out, "position: {}", m.position_after)?;
             writeln!(out, "you win")?;
             return Ok(());
+        }
+        if m.leaves_no_move() {
+            return no_move_left(out, &m.position_after, !args.misere);
         }
         session.advance(&m.position_after);
         engine_to_move = true;

@@ -23,9 +23,15 @@ pub struct PlotArgs {
     /// How many values: G(0) to G(N-1). Accepts 1000000, 1e6, 10^6, 2^21.
     #[arg(long, short = 'n', default_value = "1000")]
     pub count: String,
-    /// The picture to write: .png or .svg.
+    /// The picture to write: .png or .svg. An existing FILE must be a PNG or SVG picture (it
+    /// is replaced); another file is refused unless --force is given, a folder or a device
+    /// always.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: PathBuf,
+    /// Let --output replace an existing regular file that is not a picture (a folder, a
+    /// device, a pipe or a socket is refused even so).
+    #[arg(long)]
+    pub force: bool,
     /// Keep computing until a period is proven (or --count values are computed).
     #[arg(long)]
     pub until_period: bool,
@@ -85,6 +91,12 @@ pub fn run(args: PlotArgs, db: &DbOptions) -> Result<(), CliError> {
             )));
         }
     }
+    if let Some(why) = refusal(&args.output, args.force) {
+        return Err(usage(format!(
+            "refusing to write {}: {why}",
+            display(&args.output)
+        )));
+    }
     let request = SeqRequest {
         until_period: args.until_period,
         ..SeqRequest::new(args.game, args.count)
@@ -119,6 +131,39 @@ pub fn run(args: PlotArgs, db: &DbOptions) -> Result<(), CliError> {
         embed_font(&args.output)?;
     }
     Ok(())
+}
+
+/// Why the picture may not be written at `path` (`None` when it may): a folder, a device, a
+/// pipe or a socket never; an existing regular file only when it is a picture (PNG, or SVG
+/// text), or with `force`.
+fn refusal(path: &Path, force: bool) -> Option<&'static str> {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.is_dir() {
+        return Some("it is a folder");
+    }
+    if !meta.is_file() {
+        return Some("it is not a regular file (a device, a pipe or a socket)");
+    }
+    if force || meta.len() == 0 || is_picture(path) {
+        return None;
+    }
+    Some("it is an existing file that is not a PNG or SVG picture (--force replaces it)")
+}
+
+/// Whether the file at `path` starts as a PNG or an SVG picture does.
+fn is_picture(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(512);
+    let read = std::fs::File::open(path).and_then(|f| f.take(512).read_to_end(&mut head));
+    if read.is_err() {
+        return false;
+    }
+    if head.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return true;
+    }
+    let text = String::from_utf8_lossy(&head);
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    (text.starts_with("<svg") || text.starts_with("<?xml")) && text.contains("<svg")
 }
 
 /// Makes an SVG carry its font: the text was laid out with the bundled DejaVu Sans, so the

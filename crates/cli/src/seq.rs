@@ -31,21 +31,25 @@ pub struct SeqArgs {
     /// Keep computing until a period is proven (or --count values are computed).
     #[arg(long)]
     pub until_period: bool,
-    /// Save the values to FILE at least once a second, to resume after a stop.
+    /// Save the values to FILE at least once a second, to resume after a stop. An existing
+    /// FILE must be a grundy checkpoint (it is replaced); another file is refused unless
+    /// --force is given, a folder or a device always.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Continue from the checkpoint FILE (and keep saving to it, unless --checkpoint names
     /// another file).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
-    /// Keep values in memory up to this many MiB; beyond, in a memory-mapped scratch file.
-    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    /// Keep values in memory up to this many MiB (0 to 2^44 − 1); beyond, in a memory-mapped
+    /// scratch file.
+    #[arg(long, value_name = "MIB", default_value_t = 8192, value_parser = grundy_cli::numbers::memory_mib)]
     pub memory_mib: u64,
     /// Folder for the scratch file of values that do not fit in memory.
     #[arg(long, value_name = "DIR")]
     pub scratch_dir: Option<PathBuf>,
-    /// Threads to use (the rare/common method uses at most 2; default: the cores, up to 2).
-    #[arg(long, short = 'j')]
+    /// Threads to use, 1 to 1024 (the rare/common method uses at most 2; default: the cores,
+    /// up to 2).
+    #[arg(long, short = 'j', value_parser = grundy_cli::numbers::threads)]
     pub threads: Option<usize>,
     /// No progress bar, and no note when the values come from the store.
     #[arg(long, short = 'q')]
@@ -55,6 +59,10 @@ pub struct SeqArgs {
     /// are the same; for checking a proof, and for timing the method itself.
     #[arg(long)]
     pub every_heap: bool,
+    /// Let --checkpoint replace an existing regular file that is not a grundy checkpoint
+    /// (a folder, a device, a pipe or a socket is refused even so).
+    #[arg(long, requires = "checkpoint")]
+    pub force: bool,
 }
 
 /// A failure of the sequence driver as the command line reports it: the user's input is a
@@ -139,6 +147,7 @@ pub fn run(args: SeqArgs, db: &DbOptions) -> Result<(), CliError> {
         },
         threads: args.threads,
         every_heap: args.every_heap,
+        force: args.force,
     };
     let c = compute(&request, args.quiet, db)?;
     let stdout = std::io::stdout();

@@ -19,20 +19,20 @@ pub struct ServeArgs {
     #[arg(long, value_name = "HOST:PORT", default_value = DEFAULT_ADDR)]
     pub addr: String,
     /// Give up on a request (HTTP 422) once its search has stored this many positions.
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = crate::numbers::max_positions)]
     pub max_positions: usize,
     /// Refuse positions with more moves than this (HTTP 422).
-    #[arg(long, value_name = "N", default_value_t = 5_000)]
+    #[arg(long, value_name = "N", default_value_t = 5_000, value_parser = crate::numbers::max_moves)]
     pub max_moves: u64,
     /// Answer HTTP 408 when a solve takes longer than this many seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub timeout: f64,
-    /// Most quick solves running at once (others wait, then get HTTP 429).
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    /// Most quick solves running at once, 1 to 512 (others wait, then get HTTP 429).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = crate::numbers::lane)]
     pub max_concurrent: usize,
     /// Most slow solves running at once (those that outgrow the quick lane: more than 50000
-    /// stored positions or 0.2 s).
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    /// stored positions or 0.2 s), 1 to 512.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = crate::numbers::lane)]
     pub max_slow: usize,
 }
 
@@ -42,8 +42,9 @@ pub const MAX_TIMEOUT_SECS: f64 = 86_400.0;
 /// Runs `grundy serve` until Ctrl-C.
 pub fn run(args: ServeArgs, db: &DbOptions) -> Result<(), CliError> {
     let addr = args.addr.parse().map_err(|e| {
+        let why = crate::numbers::port_problem(&args.addr).unwrap_or_else(|| format!("{e}"));
         usage(format!(
-            "bad --addr '{}': {e} (expected HOST:PORT, e.g. {DEFAULT_ADDR})",
+            "bad --addr '{}': {why} (expected HOST:PORT, e.g. {DEFAULT_ADDR})",
             args.addr
         ))
     })?;

@@ -54,7 +54,7 @@ pub struct SolveArgs {
     pub all_moves: bool,
     /// Give up (exit 1) once the search has stored this many positions (the pruned search
     /// counts a position again when it stores it again after its table let it go).
-    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 20_000_000, value_parser = crate::numbers::max_positions)]
     pub max_positions: usize,
     /// Board, graph, rule and subtraction set.
     #[command(flatten)]

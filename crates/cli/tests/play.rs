@@ -17,7 +17,7 @@ fn win_at_nim_against_perfect_play() {
             "engine plays 1:1->0",
             "position: 1",
             "your move (you can win, remoteness 1):",
-            "position: ",
+            "position: 0",
             "no move left: you win",
         ]
     );

@@ -334,7 +334,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
             ))
         }
     };
-    let too_large = || format!("size '{t}' is too large (at most {} bytes, 16 EiB)", u64::MAX);
+    let too_large = || format!("size '{t}' is too large (at most 16777215T, 2^64 − 1 bytes)");
     let v: u64 = digits.parse().map_err(|_| too_large())?;
     v.checked_shl(shift)
         .filter(|x| x >> shift == v)

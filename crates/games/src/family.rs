@@ -382,6 +382,13 @@ pub trait Family: Sync + 'static {
         text: &str,
     ) -> Result<(Self::Game, <Self::Game as Game>::Position), RegistryError>;
 
+    /// Whether the options alone give the position, so that an empty text is one (the graph
+    /// family with `--board`: the whole board). False by default: an empty (or blank)
+    /// position text is refused by the registry whatever the family's parser makes of it.
+    fn position_from_options(&self, _opts: &FamilyOptions) -> bool {
+        false
+    }
+
     /// The canonical name of the game built (the description's name unless the family is
     /// named by codes).
     fn name(&self, _game: &Self::Game) -> String {

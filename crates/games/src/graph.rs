@@ -198,7 +198,7 @@ impl Graph {
             for (k, t) in toks.iter().enumerate() {
                 let (l, c) = place(t);
                 let v = t
-                    .number("point", u64::MAX)
+                    .number("point", MAX_POINTS as u64)
                     .map_err(|e| ParseError::new(l, c, e.message))?;
                 if v == 0 {
                     return Err(ParseError::new(l, c, "points are numbered from 1"));

@@ -19,7 +19,7 @@ use crate::family::{
     BoardView, DenseForm, Description, Engine, Family, FamilyOptions, Opt, RegistryError, Sample, Seeded,
     WithDense,
 };
-use crate::graph::{Graph, Points};
+use crate::graph::{Graph, Points, MAX_POINTS};
 use grundy_core::dense::{DenseGame, Subsets};
 use grundy_core::{tokens, Game, ParseError, Ruleset};
 
@@ -362,12 +362,24 @@ fn rule_of(opts: &FamilyOptions) -> Result<Rule, RegistryError> {
 /// A built-in board by name, or an error listing them.
 fn builtin(name: &str) -> Result<Graph, RegistryError> {
     Graph::builtin(name).ok_or_else(|| {
-        RegistryError::option(
-            Opt::Board,
-            format!(
-                "unknown board '{name}' (built-in: maoershan, petersen, path:N, cycle:N, complete:N, star:N, grid:RxC; at most 128 points)"
+        let kind = name.split_once(':').map_or(name, |(k, _)| k);
+        // A known kind of board with a size out of range: say the range.
+        let range = match kind {
+            "path" | "complete" => Some(format!("{kind}:N takes N from 1 to {MAX_POINTS}")),
+            "cycle" => Some(format!("cycle:N takes N from 3 to {MAX_POINTS}")),
+            "star" => Some(format!("star:N takes N from 1 to {} leaves", MAX_POINTS - 1)),
+            "grid" => Some(format!(
+                "grid:RxC takes R and C from 1 with R×C at most {MAX_POINTS} points"
+            )),
+            _ => None,
+        };
+        let message = match range {
+            Some(range) => format!("bad board '{name}': {range}"),
+            None => format!(
+                "unknown board '{name}' (built-in: maoershan, petersen, path:N, cycle:N, complete:N, star:N, grid:RxC; at most {MAX_POINTS} points)"
             ),
-        )
+        };
+        RegistryError::option(Opt::Board, message)
     })
 }
 
@@ -510,6 +522,11 @@ impl Family for GraphFamily {
         estimate_moves: |_| 0,
         sample: graph_sample,
     };
+
+    /// With `--board` the board is the whole position, and the text is empty.
+    fn position_from_options(&self, opts: &FamilyOptions) -> bool {
+        opts.board.is_some()
+    }
 
     fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(GraphGame, Points), RegistryError> {
         let rule = rule_of(opts)?;

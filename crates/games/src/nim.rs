@@ -1,7 +1,8 @@
 //! Nim: heaps of tokens; a move takes any positive number of tokens from one heap.
 //!
-//! Notation: heap sizes separated by spaces or commas (`3 5 7`); the empty position is an
-//! empty text. A move `I:N->M` takes heap number I (from 1) from N tokens down to M.
+//! Notation: heap sizes separated by spaces or commas (`3 5 7`); the position with no token
+//! left is written `0` (an empty text is refused: it is more likely a mistake than a
+//! position). A move `I:N->M` takes heap number I (from 1) from N tokens down to M.
 
 use crate::family::{Sample, Seeded};
 use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Table};
@@ -36,13 +37,26 @@ pub fn format_heap_move(m: &HeapMove) -> String {
     format!("{}:{}->{}", m.heap + 1, m.from, to)
 }
 
-/// Reads heap sizes separated by whitespace or commas.
+/// Reads heap sizes separated by whitespace or commas; at least one (the position with no
+/// token is `0`: an empty text is refused).
 pub fn parse_heaps(text: &str, max: u64) -> Result<Vec<u64>, ParseError> {
-    tokens(text).iter().map(|t| t.number("heap size", max)).collect()
+    let words = tokens(text);
+    if words.is_empty() {
+        return Err(ParseError::new(
+            1,
+            1,
+            "empty position: give heap sizes, e.g. 3 5 7 (the position with no token left is 0)",
+        ));
+    }
+    words.iter().map(|t| t.number("heap size", max)).collect()
 }
 
-/// Heaps written back as `3 5 7`.
+/// Heaps written back as `3 5 7`; no heap at all (every token taken) as `0`, never as an
+/// empty text.
 pub fn format_heaps(heaps: &[u64]) -> String {
+    if heaps.is_empty() {
+        return "0".to_string();
+    }
     heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
 }
 
@@ -142,7 +156,8 @@ impl Family for NimFamily {
 fn sample(seed: u64) -> Sample {
     let mut r = Seeded::new(seed);
     let n = r.range(0, 3);
-    Sample::text((0..n).map(|_| r.range(0, 4).to_string()).collect::<Vec<_>>().join(" "))
+    // No heap at all is the position `0`.
+    Sample::text(format_heaps(&(0..n).map(|_| r.range(0, 4)).collect::<Vec<_>>()))
 }
 
 #[cfg(test)]

@@ -93,7 +93,13 @@ pub(crate) fn run_family<F: Family, A: WithGame>(
         let msg = format!("{o} applies to {}, not {name}", takers(o));
         return Err(RegistryError::option(o, msg).into());
     }
+    // The family's parser has its own words for an empty text; this is the rule for all.
     let (game, p) = family.build(name, opts, text)?;
+    if text.trim().is_empty() && !family.position_from_options(opts) {
+        let error =
+            grundy_core::ParseError::new(1, 1, format!("empty position (for example: {})", d.example));
+        return Err(RegistryError::position(name, error).into());
+    }
     let info = FamilyInfo {
         name: family.name(&game),
         description: d,
@@ -201,6 +207,30 @@ mod tests {
                 d.name, d.dense
             );
         }
+    }
+
+    #[test]
+    fn an_empty_position_is_refused_by_every_family() {
+        for d in DESCRIPTIONS {
+            let name = d.presets.first().map_or(d.name, |p| p.0);
+            for text in ["", "  ", "\n\t \r\n"] {
+                let e = format(name, &FamilyOptions::default(), text).unwrap_err();
+                assert!(
+                    matches!(&e, RegistryError::BadPosition { error, .. } if error.span.line == 1 && error.span.column == 1),
+                    "{}: {e:?}",
+                    d.name
+                );
+            }
+        }
+        // The graph family's board is its whole position.
+        let board = FamilyOptions {
+            board: Some("path:4".into()),
+            ..FamilyOptions::default()
+        };
+        assert_eq!(format("graph", &board, "").unwrap(), "1111");
+        // The position with no token is written 0, never as an empty text.
+        assert_eq!(format("nim", &FamilyOptions::default(), "0").unwrap(), "0");
+        assert_eq!(crate::nim::format_heaps(&[]), "0");
     }
 
     #[test]

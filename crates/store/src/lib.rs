@@ -57,6 +57,14 @@ pub enum StoreError {
         /// What went wrong.
         message: String,
     },
+    /// The path is not a regular file (a folder, a device, a pipe, a socket): never opened.
+    #[error("cannot use {path} as the store: it is {what}, not a store file (give --db a file)")]
+    NotAFile {
+        /// The store's path.
+        path: PathBuf,
+        /// What is there: `a folder`, or `not a regular file (...)`.
+        what: &'static str,
+    },
     /// The file is a database, but not one grundy wrote.
     #[error("{0} is not a grundy store (use another --db, or remove the file)")]
     NotAStore(PathBuf),
@@ -243,6 +251,23 @@ impl Store {
             path: path.to_path_buf(),
             message,
         };
+        // A store is a regular file: a folder, a device, a pipe or a socket is never opened
+        // (nor written to). A regular file that is not a store is refused by redb unread.
+        if let Ok(meta) = std::fs::metadata(path) {
+            let what = if meta.is_dir() {
+                "a folder"
+            } else if !meta.is_file() {
+                "not a regular file (a device, a pipe or a socket)"
+            } else {
+                ""
+            };
+            if !what.is_empty() {
+                return Err(StoreError::NotAFile {
+                    path: path.to_path_buf(),
+                    what,
+                });
+            }
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .map_err(|e| open_err(format!("cannot create {}: {e}", dir.display())))?;

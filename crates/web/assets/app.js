@@ -58,7 +58,7 @@ async function api(path, body) {
 // drawn as soon as its kind is known (a new heap game code, say). A drawer draws from the board
 // and never reads the position's text:
 //   { draw(svgParent, board, ui), editor?(box, board, ui), write(board), filter?(move, ui),
-//     start?, empty?(board), afterMove?(board, move) }.
+//     start?, afterMove?(board, move) }.
 // `ui.moves` is the move list of the current position (or null), `ui.family` the family's
 // name, `ui.playable` tells whether clicks make moves, `ui.play(moveText)` makes a move,
 // `ui.set(board)` changes the position being set up to the structure `board`: the drawer's
@@ -80,9 +80,8 @@ function latest(kind) {
 
 // `heaps`: nim and the heap games.
 const heapDrawer = {
-  // A family the page has no example for whose empty position has no heap starts here.
+  // A family the page has no example for starts here, if it is a heap game.
   start: { kind: 'heaps', heaps: [3, 5, 7] },
-  empty: (b) => b.heaps.length === 0,
   write: (b) => b.heaps.join(' '),
   draw(root, board, ui) {
     const heaps = board.heaps;
@@ -731,8 +730,7 @@ function drawerFor(board) {
 
 // The first position of a family: its example from GET /api/families, in its notation (the
 // graph family starts from a built-in board instead, so from no text). A family not listed
-// (a heap game typed by its code, say) starts from the empty position, then from its kind's
-// `start` if its board is empty.
+// (a heap game typed by its code, say) has none (null): it starts from a kind's `start`.
 function exampleOf(name) {
   if (name === 'graph') return '';
   const f = state.families.find((f) => f.name === name);
@@ -863,7 +861,7 @@ async function chooseFamily(name) {
   const graphy = name === 'points' || name === 'graph';
   state.req = {
     family: name,
-    position: exampleOf(name) ?? '',
+    position: exampleOf(name),
     board: graphy ? $('board').value || (name === 'graph' ? 'petersen' : 'maoershan') : null,
     rule: graphy ? $('rule').value : null,
   };
@@ -878,12 +876,22 @@ async function chooseFamily(name) {
   $('table').innerHTML = '';
   $('table-what').textContent = '';
   state.board = null;
+  if (state.req.position === null) {
+    // A family the page has no example for (a heap game typed by its code) starts from the
+    // first kind's `start` the server reads as one of its positions (heaps 3 5 7); the empty
+    // text is not a position.
+    for (const d of Object.values(KINDS)) {
+      if (!d.start) continue;
+      state.req.position = d.write(d.start);
+      syncInputs();
+      const a = await solveCurrent();
+      if (state.req.family !== name) return;
+      if (a) return;
+    }
+    return;
+  }
   syncInputs();
-  const a = await solveCurrent();
-  // A family without an example whose empty position has an empty board starts from its
-  // kind's start (a heap game typed by its code gets heaps 3 5 7).
-  const d = a && a === state.answer && state.req.family === name && exampleOf(name) === null ? drawerFor(a.board) : null;
-  if (d && d.start && d.empty(a.board) && !state.play && state.history.length === 0) setBoard(d.start);
+  await solveCurrent();
 }
 
 // The request after a move: for the graph family the game goes on as points on its graph.
@@ -918,6 +926,7 @@ async function makeMove(text) {
   syncInputs();
   if (state.play) {
     if (m.ends_game) return finish(true, m);
+    if (leavesNoMove(m)) return finishNoMove(true, m);
     state.play.human = false;
     await solveCurrent();
     await engineTurn();
@@ -935,6 +944,41 @@ function finish(humanMovedLast, m) {
   render();
   const humanWins = humanMovedLast;
   setStatus(humanWins ? 'You win! (the move wins at once)' : 'The engine wins (its move wins at once).', humanWins ? 'win' : 'lose');
+}
+
+// Whether move `m` of the last answer leaves a position with no move: its remoteness is 0
+// (a game in play always asks for remoteness). The game is then over, and the page does not
+// ask the server about that position to find out.
+function leavesNoMove(m) {
+  return !m.ends_game && m.remoteness === 0;
+}
+
+// The end of a game whose last move `m` left no move: under normal play its player wins,
+// under misère play loses. The final position is drawn by its drawer's `afterMove` when it
+// has one; otherwise its picture (only the picture: the game is over already) comes from the
+// server, as the position's text is never empty.
+async function finishNoMove(humanMovedLast, m) {
+  const a = state.answer;
+  state.play.over = true;
+  state.answer = { ...a, position: m.position_after, moves: [], winning_moves: [], best_move: null };
+  state.req.position = m.position_after;
+  syncInputs();
+  render();
+  const moverWins = a.convention !== 'misere';
+  const humanWins = moverWins === humanMovedLast;
+  setStatus(humanWins ? 'You win! No move is left.' : 'The engine wins: no move is left.', humanWins ? 'win' : 'lose');
+  if (state.board || !m.position_after.trim()) return;
+  const wanted = { ...request(), remoteness: false };
+  try {
+    const final = await api('/api/solve', wanted);
+    // Only if the page still shows that finished game.
+    if (state.play && state.play.over && state.req.position === m.position_after && !state.board) {
+      state.board = final.board || null;
+      render();
+    }
+  } catch (e) {
+    // The text of the position is shown instead.
+  }
 }
 
 function checkOver() {
@@ -973,6 +1017,7 @@ async function engineTurn() {
   state.board = m.ends_game ? boardAfterEnd(state.board, m.move) : null;
   syncInputs();
   if (m.ends_game) return finish(false, m);
+  if (leavesNoMove(m)) return finishNoMove(false, m);
   state.play.human = true;
   await solveCurrent();
   if (!checkOver()) {

@@ -619,3 +619,62 @@ fn hosts_that_name_the_server() {
     assert!(host_allowed("grundy.lan:8080", all));
     assert!(!host_allowed("grundy.lan:8081", all));
 }
+
+#[tokio::test]
+async fn empty_positions_are_refused_and_sizes_state_their_limits() {
+    let addr = start(ServerConfig::default()).await;
+    // An empty or blank position is a bad request, for every family that reads text...
+    for body in [
+        br#"{"family":"nim","position":""}"#.as_slice(),
+        br#"{"family":"nim","position":"  \n "}"#,
+        br#"{"family":"0.77","position":""}"#,
+        br#"{"family":"nim"}"#,
+    ] {
+        expect_error(addr, "/api/solve", body, 400, "empty position").await;
+    }
+    // ... but a graph given by its board needs no text.
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "graph", "board": "petersen", "position": ""}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    // The position with no token is written 0, and a move to it says so.
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "nim", "position": "2", "remoteness": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let last = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == "1:2->0")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        (last["position_after"].as_str(), last["remoteness"].as_u64()),
+        (Some("0"), Some(0))
+    );
+    let (status, v) = post(addr, "/api/solve", json!({"family": "nim", "position": "0"})).await;
+    assert_eq!(
+        (status, v["moves"].as_array().map(|m| m.len())),
+        (200, Some(0)),
+        "{v}"
+    );
+    // Table sizes of any JSON number are answered with the real limit.
+    for size in ["-1", "0", "1e30", "2.5", "99999999999999999999999"] {
+        let body = format!(r#"{{"family":"nim","size":{size}}}"#);
+        expect_error(
+            addr,
+            "/api/table",
+            body.as_bytes(),
+            400,
+            "between 1 and the limit of 40",
+        )
+        .await;
+    }
+}

@@ -35,6 +35,64 @@ impl Checksum {
     }
 }
 
+/// What is at a path a checkpoint is about to be written to ([`target`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Nothing: the checkpoint is a new file.
+    Missing,
+    /// A grundy sequence checkpoint (of any game, any format version): it may be replaced.
+    Checkpoint,
+    /// A regular file that is not a grundy checkpoint: replaced only when the user insists.
+    OtherFile,
+    /// A folder: never written over.
+    Folder,
+    /// Something else that is not a regular file (a device such as `/dev/null`, a pipe, a
+    /// socket): never written over.
+    Special,
+}
+
+impl Target {
+    /// Why a checkpoint may not be written over this, in words (`None` when it may be;
+    /// `force`: the user allows replacing a regular file that is not a checkpoint).
+    pub fn refusal(self, force: bool) -> Option<&'static str> {
+        match self {
+            Target::Missing | Target::Checkpoint => None,
+            Target::OtherFile if force => None,
+            Target::OtherFile => {
+                Some("it is an existing file that is not a grundy checkpoint (--force replaces it)")
+            }
+            Target::Folder => Some("it is a folder"),
+            Target::Special => Some("it is not a regular file (a device, a pipe or a socket)"),
+        }
+    }
+}
+
+/// What is at `path` (following symbolic links): nothing, a checkpoint (its first bytes are
+/// the checkpoint magic `GRUNDYSQ`), another regular file, a folder or something special.
+/// A file that cannot be read counts as another file.
+pub fn target(path: &Path) -> Target {
+    let Ok(meta) = std::fs::metadata(path) else {
+        // A dangling link is written through, as a missing file would be.
+        return Target::Missing;
+    };
+    if meta.is_dir() {
+        return Target::Folder;
+    }
+    if !meta.is_file() {
+        return Target::Special;
+    }
+    let mut magic = [0u8; 8];
+    match File::open(path).and_then(|mut f| f.read_exact(&mut magic)) {
+        Ok(()) if &magic == MAGIC => Target::Checkpoint,
+        _ => Target::OtherFile,
+    }
+}
+
+/// The temporary file a checkpoint of `path` is written to before it is renamed over `path`.
+pub fn temporary(path: &Path) -> PathBuf {
+    path.with_extension("tmp-grundy")
+}
+
 /// A checkpoint file being written.
 pub struct CheckpointWriter {
     path: PathBuf,
@@ -70,7 +128,14 @@ impl CheckpointWriter {
     pub fn create(path: &Path, game: &str, engine: &SeqEngine) -> Result<Self, SeqError> {
         let io = |e: std::io::Error| err(path, e.to_string());
         let width = engine.width();
-        let tmp = path.with_extension("tmp-grundy");
+        let tmp = temporary(path);
+        // The temporary name is grundy's own, but a folder or a device there is not.
+        if let Some(why) = target(&tmp).refusal(true) {
+            return Err(err(
+                path,
+                format!("cannot use {} as its temporary file: {why}", tmp.display()),
+            ));
+        }
         let mut sum = Checksum::default();
         {
             let mut f = std::io::BufWriter::new(File::create(&tmp).map_err(io)?);
