@@ -454,14 +454,7 @@ pub fn solve_with(
             ),
         ));
     }
-    // The estimate bounds the moves from above: refuse only what could not fit even if
-    // every move took the least an answer needs for it (its fields, and the text of the
-    // position after it, at least half as long as the position's).
     let stop = Stop::new(limits);
-    let least = est.saturating_mul(MEMORY_PER_MOVE + req.position.len() as u64 / 2);
-    if least > stop.room() {
-        return Err(too_big_for_memory(est, least, &stop, "about"));
-    }
     let mut family_opts = options(req, limits);
     if let (Some(source), Some(graph)) = (&opts.graph_source, &mut family_opts.graph) {
         graph.0 = source.clone();
@@ -471,6 +464,7 @@ pub fn solve_with(
         limits,
         opts,
         stop,
+        estimate: est,
     };
     with_game(&req.family, &family_opts, &req.position, action)
 }
@@ -480,6 +474,8 @@ struct Solve<'r, 'o> {
     limits: &'r Limits,
     opts: SolveOptions<'o>,
     stop: Stop,
+    /// The family's estimate of the moves (an upper bound).
+    estimate: u64,
 }
 
 /// The refusal of a position whose answer alone would not fit in the memory left.
@@ -535,6 +531,15 @@ impl WithGame for Solve<'_, '_> {
     ) -> Result<SolveResponse, AppError> {
         let req = self.req;
         let convention = convention_of(info, req.misere)?;
+        // The estimate bounds the moves from above: refuse, before a move is generated, only
+        // what could not fit even if every move took the least an answer needs for it (its
+        // fields, and the text of the position after it, at least half as long as this one).
+        let least = self
+            .estimate
+            .saturating_mul(MEMORY_PER_MOVE + req.position.len() as u64 / 2);
+        if least > self.stop.room() {
+            return Err(too_big_for_memory(self.estimate, least, &self.stop, "about"));
+        }
         // Count the moves before keeping any (the estimate is only a first guard).
         let mut count = 0u64;
         game.moves(&p, |_, _| count += 1);

@@ -160,6 +160,9 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
             ))),
         };
     }
+    if let Some(path) = opts.path() {
+        Store::check_path(&path).map_err(store_error)?;
+    }
     match args.command {
         DbCommand::Verify => return run_verify(opts),
         DbCommand::Repair { json } => return run_repair(opts, json),

@@ -251,8 +251,18 @@ impl Store {
             path: path.to_path_buf(),
             message,
         };
-        // A store is a regular file: a folder, a device, a pipe or a socket is never opened
-        // (nor written to). A regular file that is not a store is refused by redb unread.
+        Store::check_path(path)?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| open_err(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        at_boundary(path, || Store::open_inner(path, writer))
+    }
+
+    /// Refuses a path that exists and is not a regular file: a store is a regular file, and
+    /// a folder, a device, a pipe or a socket is never opened (nor written to). A regular
+    /// file that is not a store is refused by redb unread.
+    pub fn check_path(path: &Path) -> Result<(), StoreError> {
         if let Ok(meta) = std::fs::metadata(path) {
             let what = if meta.is_dir() {
                 "a folder"
@@ -268,11 +278,7 @@ impl Store {
                 });
             }
         }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| open_err(format!("cannot create {}: {e}", dir.display())))?;
-        }
-        at_boundary(path, || Store::open_inner(path, writer))
+        Ok(())
     }
 
     fn open_inner(path: &Path, writer: &str) -> Result<Store, StoreError> {
@@ -311,6 +317,7 @@ impl Store {
     /// For checking a store (`grundy db verify`); the snapshot does not take part in redb's
     /// locking between processes, so a process writing meanwhile may show as damage.
     pub fn open_snapshot(path: &Path, writer: &str) -> Result<Store, StoreError> {
+        Store::check_path(path)?;
         at_boundary(path, || {
             let open_err = |message: String| StoreError::Open {
                 path: path.to_path_buf(),

@@ -674,8 +674,8 @@ mod tests {
             }
         }
 
-        /// The AVX-512 witness scan against the portable one: the same targets left, and it
-        /// stops early only when none is left.
+        /// The AVX-512 witness scan against the portable one: the same targets left, it
+        /// stops early only when none is left, and never before the portable one.
         #[test]
         #[cfg_attr(not(has_avx512_vbmi), ignore = "this CPU has no AVX-512 VBMI: the fast path cannot run here")]
         fn avx512_witness_matches_portable((cells, targets, from, to) in witness_case()) {
@@ -687,7 +687,10 @@ mod tests {
             let plain_stop = witness_portable(&mut plain, low, high, from, to);
             prop_assert!(stop >= from && stop <= to);
             prop_assert_eq!(fast, plain);
-            prop_assert_eq!(stop < to, plain_stop < to);
+            // The fast scan stops after the block that crossed off the last target: no
+            // sooner than its twin, which stops after that pair (so both may not agree on
+            // whether they stopped before `to`; the engine reads the targets, not the stop).
+            prop_assert!(stop >= plain_stop);
             if stop < to {
                 prop_assert_eq!(fast, [0; TARGET_VALUES / 8]);
             }
