@@ -120,9 +120,26 @@ def main():
         for raw, headers in [(b'{"family":', {}), (b"x", {"Content-Type": "text/plain"})]:
             request(port, "POST", "/api/solve", raw=raw, headers=headers)
         request(port, "POST", "/api/table", {"family": "cutting", "size": 8})
+        # One request of each heavy kind, so the tables the engines build once for the life
+        # of the process (Cram's move orders for the board size, ...) are part of idle.
+        big_nim = " ".join(["1"] * 4990)
+        heavy = [
+            # A misère sum that outgrows any share (6.4 GB without limits).
+            ({"family": "0.77", "position": "1500 1200 900", "misere": True}, {408, 422, 429}),
+            ({"family": "0.77", "position": "30 40 50", "misere": True}, {200, 408, 422, 429}),
+            # Remoteness over whole positions.
+            ({"family": "nim", "position": "9 10 11 12", "remoteness": True}, {200, 408, 422, 429}),
+            # An answer past the response cap (50 MB without it).
+            ({"family": "nim", "position": big_nim, "remoteness": True}, {413, 422, 429}),
+            # A pruned search.
+            ({"family": "cram", "position": "5x6"}, {200, 408, 422, 429}),
+        ]
+        for body, _ in heavy:
+            request(port, "POST", "/api/solve", body)
         time.sleep(3)
         idle = rss_kib(server.pid)
         idle_total = rss_kib(server.pid, "VmRSS:")
+        idle_heap = request(port, "GET", "/api/health")[1].get("memory", {}).get("in_use", 0)
         if os.environ.get("GRUNDY_LOAD_DEBUG"):
             print("idle:", *top_mappings(server.pid), sep="\n  ")
         peak = idle
@@ -137,18 +154,6 @@ def main():
         sampler = threading.Thread(target=sample)
         sampler.start()
 
-        big_nim = " ".join(str(2 + i % 7) for i in range(4990))
-        heavy = [
-            # A misère sum that outgrows any share (6.4 GB without limits).
-            ({"family": "0.77", "position": "1500 1200 900", "misere": True}, {408, 422, 429}),
-            ({"family": "0.77", "position": "30 40 50", "misere": True}, {200, 408, 422, 429}),
-            # Remoteness over whole positions.
-            ({"family": "nim", "position": "9 10 11 12", "remoteness": True}, {200, 408, 422, 429}),
-            # An answer past the response cap (50 MB without it).
-            ({"family": "nim", "position": big_nim, "remoteness": True}, {413, 422, 429}),
-            # A pruned search.
-            ({"family": "cram", "position": "5x6"}, {200, 408, 422, 429}),
-        ]
         hostile = [
             # (method, path, raw body, headers, expected statuses)
             ("POST", "/api/solve", b'{"family":"nim","position":"3"}', {"Content-Type": "text/plain"}, {415}),
@@ -181,9 +186,11 @@ def main():
                         failures.append(f"{what}: error {status} without a JSON error body")
 
         jobs = []
+        only = os.environ.get("GRUNDY_LOAD_ONLY", "")
         for i in range(args.heavy):
-            jobs.append(("heavy", heavy[i % len(heavy)]))
-            if i % 2 == 0:
+            if only != "hostile":
+                jobs.append(("heavy", heavy[i % len(heavy)]))
+            if i % 2 == 0 and only != "heavy":
                 jobs.append(("hostile", hostile[(i // 2) % len(hostile)]))
         threads = [threading.Thread(target=worker, args=(jobs[k::args.at_once],)) for k in range(args.at_once)]
         started = time.time()
@@ -201,6 +208,14 @@ def main():
         after_total = rss_kib(server.pid, "VmRSS:")
         if os.environ.get("GRUNDY_LOAD_DEBUG"):
             print("after:", *top_mappings(server.pid), sep="\n  ")
+            if os.environ.get("GRUNDY_LOAD_GDB"):
+                subprocess.run(["gdb", "-p", str(server.pid), "-batch", "-ex", "thread apply all bt 12"],
+                               stdout=open("/tmp/load-gdb.txt", "w"), stderr=subprocess.DEVNULL)
+            for _ in range(5):
+                print("heap:", request(port, "GET", "/api/health")[1]["memory"], rss_kib(server.pid, "VmRSS:"),
+                      "threads:", len(os.listdir(f"/proc/{server.pid}/task")),
+                      "cpu ticks:", open(f"/proc/{server.pid}/stat").read().split()[13])
+                time.sleep(3)
         heap = request(port, "GET", "/api/health")[1].get("memory", {})
         status, parsed, _ = request(port, "POST", "/api/solve", {"family": "nim", "position": "3 5 7"})
         if status != 200 or parsed.get("grundy") != 1:
@@ -211,7 +226,8 @@ def main():
         print(f"resident size with code and files (VmRSS): idle {idle_total / 1024:.1f} MiB, "
               f"after {after_total / 1024:.1f} MiB")
         print(f"anonymous resident size (RssAnon): idle {idle / 1024:.1f} MiB, peak {peak / 1024:.1f} MiB, "
-              f"after {after / 1024:.1f} MiB (budget {budget / 2**20:.0f} MiB); heap after: "
+              f"after {after / 1024:.1f} MiB (budget {budget / 2**20:.0f} MiB); heap idle "
+              f"{idle_heap / 2**20:.1f} MiB, after: "
               f"{heap.get('in_use', 0) / 2**20:.1f} MiB in use, peak {heap.get('peak', 0) / 2**20:.1f} MiB")
         # The budget bounds the heap; the peak may add the runtime (code, stacks): 64 MiB.
         if peak * 1024 > budget + (64 << 20):

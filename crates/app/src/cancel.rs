@@ -80,9 +80,11 @@ impl Stop {
     }
 }
 
-/// A game whose search stops when its [`Stop`] says so: from then on no component has an
-/// option and no position a move, so every engine winds down at once. What it computes
-/// after that is meaningless: [`Stop::finish`] throws it away.
+/// A game whose search stops when its [`Stop`] says so: from then on it is
+/// [`Ruleset::halted`], which every engine checks as it goes (and stops with an error), and
+/// no component has an option and no position a move, so work outside the engines' loops
+/// winds down too. What is computed after that is meaningless: [`Stop::finish`] throws it
+/// away.
 pub struct Bounded<'a, G> {
     /// The game.
     pub game: &'a G,
@@ -132,6 +134,9 @@ impl<G: Game> Ruleset for Bounded<'_, G> {
         } else {
             flow
         }
+    }
+    fn halted(&self) -> bool {
+        self.stop.stopped()
     }
     fn known_grundy(&self, c: &Self::Component) -> Option<Nimber> {
         self.game.known_grundy(c)

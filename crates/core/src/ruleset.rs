@@ -38,6 +38,14 @@ pub trait Ruleset: Sync {
         flow
     }
 
+    /// Whether work on this game must stop now: a view of a game that is stopped from
+    /// outside (its time is up, its memory limit passed) says so, and every engine then
+    /// stops with an error at once, instead of going on with a game whose moves have
+    /// vanished (which a search need not finish). Games themselves never halt.
+    fn halted(&self) -> bool {
+        false
+    }
+
     /// The Grundy value of `c` when it is known without search (a closed form, or a table the
     /// ruleset computed in bulk). Engines ask this first; `None` means "search".
     fn known_grundy(&self, _c: &Self::Component) -> Option<Nimber> {

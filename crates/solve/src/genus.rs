@@ -151,6 +151,9 @@ impl<'r, R: Ruleset> GenusEngine<'r, R> {
                 if self.misere_values.len() >= self.limit {
                     return Err(SolveError::Limit(self.misere_values.len()));
                 }
+                if self.rules.halted() {
+                    return Err(SolveError::Halted);
+                }
                 stack.push((top, true));
                 stack.extend(missing.into_iter().map(|k| (k, false)));
                 continue;

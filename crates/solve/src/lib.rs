@@ -31,4 +31,8 @@ pub enum SolveError {
     /// A configured limit (positions stored) was reached before the answer.
     #[error("gave up after storing {0} positions (raise the limit with --max-positions)")]
     Limit(usize),
+    /// The game said to stop ([`grundy_core::Ruleset::halted`]: its time was up, or its
+    /// memory limit passed); the caller knows which.
+    #[error("the solve was stopped")]
+    Halted,
 }

@@ -89,6 +89,9 @@ impl<'r, R: Ruleset> GrundyMemo<'r, R> {
                 if self.memo.len() >= self.limit {
                     return Err(SolveError::Limit(self.memo.len()));
                 }
+                if self.rules.halted() {
+                    return Err(SolveError::Halted);
+                }
                 let top = top.clone();
                 pending.clear();
                 let mut cycle = None;

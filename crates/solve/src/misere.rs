@@ -163,6 +163,9 @@ impl<'r, R: Ruleset> MisereSearch<'r, R> {
         if self.memo.len() >= self.limit {
             return Err(SolveError::Limit(self.memo.len()));
         }
+        if self.rules.halted() {
+            return Err(SolveError::Halted);
+        }
         let children = self.children(&position);
         self.memo.insert(position.clone(), None);
         Ok(Frame {

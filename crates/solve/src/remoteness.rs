@@ -86,6 +86,9 @@ impl<'r, R: Ruleset> RemotenessSearch<'r, R> {
                 if self.memo.len() >= self.limit {
                     return Err(SolveError::Limit(self.memo.len()));
                 }
+                if self.rules.halted() {
+                    return Err(SolveError::Halted);
+                }
                 let grandchildren = children_of(&child);
                 self.memo.insert(child.clone(), None);
                 stack.push((child, grandchildren, 0));

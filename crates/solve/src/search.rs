@@ -517,6 +517,9 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             if self.len() >= self.limit {
                 return Err(SolveError::Limit(self.len()));
             }
+            if self.rules.halted() {
+                return Err(SolveError::Halted);
+            }
             let push = match top.goal {
                 Goal::Value => {
                     // The value is the least m with c + *m lost.

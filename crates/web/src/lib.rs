@@ -541,6 +541,7 @@ async fn shutdown() {
 
 /// Runs [`serve`] on a fresh multi-threaded runtime (for the `grundy serve` command).
 pub fn serve_blocking(config: ServerConfig) -> std::io::Result<()> {
+    grundy_core::memory::return_memory_promptly();
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // A solve's thread ends a second after its work: the memory its allocator arena
