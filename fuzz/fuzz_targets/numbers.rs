@@ -85,11 +85,6 @@ fuzz_target!(|data: &[u8]| {
             let result = serve::run(args, &no_db);
             assert!(result.is_err(), "serve started on a busy port");
         }
-        Cli::Solve(args) => {
-            if let Some(s) = &args.memory_budget {
-                let _ = parse_size(s);
-            }
-        }
         Cli::Db(args) => {
             let copy = f.dir.path().join("store.redb");
             std::fs::copy(&f.store, &copy).expect("a copy of the store");
@@ -99,6 +94,8 @@ fuzz_target!(|data: &[u8]| {
             };
             let _ = grundy_cli::db::run(args, &db);
         }
-        Cli::Judge(_) | Cli::Play(_) => {}
+        // The numbers of solve, judge and play are read by clap (the value parsers of
+        // grundy_cli::numbers); --memory-budget, global, by parse_size above.
+        Cli::Solve(_) | Cli::Judge(_) | Cli::Play(_) => {}
     }
 });

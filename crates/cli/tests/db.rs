@@ -197,38 +197,16 @@ fn damaged_entries_are_reported_and_pruned() {
 #[test]
 #[cfg(unix)]
 fn serve_killed_mid_write_leaves_a_sound_store() {
-    use std::io::{BufRead, BufReader, Read, Write};
-    use std::process::{Command, Stdio};
+    use std::process::Command;
     let db = fresh_store("serve-kill");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["--db", db.to_str().unwrap(), "serve", "--addr", "127.0.0.1:0"])
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(server.stderr.take().unwrap());
-    let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    // "grundy: serving the explorer on http://127.0.0.1:PORT/ (Ctrl-C to stop)"
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap()
-        .to_string();
-    let post = |body: &str| -> Option<String> {
-        let mut s = std::net::TcpStream::connect(&addr).ok()?;
-        let req = format!(
-            "POST /api/table HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        );
-        s.write_all(req.as_bytes()).ok()?;
-        let mut out = String::new();
-        s.read_to_string(&mut out).ok()?;
-        Some(out)
-    };
+    let (mut server, addr, _err) = common::serve(Command::new(env!("CARGO_BIN_EXE_grundy")).args([
+        "--db",
+        db.to_str().unwrap(),
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+    ]));
+    let post = |body: &str| common::post(&addr, "/api/table", body);
     let mut answered = Vec::new();
     for size in 1..=12 {
         let body = format!(r#"{{"family":"nim","size":{size}}}"#);
@@ -241,16 +219,9 @@ fn serve_killed_mid_write_leaves_a_sound_store() {
     let flight = std::thread::spawn(move || {
         for size in 13..=40 {
             let body = format!(r#"{{"family":"cutting","size":{size}}}"#);
-            let Ok(mut s) = std::net::TcpStream::connect(&addr2) else {
+            if common::post(&addr2, "/api/table", &body).is_none() {
                 break;
-            };
-            let req = format!(
-                "POST /api/table HTTP/1.1\r\nHost: {addr2}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = s.write_all(req.as_bytes());
-            let mut out = String::new();
-            let _ = s.read_to_string(&mut out);
+            }
         }
     });
     std::thread::sleep(std::time::Duration::from_millis(300));

@@ -220,48 +220,21 @@ fn seq_stops_at_the_budget_with_its_checkpoint_saved() {
 
 #[test]
 fn the_server_gives_each_request_its_share() {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let mut server = Command::new("prlimit")
-        .arg(ADDRESS_SPACE)
-        .arg(env!("CARGO_BIN_EXE_grundy"))
-        .args([
-            "--no-db",
-            "--memory-budget",
-            "192M",
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-        ])
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(server.stderr.take().unwrap());
+    use std::io::BufRead;
+    let (mut server, addr, mut err) = common::serve(Command::new("prlimit").arg(ADDRESS_SPACE).args([
+        env!("CARGO_BIN_EXE_grundy"),
+        "--no-db",
+        "--memory-budget",
+        "192M",
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+    ]));
     let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap()
-        .to_string();
-    line.clear();
     err.read_line(&mut line).unwrap();
     // 192 MiB among 4 quick and 2 slow solves: 32 MiB each, less what the server holds.
     assert!(line.contains("for each of at most 6 solves at once"), "{line}");
-    let post = |body: &str| -> String {
-        let mut s = std::net::TcpStream::connect(&addr).unwrap();
-        let req = format!(
-            "POST /api/solve HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        );
-        s.write_all(req.as_bytes()).unwrap();
-        let mut out = String::new();
-        s.read_to_string(&mut out).unwrap();
-        out
-    };
+    let post = |body: &str| common::post(&addr, "/api/solve", body).expect("the server answers");
     let heavy = r#"{"family":"0.77","position":"1500 1200 900","misere":true}"#;
     let answer = post(heavy);
     assert!(answer.starts_with("HTTP/1.1 422"), "{answer}");

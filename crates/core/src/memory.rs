@@ -50,46 +50,46 @@ impl CountingAllocator {
 /// fixed buffer, and the process ends with `_exit`, which runs no handler that could.
 #[cold]
 fn past_ceiling(now: usize) -> ! {
-    let mut buf = [0u8; 256];
-    let mut n = 0;
-    let mut put = |bytes: &[u8]| {
-        for &b in bytes {
-            if n < buf.len() {
-                buf[n] = b;
-                n += 1;
+    /// A message in a fixed buffer: text and numbers appended, the rest cut off.
+    struct Message {
+        buf: [u8; 256],
+        len: usize,
+    }
+    impl Message {
+        fn put(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                if self.len < self.buf.len() {
+                    self.buf[self.len] = b;
+                    self.len += 1;
+                }
             }
         }
+        fn number(&mut self, mut n: usize) {
+            let mut digits = [0u8; 20];
+            let mut d = digits.len();
+            loop {
+                d -= 1;
+                digits[d] = b'0' + (n % 10) as u8;
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            self.put(&digits[d..]);
+        }
+    }
+    let mut m = Message {
+        buf: [0; 256],
+        len: 0,
     };
-    put(b"grundy: out of memory: the work in hand passed the memory budget of ");
-    let mut digits = [0u8; 24];
-    let mut d = digits.len();
-    let mut mib = BUDGET.load(Ordering::Relaxed) >> 20;
-    loop {
-        d -= 1;
-        digits[d] = b'0' + (mib % 10) as u8;
-        mib /= 10;
-        if mib == 0 {
-            break;
-        }
-    }
-    put(&digits[d..]);
-    put(b" MiB without stopping (it had ");
-    let mut digits2 = [0u8; 24];
-    let mut d2 = digits2.len();
-    let mut used = now >> 20;
-    loop {
-        d2 -= 1;
-        digits2[d2] = b'0' + (used % 10) as u8;
-        used /= 10;
-        if used == 0 {
-            break;
-        }
-    }
-    put(&digits2[d2..]);
-    put(b" MiB); raise it with --memory-budget SIZE\n");
+    m.put(b"grundy: out of memory: the work in hand passed the memory budget of ");
+    m.number(BUDGET.load(Ordering::Relaxed) >> 20);
+    m.put(b" MiB without stopping (it had ");
+    m.number(now >> 20);
+    m.put(b" MiB); raise it with --memory-budget SIZE\n");
     // SAFETY: write(2) of an initialised buffer we own, then _exit: neither allocates.
     unsafe {
-        libc::write(2, buf.as_ptr().cast(), n);
+        libc::write(2, m.buf.as_ptr().cast(), m.len);
         libc::_exit(1)
     }
 }

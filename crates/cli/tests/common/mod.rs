@@ -101,3 +101,46 @@ pub fn with_db(path: &std::path::Path, args: &[&str]) -> Run {
     all.extend_from_slice(args);
     grundy_env(&all, "", &[])
 }
+
+/// Starts `command` (a `grundy ... serve --addr 127.0.0.1:0`) and reads the address it
+/// serves on from its first line on stderr ("grundy: serving the explorer on
+/// http://127.0.0.1:PORT/ ..."); the rest of stderr stays to be read.
+pub fn serve(
+    command: &mut Command,
+) -> (
+    std::process::Child,
+    String,
+    std::io::BufReader<std::process::ChildStderr>,
+) {
+    use std::io::BufRead;
+    let mut server = command
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("grundy serve starts");
+    let mut err = std::io::BufReader::new(server.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    err.read_line(&mut line).expect("the server's first line");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (server, addr, err)
+}
+
+/// `POST path` with a JSON `body` to the server at `addr`: the whole raw answer (status
+/// line, headers, body), or `None` when the server is not there.
+pub fn post(addr: &str, path: &str, body: &str) -> Option<String> {
+    use std::io::Read;
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).ok()?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).ok()?;
+    Some(out)
+}

@@ -304,13 +304,18 @@ pub fn resume_saved(
             ))
         }
     }
-    // Read and checksum every saved value; refuse the file if the sum differs.
+    // Read and checksum every saved value; refuse the file if the sum differs, or if a value
+    // is more than its heap's options allow (G(n) ≤ the number of options of n, at most
+    // (n + 1)^parts: a remove and a split into at most `parts` heaps), which a checkpoint
+    // with a valid checksum but values no game has would otherwise turn into tables of GBs.
+    let parts = rules.max_parts();
+    let mut impossible: Option<(u64, u64)> = None;
     let mut sum = Checksum::default();
     let mut failure: Option<std::io::Error> = None;
     let mut read = 0u64;
     let mut buf = [0u8; 4];
     let reader = std::iter::from_fn(|| {
-        if read >= count || failure.is_some() {
+        if read >= count || failure.is_some() || impossible.is_some() {
             return None;
         }
         match r.read_exact(&mut buf[..width]) {
@@ -321,6 +326,11 @@ pub fn resume_saved(
                 } else {
                     u32::from_le_bytes(buf) as u64
                 };
+                let n = read - 1;
+                if v > (n + 1).saturating_pow(parts) - 1 {
+                    impossible = Some((n, v));
+                    return None;
+                }
                 sum.add(v);
                 Some(v)
             }
@@ -334,6 +344,12 @@ pub fn resume_saved(
     let engine = SeqEngine::resume(rules, capacity, store, reader, width)?;
     if let Some(e) = failure {
         return Err(io(e));
+    }
+    if let Some((n, v)) = impossible {
+        return Err(err(
+            path,
+            format!("corrupt: G({n}) = {v}, more than a heap of {n} has options"),
+        ));
     }
     if read != count {
         return Err(err(path, "truncated: values missing"));
