@@ -13,7 +13,10 @@ Then it checks that:
   - the server still answers a small request correctly.
 Exits 1 with a message when a check fails. Only the standard library is used.
 
-Usage: tests/load/memory.py [path/to/grundy] [--heavy N] [--budget SIZE]
+Usage: tests/load/memory.py [path/to/grundy] [--heavy N] [--budget SIZE] [--at-once K]
+Environment: GRUNDY_LOAD_DEBUG=1 prints the largest mappings and the server's heap for 15 s
+after the traffic; GRUNDY_LOAD_GDB=1 (with it) writes every thread's stack to
+/tmp/load-gdb.txt; GRUNDY_LOAD_ONLY=heavy|hostile sends only those.
 """
 
 import argparse
