@@ -29,7 +29,7 @@ struct Cli {
     no_db: bool,
     /// Memory the work may take (bytes, or with a suffix K, M, G, T): engines stop with a
     /// message (exit 1) when they reach it, and solves that would need more are refused up
-    /// front [default: 80% of the available memory; env GRUNDY_MEMORY_BUDGET].
+    /// front [default: 80% of the available memory].
     #[arg(long, global = true, env = "GRUNDY_MEMORY_BUDGET", value_name = "SIZE")]
     memory_budget: Option<String>,
     #[command(subcommand)]
