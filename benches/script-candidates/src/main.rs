@@ -7,19 +7,23 @@
 mod harness;
 mod lua_game;
 mod rhai_game;
+mod starlark_game;
 
 use harness::{cutting, cutting_native, kayles, kayles_native, Native, Options};
 use lua_game::LuaGame;
 use rhai_game::RhaiGame;
+use starlark_game::StarlarkGame;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 const KAYLES_RHAI: &str = include_str!("../scripts/kayles.rhai");
 const CUTTING_RHAI: &str = include_str!("../scripts/cutting.rhai");
 const KAYLES_LUA: &str = include_str!("../scripts/kayles.lua");
+const KAYLES_STAR: &str = include_str!("../scripts/kayles.star");
+const CUTTING_STAR: &str = include_str!("../scripts/cutting.star");
 const CUTTING_LUA: &str = include_str!("../scripts/cutting.lua");
 
-const ENGINES: [&str; 5] = ["native", "rhai", "rhai-nosize", "lua", "lua-nohook"];
+const ENGINES: [&str; 6] = ["native", "rhai", "rhai-nosize", "lua", "lua-nohook", "starlark"];
 const RUNS: [(&str, i64); 4] = [
     ("kayles", 1000),
     ("kayles", 3000),
@@ -37,6 +41,7 @@ fn compute(engine: &str, game: &str, n: i64) -> Result<(Vec<u32>, u64), String> 
                 "rhai-nosize" => Box::new(RhaiGame::with_sizes(KAYLES_RHAI, false)?),
                 "lua" => Box::new(LuaGame::new("kayles", KAYLES_LUA, true)?),
                 "lua-nohook" => Box::new(LuaGame::new("kayles", KAYLES_LUA, false)?),
+                "starlark" => Box::new(StarlarkGame::new("kayles", KAYLES_STAR)?),
                 _ => return Err(format!("no engine {engine}")),
             };
             kayles(n, g.as_mut())
@@ -48,6 +53,7 @@ fn compute(engine: &str, game: &str, n: i64) -> Result<(Vec<u32>, u64), String> 
                 "rhai-nosize" => Box::new(RhaiGame::with_sizes(CUTTING_RHAI, false)?),
                 "lua" => Box::new(LuaGame::new("cutting", CUTTING_LUA, true)?),
                 "lua-nohook" => Box::new(LuaGame::new("cutting", CUTTING_LUA, false)?),
+                "starlark" => Box::new(StarlarkGame::new("cutting", CUTTING_STAR)?),
                 _ => return Err(format!("no engine {engine}")),
             };
             cutting(n, g.as_mut())
@@ -265,6 +271,44 @@ fn safety() {
     }
 }
 
+/// Starlark: no operation or memory limit in its public API; the dialect forbids `while`
+/// and recursion, and the call stack has a size.
+fn safety_starlark() {
+    let cases = [
+        ("while loop", "def f():\n    while True:\n        pass\nf()"),
+        ("unbounded recursion", "def f(n):\n    return f(n + 1)\nf(1)"),
+        (
+            "10^7 loop steps (no limit)",
+            "def f():\n    for i in range(10000000):\n        pass\nf()",
+        ),
+        ("10^8-byte string (no limit)", "x = 'x' * 100000000"),
+        ("load", "load('os.star', 'x')"),
+        ("clock", "x = time.now()"),
+        ("runtime error", "x = [1, 2]\ny = x[7]"),
+        ("syntax error", "x = \ny = 2"),
+    ];
+    println!("\n| Starlark script | stopped with | time |\n|---|---|---|");
+    for (what, src) in cases {
+        let t = Instant::now();
+        let msg = match starlark_game::run("script.star", src) {
+            Ok(()) => "NOT STOPPED (ran to the end)".to_string(),
+            Err(e) => e,
+        };
+        // The error and its position; the traceback and the source excerpt are left out.
+        let msg: Vec<&str> = msg
+            .lines()
+            .map(str::trim)
+            .skip_while(|l| !l.starts_with("error:") && !l.starts_with("NOT"))
+            .filter(|l| l.starts_with("error:") || l.starts_with("-->") || l.starts_with("NOT"))
+            .collect();
+        println!(
+            "| {what} | {} | {:.2} s |",
+            msg.join(" "),
+            t.elapsed().as_secs_f64()
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -284,12 +328,16 @@ fn main() {
         ["table"] => table(),
         ["safety"] => {
             safety();
+            safety_starlark();
             Ok(())
         }
         ["all"] | [] => check()
             .and_then(|()| overhead())
             .and_then(|()| table())
-            .map(|()| safety()),
+            .map(|()| {
+                safety();
+                safety_starlark()
+            }),
         _ => Err(
             "usage: script-candidates [all | check | overhead | table | safety | one ENGINE GAME N RUNS]"
                 .into(),
