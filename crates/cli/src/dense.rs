@@ -9,7 +9,7 @@ use crate::solve::{app_error, print_analysis, DenseRecord, DenseSize, SolveArgs}
 use grundy_app::dense::{solve_dense, DenseEvent, DenseRequest};
 use grundy_app::store::DenseAnswer;
 use grundy_games::family::FamilyOptions;
-use grundy_solve::dense::{default_budget, human_bytes, Record};
+use grundy_solve::dense::{human_bytes, Record};
 
 pub use grundy_core::memory::parse_size;
 
@@ -18,10 +18,7 @@ pub use grundy_core::memory::parse_size;
 /// on stderr before the run. With a store, answers kept there (or read from a kept table of a
 /// position it lies below) are served, and what is solved is kept.
 pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -> Result<(), CliError> {
-    let budget = match grundy_core::memory::budget() {
-        u64::MAX => default_budget(),
-        b => b,
-    };
+    let budget = grundy_core::memory::budget_or_default();
     let req = DenseRequest {
         family: &args.family,
         options: opts,

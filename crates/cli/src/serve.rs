@@ -58,10 +58,7 @@ pub fn run(args: ServeArgs, db: &DbOptions) -> Result<(), CliError> {
     }
     // Every solve running at once gets an equal share of what the budget leaves free now,
     // so together they stay within it; a request that outgrows its share gets 422.
-    let budget = match grundy_core::memory::budget() {
-        u64::MAX => grundy_core::memory::default_budget(),
-        b => b,
-    };
+    let budget = grundy_core::memory::budget_or_default();
     let solves = (args.max_concurrent.max(1) + args.max_slow.max(1)) as u64;
     let free = budget.saturating_sub(grundy_core::memory::in_use() as u64);
     let share = free / solves;

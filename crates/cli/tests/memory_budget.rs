@@ -17,12 +17,17 @@ const ADDRESS_SPACE: &str = "--as=3221225472";
 
 /// Runs `grundy --no-db ARGS` in an address space of [`ADDRESS_SPACE`] bytes.
 fn limited(args: &[&str]) -> common::Run {
+    limited_with_stdin(args, Stdio::null())
+}
+
+/// [`limited`], reading `stdin`.
+fn limited_with_stdin(args: &[&str], stdin: Stdio) -> common::Run {
     let out = Command::new("prlimit")
         .arg(ADDRESS_SPACE)
         .arg(env!("CARGO_BIN_EXE_grundy"))
         .arg("--no-db")
         .args(args)
-        .stdin(Stdio::null())
+        .stdin(stdin)
         .output()
         .expect("prlimit (util-linux) runs grundy");
     common::Run {
@@ -152,24 +157,13 @@ fn endless_inputs_are_refused_not_buffered() {
         "{}",
         r.stderr
     );
-    let out = Command::new("prlimit")
-        .arg(ADDRESS_SPACE)
-        .arg(env!("CARGO_BIN_EXE_grundy"))
-        .args(["judge", "darkraft"])
-        .stdin(std::fs::File::open("/dev/zero").unwrap())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than the limit"));
-    let out = Command::new("prlimit")
-        .arg(ADDRESS_SPACE)
-        .arg(env!("CARGO_BIN_EXE_grundy"))
-        .args(["--no-db", "play", "nim", "3 5 7"])
-        .stdin(std::fs::File::open("/dev/zero").unwrap())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("longer than the limit"));
+    let zero = || std::fs::File::open("/dev/zero").unwrap().into();
+    let r = limited_with_stdin(&["judge", "darkraft"], zero());
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("larger than the limit"), "{}", r.stderr);
+    let r = limited_with_stdin(&["play", "nim", "3 5 7"], zero());
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("longer than the limit"), "{}", r.stderr);
 }
 
 #[test]

@@ -169,6 +169,15 @@ pub fn budget() -> u64 {
     BUDGET.load(Ordering::Relaxed) as u64
 }
 
+/// The process budget, or [`default_budget`] where none was set (a front end run as a
+/// library, without the binary's `--memory-budget`).
+pub fn budget_or_default() -> u64 {
+    match budget() {
+        u64::MAX => default_budget(),
+        b => b,
+    }
+}
+
 /// The default budget: 80% of the memory the system says is available (`MemAvailable` of
 /// /proc/meminfo), or 4 GiB where that cannot be read.
 pub fn default_budget() -> u64 {

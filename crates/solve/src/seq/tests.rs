@@ -372,27 +372,25 @@ mod checkpoints {
         let width = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
         let count = u64::from_le_bytes(bytes[16..24].try_into().unwrap()) as usize;
         let data_at = bytes.len() - count * width;
+        // Makes the header's checksum that of the values as they now are.
+        let fix_sum = |bytes: &mut Vec<u8>| {
+            let mut sum = Checksum::default();
+            for v in bytes[data_at..].chunks_exact(width) {
+                let mut b = [0u8; 8];
+                b[..width].copy_from_slice(v);
+                sum.add(u64::from_le_bytes(b));
+            }
+            bytes[24..32].copy_from_slice(&sum.0.to_le_bytes());
+        };
         // G(3) of 0.77 set to 16, more than a heap of 3 has options, and the checksum made right.
         bytes[data_at + 3 * width] = 16;
-        let mut sum = Checksum::default();
-        for v in bytes[data_at..].chunks_exact(width) {
-            let mut b = [0u8; 8];
-            b[..width].copy_from_slice(v);
-            sum.add(u64::from_le_bytes(b));
-        }
-        bytes[24..32].copy_from_slice(&sum.0.to_le_bytes());
+        fix_sum(&mut bytes);
         std::fs::write(&path, &bytes).unwrap();
         let e = refused(&path, "0.77");
         assert!(e.contains("corrupt: G(3) = 16"), "{e}");
         // The same file with a value a heap of 3 can have is resumed.
         bytes[data_at + 3 * width] = 3;
-        let mut sum = Checksum::default();
-        for v in bytes[data_at..].chunks_exact(width) {
-            let mut b = [0u8; 8];
-            b[..width].copy_from_slice(v);
-            sum.add(u64::from_le_bytes(b));
-        }
-        bytes[24..32].copy_from_slice(&sum.0.to_le_bytes());
+        fix_sum(&mut bytes);
         std::fs::write(&path, &bytes).unwrap();
         assert!(resume(&path, "0.77", &rules_of("0.77"), 1000, StoreOptions::default()).is_ok());
     }
