@@ -92,6 +92,30 @@ pub struct Bounded<'a, G> {
     pub stop: &'a Stop,
 }
 
+impl<G: Game> Bounded<'_, G> {
+    /// The answer of a solve that ran in this view: the game's own fault when it has one (a
+    /// script that failed: [`fault_error`]), else as [`Stop::finish`] says.
+    pub fn finish<T, E: Into<AppError>>(&self, r: Result<T, E>) -> Result<T, AppError> {
+        if let Some(e) = fault_error(self.game) {
+            return Err(e);
+        }
+        self.stop.finish(r)
+    }
+}
+
+/// The error of a game that stopped by itself ([`Ruleset::fault`]): a limit (exit 1, HTTP
+/// 422) or a fault of its definition (exit 2, HTTP 400).
+pub fn fault_error<R: Ruleset>(game: &R) -> Option<AppError> {
+    game.fault().map(|f| {
+        let kind = if f.limit {
+            ErrorKind::Limit
+        } else {
+            ErrorKind::BadInput
+        };
+        AppError::new(kind, f.message)
+    })
+}
+
 impl<G: Game> Ruleset for Bounded<'_, G> {
     type Component = G::Component;
     const INDEPENDENT: bool = G::INDEPENDENT;
@@ -136,7 +160,10 @@ impl<G: Game> Ruleset for Bounded<'_, G> {
         }
     }
     fn halted(&self) -> bool {
-        self.stop.stopped()
+        self.stop.stopped() || self.game.halted()
+    }
+    fn fault(&self) -> Option<grundy_core::Fault> {
+        self.game.fault()
     }
     fn known_grundy(&self, c: &Self::Component) -> Option<Nimber> {
         self.game.known_grundy(c)

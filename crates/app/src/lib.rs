@@ -5,6 +5,7 @@
 
 pub mod cancel;
 pub mod dense;
+pub mod gamefile;
 pub mod seq;
 pub mod solve;
 pub mod store;

@@ -147,7 +147,8 @@ impl From<RegistryError> for AppError {
             RegistryError::BadCode { .. }
             | RegistryError::BadOption { .. }
             | RegistryError::BadPosition { .. }
-            | RegistryError::Unsupported(_) => ErrorKind::BadInput,
+            | RegistryError::Unsupported(_)
+            | RegistryError::BadGame(_) => ErrorKind::BadInput,
         };
         AppError::new(kind, e.to_string())
     }
@@ -170,8 +171,13 @@ impl From<SolveError> for AppError {
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolveRequest {
-    /// Family name (`GET /api/families`).
+    /// Family name (`GET /api/families`); ignored when `game` is given.
+    #[serde(default)]
     pub family: String,
+    /// A game file's text (a TOML spec or a Lua script, docs/game-files.md): the game is
+    /// the file's, whatever `family` says.
+    #[serde(default)]
+    pub game: Option<String>,
     /// The position in the family's notation (docs/games.md); for `graph`, an edge list
     /// (or empty with `board`).
     #[serde(default)]
@@ -309,8 +315,23 @@ pub struct FamilyEntry {
 /// An upper estimate of the number of moves of a position, from its text alone, so a
 /// position with millions of moves is refused before any is generated (the family's own
 /// estimate; 0 for an unknown family, which is refused next).
-pub fn estimate_moves(family: &str, text: &str) -> u64 {
-    registry::estimate_moves(family, text).unwrap_or(0)
+pub fn estimate_moves(family: &str, opts: &FamilyOptions, text: &str) -> u64 {
+    registry::estimate_moves(family, opts, text).unwrap_or(0)
+}
+
+/// The options of a request's game: its board, graph, rule and set, the game file it
+/// carries (read through [`crate::gamefile::load`], named `source` in errors), and the bulk
+/// heap values of `limits`.
+pub fn family_options(
+    req: &SolveRequest,
+    limits: &Limits,
+    source: Option<&str>,
+) -> Result<FamilyOptions, AppError> {
+    let mut opts = options(req, limits);
+    if let Some(text) = &req.game {
+        opts.game = Some(crate::gamefile::load(source.unwrap_or("<request>"), text)?);
+    }
+    Ok(opts)
 }
 
 fn options(req: &SolveRequest, limits: &Limits) -> FamilyOptions {
@@ -324,6 +345,7 @@ fn options(req: &SolveRequest, limits: &Limits) -> FamilyOptions {
         graph: req.graph.clone().map(|t| ("graph".to_string(), t)),
         rule: req.rule.clone(),
         set: req.set.clone(),
+        game: None,
         heap_values: Some(bulk),
     }
 }
@@ -388,7 +410,7 @@ impl EngineChoice {
 /// The convention asked for, if the family of `info` has it: misère play is refused for
 /// families whose games end by a winning move (the one misère check of every front end).
 pub fn convention_of(info: &FamilyInfo, misere: bool) -> Result<Convention, AppError> {
-    if misere && !info.description.misere {
+    if misere && !info.misere {
         return Err(AppError::bad(format!(
             "misère play is not available for {}: its rules end the game by a winning move, not by a lack of moves",
             info.name
@@ -412,6 +434,8 @@ pub struct SolveOptions<'a> {
     pub keep_after: Duration,
     /// Where the `graph` text came from (a file's path), for errors.
     pub graph_source: Option<String>,
+    /// Where the `game` text came from (a file's path), for errors.
+    pub game_source: Option<String>,
     /// Called about once a second by a long pruned search.
     pub progress: Option<&'a mut dyn FnMut(&grundy_solve::search::Progress)>,
 }
@@ -424,6 +448,7 @@ impl Default for SolveOptions<'_> {
             store: None,
             keep_after: Duration::ZERO,
             graph_source: None,
+            game_source: None,
             progress: None,
         }
     }
@@ -444,7 +469,8 @@ pub fn solve_with(
     opts: SolveOptions<'_>,
 ) -> Result<SolveResponse, AppError> {
     check_text(&req.position, limits)?;
-    let est = estimate_moves(&req.family, &req.position);
+    let mut family_opts = family_options(req, limits, opts.game_source.as_deref())?;
+    let est = estimate_moves(&req.family, &family_opts, &req.position);
     if est > limits.max_moves {
         return Err(AppError::new(
             ErrorKind::Limit,
@@ -455,7 +481,6 @@ pub fn solve_with(
         ));
     }
     let stop = Stop::new(limits);
-    let mut family_opts = options(req, limits);
     if let (Some(source), Some(graph)) = (&opts.graph_source, &mut family_opts.graph) {
         graph.0 = source.clone();
     }
@@ -597,12 +622,12 @@ impl WithGame for Solve<'_, '_> {
         let stop = std::mem::replace(&mut self.stop, Stop::new(self.limits));
         let bounded = Bounded { game, stop: &stop };
         let a = self.analyze(&bounded, &p, convention, search);
-        let a = stop.finish(a)?;
+        let a = bounded.finish(a)?;
         let immediate = game.immediate_wins(&p).is_some();
         // The answer is built within the same limits as the solve.
         let mut after = Vec::with_capacity(a.moves.len());
         bounded.moves(&p, |_, q| after.push(game.format_position(&q)));
-        stop.finish(Ok::<(), AppError>(()))?;
+        bounded.finish(Ok::<(), AppError>(()))?;
         let winning: Vec<String> = a.winning_moves.iter().map(|m| game.format_move(m)).collect();
         let moves: Vec<MoveOut> = a
             .moves
@@ -638,7 +663,7 @@ impl WithGame for Solve<'_, '_> {
             family: info.name.clone(),
             position,
             convention,
-            misere_available: info.description.misere,
+            misere_available: info.misere,
             grundy: a.grundy.map(|g| g.0),
             outcome: a.outcome,
             remoteness: a.remoteness,

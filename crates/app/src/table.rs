@@ -228,8 +228,9 @@ impl WithGame for GrundyOnly<'_> {
         let search = EngineChoice::Auto.searches(info);
         let limit = self.0.max_positions;
         let stop = Stop::new(self.0);
-        let v = grundy_by(&Bounded { game, stop: &stop }, &p, search, limit);
-        stop.finish(v)
+        let bounded = Bounded { game, stop: &stop };
+        let v = grundy_by(&bounded, &p, search, limit);
+        bounded.finish(v)
     }
 }
 

@@ -32,8 +32,8 @@ pub enum First {
     printf '1:3->0\\n' | grundy play nim 3 4"
 )]
 pub struct PlayArgs {
-    /// The game family, as for `grundy solve`.
-    #[arg(help = crate::solve::family_help(), long_help = crate::solve::family_long_help())]
+    /// The game family, as for `grundy solve` (none with `--game FILE`).
+    #[arg(help = crate::solve::family_help(), long_help = crate::solve::family_long_help(), required_unless_present = "game_file", default_value = "", hide_default_value = true)]
     pub family: String,
     /// The starting position in the family's notation; `@FILE` reads it from a file.
     pub position: Vec<String>,
@@ -54,6 +54,8 @@ pub struct PlayArgs {
 /// The game being played: the request for the current position.
 struct Session {
     req: SolveRequest,
+    /// The `--game` file's path, for errors.
+    game_source: Option<String>,
     limits: Limits,
     /// Every position analysed is kept here, and answered from here next time.
     store: Option<Store>,
@@ -63,6 +65,7 @@ impl Session {
     fn analyse(&self) -> Result<SolveResponse, CliError> {
         let opts = SolveOptions {
             store: self.store.as_ref(),
+            game_source: self.game_source.clone(),
             keep_after: Duration::ZERO,
             ..SolveOptions::default()
         };
@@ -72,9 +75,13 @@ impl Session {
     /// Moves to the position after a move (for the graph family, the game goes on as a
     /// `points` position on the same graph).
     fn advance(&mut self, after: &str) {
-        let next = grundy_games::registry::find(&self.req.family)
-            .ok()
-            .and_then(|f| f.description.continues_as);
+        let next = if self.req.game.is_some() {
+            None
+        } else {
+            grundy_games::registry::find(&self.req.family)
+                .ok()
+                .and_then(|f| f.description.continues_as)
+        };
         if let Some(next) = next {
             self.req.family = next.into();
             if self.req.board.is_none() {
@@ -110,16 +117,20 @@ pub fn run(args: PlayArgs, db: &DbOptions) -> Result<(), CliError> {
 
 /// The game loop over any input and output (tests drive it with strings).
 pub fn play(
-    args: PlayArgs,
+    mut args: PlayArgs,
     db: &DbOptions,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    (args.family, args.position) = crate::solve::family_and_words(&args.family, &args.position, &args.game);
     let text = read_position(&args.family, &args.position, None)?;
     let graph = args.game.graph_text()?.map(|(_, text)| text);
+    let game = args.game.game_text()?;
     let mut session = Session {
+        game_source: game.as_ref().map(|(s, _)| s.clone()),
         req: SolveRequest {
             family: args.family.clone(),
+            game: game.map(|(_, t)| t),
             position: text,
             misere: args.misere,
             remoteness: true,

@@ -31,8 +31,9 @@ use std::time::{Duration, Instant};
     grundy solve chomp 7 7 5 3\n  \
     grundy solve bombs --file board.txt")]
 pub struct SolveArgs {
-    /// The game family (the list comes from the registry: `family_help`).
-    #[arg(help = family_help(), long_help = family_long_help())]
+    /// The game family (the list comes from the registry: `family_help`). With `--game FILE`
+    /// there is none: the words are the position.
+    #[arg(help = family_help(), long_help = family_long_help(), required_unless_present = "game_file", default_value = "", hide_default_value = true)]
     pub family: String,
     /// The position in the family's notation; `-` reads it from stdin, `@FILE` from a file.
     pub position: Vec<String>,
@@ -114,6 +115,10 @@ pub struct GameArgs {
     /// Rule of the graph games: one-or-two (default), take-vertex, node-kayles, arc-kayles.
     #[arg(long, value_name = "RULE")]
     pub rule: Option<String>,
+    /// A game defined in a file: a TOML spec (`kind = ...`) or a Lua script (`.lua`); see
+    /// docs/game-files.md. The family is then the file's, and every word is the position.
+    #[arg(long = "game", value_name = "FILE")]
+    pub game_file: Option<PathBuf>,
 }
 
 impl GameArgs {
@@ -128,20 +133,49 @@ impl GameArgs {
         }
     }
 
+    /// The `--game` file: its path (as given, for errors) and its text.
+    pub fn game_text(&self) -> Result<Option<(String, String)>, CliError> {
+        match &self.game_file {
+            None => Ok(None),
+            Some(path) => {
+                let text = crate::input::read_file(path, "game file")?;
+                Ok(Some((path.display().to_string(), text)))
+            }
+        }
+    }
+
     /// The options of the family, as the registry reads them (`heap_values`: the bulk
     /// engine for heap games, if any).
     pub fn options(
         &self,
         heap_values: Option<grundy_games::family::HeapValues>,
     ) -> Result<FamilyOptions, CliError> {
+        let game = match self.game_text()? {
+            None => None,
+            Some((source, text)) => Some(grundy_app::gamefile::load(&source, &text).map_err(app_error)?),
+        };
         Ok(FamilyOptions {
             board: self.board.clone(),
             graph: self.graph_text()?,
             rule: self.rule.clone(),
             set: self.set.clone(),
+            game,
             heap_values,
         })
     }
+}
+
+/// With `--game FILE` the family word is the position's first word: the family and the
+/// position's words as they are meant.
+pub fn family_and_words(family: &str, words: &[String], game: &GameArgs) -> (String, Vec<String>) {
+    if game.game_file.is_none() {
+        return (family.to_string(), words.to_vec());
+    }
+    let words = std::iter::once(family.to_string())
+        .filter(|w| !w.is_empty())
+        .chain(words.iter().cloned())
+        .collect();
+    (String::new(), words)
 }
 
 /// What a dense solve stores per position.
@@ -183,15 +217,18 @@ pub fn position_text(words: &[String], file: Option<&PathBuf>) -> Result<String,
 
 /// Runs `grundy solve`; with a store, answers from it when it holds the position, and
 /// keeps what it computes (the application layer's [`solve_with`], as the server does).
-pub fn run(args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
+pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
+    (args.family, args.position) = family_and_words(&args.family, &args.position, &args.game);
     let text = read_position(&args.family, &args.position, args.file.as_ref())?;
     if args.dense {
         let opts = args.game.options(Some(grundy_app::solve::heap_values))?;
         return crate::dense::run(&args, &opts, &text, db);
     }
     let graph = args.game.graph_text()?;
+    let game = args.game.game_text()?;
     let req = SolveRequest {
         family: args.family.clone(),
+        game: game.as_ref().map(|(_, t)| t.clone()),
         position: text,
         misere: args.misere,
         remoteness: args.remoteness,
@@ -218,6 +255,7 @@ pub fn run(args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
         store: store.as_ref(),
         keep_after: Duration::ZERO,
         graph_source: graph.map(|(source, _)| source),
+        game_source: game.map(|(source, _)| source),
         progress: Some(&mut progress),
     };
     let a = solve_with(&req, &Limits::local(args.max_positions), opts).map_err(app_error)?;
@@ -241,7 +279,8 @@ pub fn app_error(e: AppError) -> CliError {
 /// The position's text from the words, a file or stdin. A family whose position is a whole
 /// file (the graph family: an edge list) takes a single word as that file's path.
 pub fn read_position(family: &str, words: &[String], file: Option<&PathBuf>) -> Result<String, CliError> {
-    let whole_file = registry::find(family).is_ok_and(|f| f.description.continues_as.is_some());
+    let whole_file =
+        !family.is_empty() && registry::find(family).is_ok_and(|f| f.description.continues_as.is_some());
     match words {
         [path] if whole_file && file.is_none() && path != "-" && !path.starts_with('@') => {
             position_text(&[], Some(&PathBuf::from(path)))

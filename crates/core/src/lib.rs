@@ -16,4 +16,4 @@ pub use heap::HeapRules;
 pub use mex::MexSet;
 pub use nimber::Nimber;
 pub use parse::{tokens, ParseError, Span, Token};
-pub use ruleset::{Convention, Game, Outcome, Ruleset};
+pub use ruleset::{Convention, Fault, Game, Outcome, Ruleset};

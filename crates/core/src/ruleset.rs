@@ -46,6 +46,14 @@ pub trait Ruleset: Sync {
         false
     }
 
+    /// Why the game itself cannot go on, once it cannot: a game defined by a script whose
+    /// code failed or passed its limits. Such a game is then [`Ruleset::halted`] too, so the
+    /// engines stop; the front end reports this fault instead of their answer. Built-in
+    /// games never fault.
+    fn fault(&self) -> Option<Fault> {
+        None
+    }
+
     /// The Grundy value of `c` when it is known without search (a closed form, or a table the
     /// ruleset computed in bulk). Engines ask this first; `None` means "search".
     fn known_grundy(&self, _c: &Self::Component) -> Option<Nimber> {
@@ -73,6 +81,16 @@ pub trait Ruleset: Sync {
     fn size_hint(&self, _c: &Self::Component) -> usize {
         1
     }
+}
+
+/// Why a game stopped work by itself (see [`Ruleset::fault`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// True when a limit was passed (operations, depth, memory: exit 1); false when the
+    /// game's own definition is wrong (a script error, a bad option: exit 2).
+    pub limit: bool,
+    /// What went wrong, and where (file, line, function, value).
+    pub message: String,
 }
 
 /// Who wins a position with perfect play; `"first"` or `"second"` in JSON.

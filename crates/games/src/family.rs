@@ -234,6 +234,9 @@ pub struct FamilyOptions {
     pub rule: Option<String>,
     /// Subtraction set (`--set 1,3,4`).
     pub set: Option<String>,
+    /// A game read from a file (`--game FILE`): the registry builds the family its kind
+    /// names (see [`crate::gamefile`]), whatever family name was asked.
+    pub game: Option<std::sync::Arc<crate::gamefile::GameFile>>,
     /// Bulk Grundy values G(0), ..., G(count − 1) of a heap game, from a sequence engine the
     /// front end provides (games know no solvers); `None` leaves heaps to the memo engine.
     pub heap_values: Option<HeapValues>,
@@ -298,6 +301,9 @@ pub enum RegistryError {
     /// Something the family does not offer (a table, a dense solve).
     #[error("{0}")]
     Unsupported(String),
+    /// A game file that does not read: the error names the file, line and column.
+    #[error("{0}")]
+    BadGame(#[from] crate::gamefile::SpecError),
 }
 
 impl RegistryError {
@@ -393,6 +399,18 @@ pub trait Family: Sync + 'static {
     /// named by codes).
     fn name(&self, _game: &Self::Game) -> String {
         Self::DESCRIPTION.name.to_string()
+    }
+
+    /// Whether misère play is defined for `game` (the description's `misere` unless the
+    /// game says otherwise: a script with a winning condition of its own).
+    fn misere(&self, _game: &Self::Game) -> bool {
+        Self::DESCRIPTION.misere
+    }
+
+    /// The table of `game` (the description's unless the game has its own shape: a game file
+    /// whose positions are numbers or pairs).
+    fn table(&self, _game: &Self::Game) -> Option<Table> {
+        Self::DESCRIPTION.table
     }
 
     /// The position as the page draws it.

@@ -716,3 +716,74 @@ mod tests {
 
 
 }
+
+/// A graph spec (`kind = "graph"`): a built-in rule on a built-in board or on the edges the
+/// file lists.
+///
+/// ```toml
+/// kind = "graph"
+/// rule = "node-kayles"       # take-vertex, one-or-two, node-kayles, arc-kayles
+/// board = "petersen"         # or: edges = [[1, 2], [2, 3]] (points from 1), points = 4
+/// ```
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GraphSpec {
+    #[allow(dead_code)]
+    kind: String,
+    #[allow(dead_code)]
+    name: Option<String>,
+    #[allow(dead_code)]
+    about: Option<String>,
+    rule: toml::Spanned<String>,
+    board: Option<toml::Spanned<String>>,
+    edges: Option<toml::Spanned<Vec<[u64; 2]>>>,
+    points: Option<toml::Spanned<u64>>,
+}
+
+/// The family and options a graph spec stands for: `points` (positions are 0/1 strings of
+/// the points holding a piece) on the spec's board or edges, with its rule.
+pub fn spec_options(
+    file: &crate::gamefile::GameFile,
+    opts: &FamilyOptions,
+) -> Result<(String, FamilyOptions), crate::gamefile::SpecError> {
+    let spec: GraphSpec = file.spec()?;
+    if Rule::from_name(spec.rule.get_ref()).is_none() {
+        let known: Vec<&str> = Rule::ALL.iter().map(|r| r.0).collect();
+        return Err(file.error_at(
+            spec.rule.span(),
+            format!("unknown rule '{}' (known: {})", spec.rule.get_ref(), known.join(", ")),
+        ));
+    }
+    let mut out = FamilyOptions {
+        game: None,
+        rule: Some(spec.rule.get_ref().clone()),
+        ..opts.clone()
+    };
+    match (&spec.board, &spec.edges) {
+        (Some(board), None) => {
+            if let Err(e) = builtin(board.get_ref()) {
+                return Err(file.error_at(board.span(), e.to_string()));
+            }
+            if let Some(p) = &spec.points {
+                return Err(file.error_at(p.span(), "points goes with edges, not with a board"));
+            }
+            out.board = Some(board.get_ref().clone());
+        }
+        (None, Some(edges)) => {
+            let mut text = String::new();
+            if let Some(p) = &spec.points {
+                text.push_str(&format!("points {}\n", p.get_ref()));
+            }
+            for [a, b] in edges.get_ref() {
+                text.push_str(&format!("{a} {b}\n"));
+            }
+            if let Err(e) = Graph::parse_edge_list(file.source(), &text) {
+                return Err(file.error_at(edges.span(), e.message));
+            }
+            out.graph = Some((file.source().to_string(), text));
+        }
+        (Some(b), Some(_)) => return Err(file.error_at(b.span(), "give either board or edges, not both")),
+        (None, None) => return Err(file.error(1, 1, "a graph spec needs a board (board = \"petersen\") or edges")),
+    }
+    Ok(("points".into(), out))
+}

@@ -41,8 +41,10 @@ macro_rules! families {
 
 pub mod canon;
 pub mod family;
+pub mod gamefile;
 pub mod graph;
 pub mod grid;
+pub mod heap_spec;
 pub mod registry;
 
 // The families. Adding one is its module and one line here.

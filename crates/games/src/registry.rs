@@ -33,6 +33,10 @@ pub struct FamilyInfo {
     pub name: String,
     /// The family's description.
     pub description: &'static Description,
+    /// Whether misère play is defined for this game ([`Family::misere`]).
+    pub misere: bool,
+    /// The game's table, if it has one ([`Family::table`]).
+    pub table: Option<crate::family::Table>,
 }
 
 /// A family found by name: its place in the list and its description.
@@ -63,6 +67,15 @@ pub fn find(name: &str) -> Result<Found, RegistryError> {
         name: name.to_string(),
         known: named().map(|d| d.name).collect::<Vec<_>>().join(", "),
     })
+}
+
+/// The family that builds the game of `name` with `opts`: with a game file, the family its
+/// kind names (see [`crate::gamefile::GameFile::resolve`]), else [`find`].
+pub fn find_for(name: &str, opts: &FamilyOptions) -> Result<Found, RegistryError> {
+    match &opts.game {
+        Some(file) => find(&file.resolve(opts)?.0),
+        None => find(name),
+    }
 }
 
 /// The families with a fixed name (all but those named by codes).
@@ -103,6 +116,8 @@ pub(crate) fn run_family<F: Family, A: WithGame>(
     let info = FamilyInfo {
         name: family.name(&game),
         description: d,
+        misere: family.misere(&game),
+        table: family.table(&game),
     };
     action.run(family, &game, p, &info)
 }
@@ -115,6 +130,14 @@ pub fn with_game<A: WithGame>(
     text: &str,
     action: A,
 ) -> Result<A::Output, A::Error> {
+    if let Some(file) = &opts.game {
+        let (name, opts) = file.resolve(opts).map_err(RegistryError::from)?;
+        let found = find(&name)?;
+        return match crate::list::dispatch(found.index, &name, &opts, text, action) {
+            Some(result) => result,
+            None => Err(RegistryError::Unsupported(format!("no family at place {}", found.index)).into()),
+        };
+    }
     let found = find(name)?;
     match crate::list::dispatch(found.index, name, opts, text, action) {
         Some(result) => result,
@@ -124,8 +147,10 @@ pub fn with_game<A: WithGame>(
 
 /// A family's upper estimate of the moves of a position (see
 /// [`Description::estimate_moves`]); `None` for an unknown family.
-pub fn estimate_moves(name: &str, text: &str) -> Option<u64> {
-    find(name).ok().map(|f| (f.description.estimate_moves)(text))
+pub fn estimate_moves(name: &str, opts: &FamilyOptions, text: &str) -> Option<u64> {
+    find_for(name, opts)
+        .ok()
+        .map(|f| (f.description.estimate_moves)(text))
 }
 
 /// The game of `name` read from `text`, formatted back (a position's canonical text).

@@ -1,0 +1,44 @@
+//! Game files for every front end: [`load`] reads one (see `grundy_games::gamefile`) and
+//! keeps the last few read, so that what a family made of a file (a compiled script, a
+//! parsed spec) serves every later request with the same file: each move of `grundy play`,
+//! each cell of a table, each request of the page's editor.
+
+use crate::solve::{AppError, ErrorKind};
+use grundy_games::gamefile::GameFile;
+use std::sync::{Arc, Mutex};
+
+/// Files kept (the most recently used).
+const KEPT: usize = 8;
+
+/// Files read, most recently used last: (source, text hash, length) and the file.
+static CACHE: Mutex<Vec<((String, u64, usize), Arc<GameFile>)>> = Mutex::new(Vec::new());
+
+/// The game file `source` (its name, for errors) with this `text`: read once, then kept
+/// among the last [`KEPT`] files read. A file that does not read is a usage error naming
+/// its line and column.
+pub fn load(source: &str, text: &str) -> Result<Arc<GameFile>, AppError> {
+    let key = (source.to_string(), fnv(text.as_bytes()), text.len());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = cache.iter().position(|(k, f)| *k == key && f.text() == text) {
+        let entry = cache.remove(i);
+        let file = entry.1.clone();
+        cache.push(entry);
+        return Ok(file);
+    }
+    drop(cache);
+    let file = Arc::new(
+        GameFile::load(source, text).map_err(|e| AppError::new(ErrorKind::BadInput, e.to_string()))?,
+    );
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() >= KEPT {
+        cache.remove(0);
+    }
+    cache.push((key, file.clone()));
+    Ok(file)
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
