@@ -78,7 +78,7 @@ proptest! {
 
     #[test]
     fn tables_answer_or_say_why(family in family(), size in 0usize..9) {
-        match table(&TableRequest { family, size }, &limits()) {
+        match table(&TableRequest { family, size, game: None }, &limits()) {
             Ok(t) => prop_assert!(!t.values.is_empty()),
             Err(e) => prop_assert!(!e.message.is_empty(), "{:?}", e),
         }

@@ -40,6 +40,10 @@ pub struct JudgeArgs {
     /// The problem whose input arrives on stdin.
     #[arg(value_enum)]
     pub problem: Problem,
+    /// Answer with the game defined in FILE (a spec or a script reading the built-in
+    /// family's notation: see examples/games/) instead of the built-in family.
+    #[arg(long, value_name = "FILE")]
+    pub game: Option<std::path::PathBuf>,
 }
 
 /// Where a judge input went wrong: a usage error naming line and column.
@@ -187,7 +191,15 @@ pub fn run(args: JudgeArgs) -> Result<(), CliError> {
     if text.trim().is_empty() {
         return Err(at(1, 1, "empty input"));
     }
-    let out = answer(args.problem, &text)?;
+    let out = match &args.game {
+        None => answer(args.problem, &text)?,
+        Some(path) => {
+            let source = path.display().to_string();
+            let file_text = crate::input::read_file(path, "game file")?;
+            let file = grundy_app::gamefile::load(&source, &file_text).map_err(crate::solve::app_error)?;
+            answer_with(args.problem, &text, Some(file))?
+        }
+    };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(out.as_bytes())?;
     stdout.flush()?;
@@ -196,6 +208,65 @@ pub fn run(args: JudgeArgs) -> Result<(), CliError> {
 
 /// The judge's output for `text`, or the first thing wrong with it.
 pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
+    answer_with(problem, text, None)
+}
+
+/// Who wins each position (in the built-in family's notation) of a game file, under
+/// `convention`, by one engine on one game: true when the first player wins.
+fn first_wins(
+    file: &std::sync::Arc<grundy_games::gamefile::GameFile>,
+    texts: &[String],
+    convention: Convention,
+) -> Result<Vec<bool>, CliError> {
+    struct Outcomes<'a>(&'a [String], Convention);
+    impl grundy_games::registry::WithGame for Outcomes<'_> {
+        type Output = Vec<bool>;
+        type Error = grundy_app::solve::AppError;
+        fn run<F: grundy_games::family::Family>(
+            self,
+            _: &F,
+            game: &F::Game,
+            _: <F::Game as Game>::Position,
+            info: &grundy_games::registry::FamilyInfo,
+        ) -> Result<Vec<bool>, Self::Error> {
+            grundy_app::solve::convention_of(info, self.1 == Convention::Misere)?;
+            let limits = grundy_app::solve::Limits::local(usize::MAX);
+            let stop = grundy_app::cancel::Stop::new(&limits);
+            let bounded = grundy_app::cancel::Bounded { game, stop: &stop };
+            let mut an = Analyzer::new(&bounded);
+            let mut out = Vec::with_capacity(self.0.len());
+            for (i, text) in self.0.iter().enumerate() {
+                let p = game.parse_position(text).map_err(|e| {
+                    grundy_app::solve::AppError::bad(format!(
+                        "case {}: the game file does not read the position '{}': {e}",
+                        i + 1,
+                        grundy_core::parse::shorten(text)
+                    ))
+                })?;
+                let o = an.outcome(&p, self.1);
+                out.push(bounded.finish(o)? == Outcome::First);
+            }
+            Ok(out)
+        }
+    }
+    let Some(first) = texts.first() else {
+        return Ok(Vec::new());
+    };
+    let opts = grundy_games::family::FamilyOptions {
+        game: Some(file.clone()),
+        ..Default::default()
+    };
+    grundy_games::registry::with_game("", &opts, first, Outcomes(texts, convention))
+        .map_err(crate::solve::app_error)
+}
+
+/// The judge's output for `text` by the built-in family, or with `game` by a game file that
+/// reads the built-in family's notation; or the first thing wrong with the input.
+pub fn answer_with(
+    problem: Problem,
+    text: &str,
+    game: Option<std::sync::Arc<grundy_games::gamefile::GameFile>>,
+) -> Result<String, CliError> {
     let mut lines = Lines::new(text);
     let mut out = String::new();
     match problem {
@@ -203,6 +274,11 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
             let (_, nm) = lines.numbers(&["n", "m"], 1, 2048, "the board size 'n m'")?;
             let rows = lines.rows(nm[0] as usize, nm[1] as usize, "LRX")?;
             lines.finish("the board")?;
+            if let Some(file) = &game {
+                let wins = first_wins(file, &[rows.join("/")], Convention::Normal)?;
+                out.push_str(if wins[0] { "WIN\n" } else { "LOSE\n" });
+                return Ok(out);
+            }
             // A board whose table is past the limit is refused up front, like bad input.
             let wins = darkraft::first_player_wins(&rows.join("/")).map_err(|e| match e {
                 darkraft::DarkraftError::Parse(_) | darkraft::DarkraftError::TableTooLarge { .. } => {
@@ -214,6 +290,7 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
         }
         Problem::Bomb => {
             let mut cases: Vec<Vec<(usize, usize)>> = Vec::new();
+            let mut boards: Vec<Vec<&str>> = Vec::new();
             let (mut rows, mut cols) = (1, 1);
             loop {
                 let (line, nm) = lines.numbers(
@@ -230,6 +307,7 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
                     return Err(at(line, 1, "a board needs at least one row and one column"));
                 }
                 let board = lines.rows(n, m, ".#")?;
+                boards.push(board.clone());
                 let mut bombs = Vec::new();
                 for (i, row) in board.iter().enumerate() {
                     bombs.extend(
@@ -244,6 +322,13 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
                 cases.push(bombs);
             }
             lines.finish("the closing '0 0'")?;
+            if let Some(file) = &game {
+                let texts: Vec<String> = boards.iter().map(|b| b.join("/")).collect();
+                for wins in first_wins(file, &texts, Convention::Normal)? {
+                    out.push_str(if wins { "John\n" } else { "Jack\n" });
+                }
+                return Ok(out);
+            }
             let table = BombTable::new(rows, cols);
             for bombs in cases {
                 let g = bombs.iter().fold(0, |acc, &(i, j)| {
@@ -254,8 +339,9 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
         }
         Problem::Maoershan => {
             let (_, t) = lines.numbers(&["T"], 0, 1_000_000, "the number of boards T")?;
-            let game = GraphGame::new(Graph::maoershan(), Rule::OneOrTwo);
+            let maoershan = GraphGame::new(Graph::maoershan(), Rule::OneOrTwo);
             let mut positions = Vec::new();
+            let mut texts = Vec::new();
             for k in 0..t[0] {
                 let Some((line, s)) = lines.next_line() else {
                     return Err(at(
@@ -264,13 +350,22 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
                         format!("input ended after {k} of {} boards", t[0]),
                     ));
                 };
-                let p = game
+                let p = maoershan
                     .parse_position(s)
                     .map_err(|e| at(line, e.span.column, e.message))?;
                 positions.push(p);
+                texts.push(s.trim());
             }
             lines.finish("the last board")?;
-            let mut an = Analyzer::new(&game);
+            if let Some(file) = &game {
+                let texts: Vec<String> = texts.iter().map(|s| s.to_string()).collect();
+                for wins in first_wins(file, &texts, Convention::Misere)? {
+                    out.push(if wins { '0' } else { '1' });
+                }
+                out.push('\n');
+                return Ok(out);
+            }
+            let mut an = Analyzer::new(&maoershan);
             for p in positions {
                 let o = an.outcome(&p, Convention::Misere)?;
                 out.push(if o == Outcome::First { '0' } else { '1' });
@@ -289,6 +384,13 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
                 }
                 sheets.push((wh[0] as usize, wh[1] as usize));
             }
+            if let Some(file) = &game {
+                let texts: Vec<String> = sheets.iter().map(|(w, h)| format!("{w}x{h}")).collect();
+                for wins in first_wins(file, &texts, Convention::Normal)? {
+                    out.push_str(if wins { "WIN\n" } else { "LOSE\n" });
+                }
+                return Ok(out);
+            }
             let max = sheets.iter().map(|&(w, h)| w.max(h)).max().unwrap_or(2).max(2);
             let table = CuttingTable::new(max);
             for (w, h) in sheets {
@@ -303,9 +405,16 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
                 let (_, n) = lines.numbers(&["n"], 1, crosses::MAX_LEN as u64, "the strip length n")?;
                 ns.push(n[0] as usize);
             }
+            if let Some(file) = &game {
+                let texts: Vec<String> = ns.iter().map(|&n| ".".repeat(n)).collect();
+                for wins in first_wins(file, &texts, Convention::Normal)? {
+                    let _ = writeln!(out, "{}", if wins { 1 } else { 2 });
+                }
+                return Ok(out);
+            }
             let max = ns.iter().copied().max().unwrap_or(0);
-            let game = Crosses::new(max + 1);
-            let mut an = Analyzer::new(&game);
+            let crosses = Crosses::new(max + 1);
+            let mut an = Analyzer::new(&crosses);
             for n in ns {
                 let g: Option<Nimber> = an.grundy(&Crosses::empty(n))?;
                 let first = g.is_none_or(|g| !g.is_zero());
