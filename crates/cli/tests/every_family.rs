@@ -93,6 +93,7 @@ fn cli_and_web_answer_alike_for_every_family() {
                     &TableRequest {
                         family: name.to_string(),
                         size: 3,
+                        game: None,
                     },
                     &Limits::default(),
                 )
