@@ -34,6 +34,7 @@ fn tables_are_kept_as_dense_arrays_and_read_back() {
     let req = TableRequest {
         family: "cutting".into(),
         size: 8,
+        game: None,
     };
     let computed = table_kept(Some(&s), &req, &limits).unwrap();
     let (info, values) = s.get_values("table/cutting/8").unwrap().expect("kept");
@@ -51,6 +52,7 @@ fn tables_are_kept_as_dense_arrays_and_read_back() {
     let nim = TableRequest {
         family: "nim".into(),
         size: 6,
+        game: None,
     };
     assert_eq!(
         table_kept(Some(&s), &nim, &limits).unwrap().values,
@@ -130,6 +132,7 @@ fn capped_tables_are_kept_under_the_side_computed_and_read_back() {
     let ask = |size| TableRequest {
         family: "chomp".into(),
         size,
+        game: None,
     };
     let computed = table_kept(Some(&s), &ask(20), &limits).unwrap();
     assert_eq!(computed.values.len(), 8);
