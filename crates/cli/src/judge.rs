@@ -211,6 +211,11 @@ pub fn answer(problem: Problem, text: &str) -> Result<String, CliError> {
     answer_with(problem, text, None)
 }
 
+/// The most moves (by the family's estimate) a judge position of a game file may have: the
+/// judges' inputs are small, and a file that reads them as something huge (a 12-point string
+/// as a heap of 10^11 tokens) is refused before it is solved.
+const MAX_GAME_MOVES: u64 = 100_000_000;
+
 /// Who wins each position (in the built-in family's notation) of a game file, under
 /// `convention`, by one engine on one game: true when the first player wins.
 fn first_wins(
@@ -236,6 +241,13 @@ fn first_wins(
             let mut an = Analyzer::new(&bounded);
             let mut out = Vec::with_capacity(self.0.len());
             for (i, text) in self.0.iter().enumerate() {
+                let est = (info.description.estimate_moves)(text);
+                if est > MAX_GAME_MOVES {
+                    return Err(grundy_app::solve::AppError::new(
+                        grundy_app::solve::ErrorKind::Limit,
+                        format!("case {}: position too large for the game file: about {est} moves, more than the limit of {MAX_GAME_MOVES}", i + 1),
+                    ));
+                }
                 let p = game.parse_position(text).map_err(|e| {
                     grundy_app::solve::AppError::bad(format!(
                         "case {}: the game file does not read the position '{}': {e}",
@@ -256,6 +268,16 @@ fn first_wins(
         game: Some(file.clone()),
         ..Default::default()
     };
+    // The game is built with the first position: a file that cannot read it says so.
+    if let Err(e) = grundy_games::registry::format("", &opts, first) {
+        return Err(match e {
+            grundy_games::family::RegistryError::BadPosition { error, .. } => usage(format!(
+                "case 1: the game file does not read the position '{}': {error}",
+                grundy_core::parse::shorten(first)
+            )),
+            e => usage(e.to_string()),
+        });
+    }
     grundy_games::registry::with_game("", &opts, first, Outcomes(texts, convention))
         .map_err(crate::solve::app_error)
 }
