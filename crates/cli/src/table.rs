@@ -110,7 +110,7 @@ pub fn text(t: &TableResponse) -> String {
     let mut s = String::new();
     match t.kind {
         TableKind::Sequence => {
-            s.push_str(&format!("{}: G({}) by {}\n", t.family, t.cols, t.cols));
+            s.push_str(&format!("{}: Grundy values by {}\n", t.family, t.cols));
             let row = t.values.first().map(Vec::as_slice).unwrap_or(&[]);
             let width = row.iter().map(|v| cell(*v).len()).max().unwrap_or(1);
             for (k, chunk) in row.chunks(10).enumerate() {
