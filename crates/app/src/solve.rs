@@ -161,6 +161,8 @@ impl From<SolveError> for AppError {
                 ErrorKind::PositionLimit,
                 format!("gave up after storing {n} positions: too large to solve within the limit of {n} stored positions"),
             ),
+            // A game whose moves come back to a position is wrongly defined (a game file).
+            SolveError::Cycle(_) => AppError::new(ErrorKind::BadInput, e.to_string()),
             other => AppError::new(ErrorKind::Limit, other.to_string()),
         }
     }

@@ -79,7 +79,7 @@ impl<'r, R: Ruleset> GrundyMemo<'r, R> {
         while let Some((top, expanded)) = stack.last() {
             if !*expanded {
                 match self.lookup(top) {
-                    Some(IN_PROGRESS) => return Err(SolveError::Cycle(format!("{top:?}"))),
+                    Some(IN_PROGRESS) => return Err(SolveError::Cycle(cycle_path(&stack, top, None))),
                     Some(_) => {
                         stack.pop();
                         continue;
@@ -99,13 +99,13 @@ impl<'r, R: Ruleset> GrundyMemo<'r, R> {
                     for p in parts {
                         match self.lookup(p) {
                             None => pending.push(p.clone()),
-                            Some(IN_PROGRESS) => cycle = Some(format!("{p:?}")),
+                            Some(IN_PROGRESS) => cycle = Some(p.clone()),
                             Some(_) => {}
                         }
                     }
                 });
                 if let Some(c) = cycle {
-                    return Err(SolveError::Cycle(c));
+                    return Err(SolveError::Cycle(cycle_path(&stack, &c, Some(&top))));
                 }
                 self.memo.insert(top, IN_PROGRESS);
                 if let Some(last) = stack.last_mut() {
@@ -140,6 +140,28 @@ impl<'r, R: Ruleset> GrundyMemo<'r, R> {
             _ => Err(SolveError::Cycle(format!("{c:?}"))),
         }
     }
+}
+
+/// The cycle through `again`, a component met while its value is being worked out: the
+/// components on the way from it to the one being expanded (the expanded frames of the
+/// stack are the path from the start), then `last` (the component whose option `again` is,
+/// when it is not on the stack's path yet) and `again`, written `a -> b -> a` (at most 12
+/// steps shown).
+fn cycle_path<C: std::fmt::Debug + PartialEq>(stack: &[(C, bool)], again: &C, last: Option<&C>) -> String {
+    let path: Vec<&C> = stack.iter().filter(|f| f.1).map(|f| &f.0).collect();
+    let from = path.iter().position(|c| *c == again).unwrap_or(0);
+    let mut steps: Vec<&C> = path[from..].to_vec();
+    steps.extend(last);
+    steps.push(again);
+    let shown: Vec<String> = if steps.len() > 12 {
+        let mut v: Vec<String> = steps[..6].iter().map(|c| format!("{c:?}")).collect();
+        v.push(format!("... {} more ...", steps.len() - 11));
+        v.extend(steps[steps.len() - 5..].iter().map(|c| format!("{c:?}")));
+        v
+    } else {
+        steps.iter().map(|c| format!("{c:?}")).collect()
+    };
+    shown.join(" -> ")
 }
 
 #[cfg(test)]
@@ -184,6 +206,26 @@ mod tests {
     fn cycles_are_reported() {
         let mut m = GrundyMemo::new(&Loop);
         assert!(matches!(m.grundy(&1), Err(SolveError::Cycle(_))));
+        let mut m = GrundyMemo::new(&Loop);
+        match m.grundy(&1) {
+            Err(SolveError::Cycle(path)) => assert_eq!(path, "1 -> 2 -> 1"),
+            other => panic!("{other:?}"),
+        }
+        // 1 -> 2 -> 3 -> 1, reached from 5 (and from 4, a sum of two: 0 + 4 -> ... ).
+        struct Ring;
+        impl Ruleset for Ring {
+            type Component = u8;
+            fn options<F: FnMut(&[u8])>(&self, c: &u8, mut emit: F) {
+                match *c {
+                    5 => emit(&[2]),
+                    c => emit(&[c % 3 + 1]),
+                }
+            }
+        }
+        match GrundyMemo::new(&Ring).grundy(&5) {
+            Err(SolveError::Cycle(path)) => assert_eq!(path, "2 -> 3 -> 1 -> 2"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
