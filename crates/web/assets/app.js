@@ -1236,12 +1236,15 @@ async function useGame() {
   const a = await firstPosition(tries, current);
   if (!current()) return;
   if (a) {
-    showGameMode(true, a.family);
+    // The file's name (`name = "..."`) if it has one, and the game it is solved as.
+    const named = /^name\s*=\s*["']([\w-]+)["']/m.exec(text);
+    showGameMode(true, named && named[1] !== a.family ? `${named[1]} (solved as ${a.family})` : a.family);
     return;
   }
   const msg = $('error').textContent;
   if (fileErrorAt(msg)) {
     markGameError(msg, true);
+    $('game-state').textContent = 'The file has an error: correct it and press “Use this game” again.';
   } else {
     state.req.position = '';
     syncInputs();
@@ -1294,6 +1297,7 @@ function initGameEditor() {
   const area = $('game-text');
   area.addEventListener('input', () => {
     gameLines(0);
+    if (sel.value && GAME_EXAMPLES[Number(sel.value)].text !== area.value) sel.value = '';
     if (state.req && state.req.game && area.value !== state.req.game) {
       $('game-state').textContent = 'Edited: press “Use this game” to play the new text.';
     }
