@@ -390,7 +390,9 @@ test('a heap game typed by a code the page has no preset for: drawn as heaps, pl
 test('your own game: a pasted subtraction spec is solved and played; a broken file shows its line', async () => {
   const { page, errors } = await openPage();
   await chooseFamily(page, 'nim');
-  // A subtraction game the menu does not have, pasted into the editor.
+  // A subtraction game the menu does not have, pasted into the editor (folded at first).
+  assert.strictEqual(await page.isVisible('[data-testid="game-text"]'), false);
+  await page.click('#game-panel summary');
   await page.fill('[data-testid="game-text"]', '# take 1, 2 or 5\nkind = "subtraction"\nset = [1, 2, 5]\n');
   const sent = [];
   page.on('request', (r) => {

@@ -1145,6 +1145,7 @@ end
 // Shows whether the page plays the editor's game, and which.
 function showGameMode(on, name) {
   $('game-panel').classList.toggle('active', on);
+  if (on) $('game-panel').open = true;
   $('leave-game').hidden = !on;
   $('game-state').textContent = on ? `Playing your game${name ? `: ${name}` : ''}. Pick a family in the menu to leave it.` : '';
   document.body.dataset.game = on ? 'on' : '';
@@ -1167,6 +1168,7 @@ function gameLines(bad) {
 
 function gameError(msg) {
   const e = $('game-error');
+  if (msg) $('game-panel').open = true;
   e.hidden = !msg;
   e.textContent = msg || '';
 }
