@@ -844,7 +844,7 @@ async fn game_files_count_toward_the_body_limit() {
     use grundy_web::{DEFAULT_MAX_BODY, MAX_GAME_FILE};
     // The default body limit lets a game file of the largest size through, even written
     // with an escape for every character but its lines' first.
-    assert!(DEFAULT_MAX_BODY >= 2 * MAX_GAME_FILE + 1024);
+    const { assert!(DEFAULT_MAX_BODY >= 2 * MAX_GAME_FILE + 1024) };
     let addr = start(ServerConfig::default()).await;
     // A file of 1 MiB reads (its comments are most of it) ...
     let line = "# \"quoted\" and \\ escaped\n";
