@@ -433,6 +433,14 @@ test('your own game: a pasted subtraction spec is solved and played; a broken fi
   await page.click('[data-testid="show-table"]');
   await page.waitForSelector('#table svg');
   assert.match(await page.textContent('#table-what'), /sub:1,2,5/);
+  // A file opened from disk is read into the editor; one past the server's limit of 1 MiB
+  // is refused in the page.
+  await page.setInputFiles('[data-testid="game-file"]', { name: 'big.toml', mimeType: 'text/plain', buffer: Buffer.alloc(1048577, 35) });
+  await page.waitForSelector('[data-testid="game-error"]:not([hidden])');
+  assert.match(await page.textContent('[data-testid="game-error"]'), /big\.toml has 1048577 bytes: .*at most 1 MiB/);
+  const opened = 'kind = "take-and-break"\ncode = "0.07"\n';
+  await page.setInputFiles('[data-testid="game-file"]', { name: 'dawson.toml', mimeType: 'text/plain', buffer: Buffer.from(opened) });
+  await page.waitForFunction((t) => document.getElementById('game-text').value === t, opened);
   // A broken file: the error names its line, which the editor marks and selects.
   await page.fill('[data-testid="game-text"]', 'kind = "subtraction"\n# the set\nset = [1, 2, 5\n');
   await page.click('[data-testid="use-game"]');

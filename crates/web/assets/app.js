@@ -39,6 +39,7 @@ const state = {
   busy: false,
   ply: 0, // moves made so far (shown as data-ply on the body)
   seq: 0, // number of the latest /api/solve request
+  status: 0, // HTTP status of the latest /api/solve answer
   lastFamily: null, // the built-in family chosen last (where "Back to the built-in families" goes)
 };
 
@@ -49,7 +50,7 @@ async function api(path, body) {
     body: body ? JSON.stringify(body) : undefined,
   });
   const j = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
+  if (!r.ok) throw Object.assign(new Error(j.error || `HTTP ${r.status}`), { status: r.status });
   return j;
 }
 
@@ -828,13 +829,16 @@ async function solveCurrent() {
   showError('');
   let answer = null;
   let error = '';
+  let status = 200;
   try {
     answer = await api('/api/solve', request());
   } catch (e) {
     error = e.message;
+    status = e.status || 0;
   }
   if (seq !== state.seq) return state.answer;
   state.answer = answer;
+  state.status = status;
   // On an error the board stays what it was known to be (null after a move or typed text).
   if (answer) state.board = answer.board || null;
   if (answer && state.req.family !== 'graph') state.req.position = answer.position;
@@ -907,6 +911,9 @@ async function firstPosition(positions, current) {
     const a = await solveCurrent();
     if (!current()) return null;
     if (a) return a;
+    // No position helps a game the server does not know (404: a Lua script on a server
+    // built without scripts, say).
+    if (state.status === 404) return null;
   }
   return null;
 }
@@ -1247,6 +1254,9 @@ async function useGame() {
   if (fileErrorAt(msg)) {
     markGameError(msg, true);
     $('game-state').textContent = 'The file has an error: correct it and press “Use this game” again.';
+  } else if (state.status === 404) {
+    gameError(`The server cannot play this file: ${msg}`);
+    $('game-state').textContent = '';
   } else {
     state.req.position = '';
     syncInputs();
