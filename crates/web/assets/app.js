@@ -1165,12 +1165,20 @@ function showGameMode(on, name) {
 
 // Line numbers beside the editor's text, line `bad` marked.
 function gameLines(bad) {
-  const n = $('game-text').value.split('\n').length;
-  const lines = [];
-  for (let i = 1; i <= n; i++) lines.push(i === bad ? `<span class="bad">${i}</span>` : String(i));
-  $('game-lines').innerHTML = lines.join('\n');
-  $('game-lines').dataset.bad = bad ? String(bad) : '';
-  $('game-lines').scrollTop = $('game-text').scrollTop;
+  const text = $('game-text').value;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  const gutter = $('game-lines');
+  // Rebuilt only when the count of lines or the marked line changes (a file may have
+  // thousands of lines, and this runs on every key).
+  const key = `${n}:${bad || 0}`;
+  if (gutter.dataset.key !== key) {
+    const lines = [];
+    for (let i = 1; i <= n; i++) lines.push(i === bad ? `<span class="bad">${i}</span>` : String(i));
+    gutter.innerHTML = lines.join('\n');
+    gutter.dataset.key = key;
+  }
+  gutter.scrollTop = $('game-text').scrollTop;
 }
 
 function gameError(msg) {
