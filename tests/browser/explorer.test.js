@@ -387,6 +387,91 @@ test('a heap game typed by a code the page has no preset for: drawn as heaps, pl
   await page.close();
 });
 
+test('your own game: a pasted subtraction spec is solved and played; a broken file shows its line', async () => {
+  const { page, errors } = await openPage();
+  await chooseFamily(page, 'nim');
+  // A subtraction game the menu does not have, pasted into the editor (folded at first).
+  assert.strictEqual(await page.isVisible('[data-testid="game-text"]'), false);
+  await page.click('#game-panel summary');
+  await page.fill('[data-testid="game-text"]', '# take 1, 2 or 5\nkind = "subtraction"\nset = [1, 2, 5]\n');
+  const sent = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/solve')) sent.push(JSON.parse(r.postData()));
+  });
+  await page.click('[data-testid="use-game"]');
+  // It starts from the position in the box (nim's 3 5 7 reads as heaps of this game too).
+  await page.waitForFunction(() => document.body.dataset.game === 'on' && document.body.dataset.family === 'sub:1,2,5' &&
+    document.body.dataset.analysed === '3 5 7');
+  assert.strictEqual(await page.inputValue('#family'), '(your own game)');
+  assert.match(await page.textContent('[data-testid="game-state"]'), /sub:1,2,5/);
+  // G(n) = n mod 3 for {1, 2, 5}: 3 5 7 -> 0 ^ 2 ^ 1 = 3.
+  assert.strictEqual(await page.textContent('#grundy'), '3');
+  // Every request carries the file, not the family.
+  assert.ok(sent.length > 0 && sent.every((b) => b.game && b.game.includes('set = [1, 2, 5]') && !('family' in b)), JSON.stringify(sent));
+  // Set up a position by typing it, solve it: heaps of 4 and 6.
+  await page.fill('#position', '4 6');
+  await page.click('#apply');
+  await page.waitForFunction(() => document.body.dataset.analysed === '4 6');
+  // Exploring, tokens are the moves: taking 1, 2 or 5 tokens only (never 3 or 4 from the heap of 6).
+  await page.uncheck('#edit');
+  await page.waitForSelector('#drawing circle.token[data-move]');
+  const heap2 = await page.$$eval('#drawing circle.token[data-heap="2"][data-move]', (cs) => cs.map((c) => c.dataset.move).sort());
+  assert.deepStrictEqual(heap2, ['2:6->1', '2:6->4', '2:6->5']);
+  // Play against perfect play by clicking tokens, to the end.
+  await page.click('[data-testid="play-me"]');
+  await waitTurn(page);
+  const before = await page.evaluate(() => document.body.dataset.ply);
+  const win = await page.$eval('#moves .move.win', (b) => b.dataset.move);
+  await clickMove(page, `#drawing [data-move="${win}"]`);
+  const status = await waitTurn(page);
+  assert.match(status, /^Engine played|You win/);
+  assert.ok(Number(await page.evaluate(() => document.body.dataset.ply)) >= Number(before) + 1);
+  assert.match(await playToEnd(page, 40), /You win/);
+  assert.ok(sent.every((b) => b.game && !('family' in b)));
+  // The table of the game (its Grundy sequence).
+  await page.fill('#table-size', '8');
+  await page.click('[data-testid="show-table"]');
+  await page.waitForSelector('#table svg');
+  assert.match(await page.textContent('#table-what'), /sub:1,2,5/);
+  // A file opened from disk is read into the editor; one past the server's limit of 1 MiB
+  // is refused in the page.
+  await page.setInputFiles('[data-testid="game-file"]', { name: 'big.toml', mimeType: 'text/plain', buffer: Buffer.alloc(1048577, 35) });
+  await page.waitForSelector('[data-testid="game-error"]:not([hidden])');
+  assert.match(await page.textContent('[data-testid="game-error"]'), /big\.toml has 1048577 bytes: .*at most 1 MiB/);
+  const opened = 'kind = "take-and-break"\ncode = "0.07"\n';
+  await page.setInputFiles('[data-testid="game-file"]', { name: 'dawson.toml', mimeType: 'text/plain', buffer: Buffer.from(opened) });
+  await page.waitForFunction((t) => document.getElementById('game-text').value === t, opened);
+  // A broken file: the error names its line, which the editor marks and selects.
+  await page.fill('[data-testid="game-text"]', 'kind = "subtraction"\n# the set\nset = [1, 2, 5\n');
+  await page.click('[data-testid="use-game"]');
+  await page.waitForSelector('[data-testid="game-error"]:not([hidden])');
+  assert.match(await page.textContent('[data-testid="game-error"]'), /^Line 3, column \d+: .*unclosed array/);
+  assert.strictEqual(await page.$eval('#game-lines .bad', (e) => e.textContent), '3');
+  const selected = await page.$eval('#game-text', (t) => t.value.slice(t.selectionStart, t.selectionEnd));
+  assert.strictEqual(selected, 'set = [1, 2, 5');
+  // An example starts a graph game, played by clicking points.
+  await page.selectOption('[data-testid="game-example"]', { label: 'Node Kayles on the Petersen graph (graph)' });
+  await page.click('[data-testid="use-game"]');
+  await page.waitForFunction(() => document.body.dataset.family === 'points' && document.body.dataset.analysed === '1111111111');
+  assert.strictEqual(await page.isHidden('[data-testid="game-error"]'), true);
+  assert.strictEqual(await page.$$eval('#drawing circle[data-point]', (cs) => cs.length), 10);
+  await page.click('[data-testid="play-me"]');
+  await waitTurn(page);
+  await clickMove(page, '#drawing [data-point="1"]');
+  assert.match(await waitTurn(page), /Engine played|You win|The engine wins/);
+  // Back to a built-in family from the menu: the requests name it again.
+  await chooseFamily(page, 'nim');
+  assert.strictEqual(await page.evaluate(() => document.body.dataset.game), '');
+  assert.strictEqual(await page.isHidden('[data-testid="leave-game"]'), true);
+  await page.fill('#position', '1 2');
+  sent.length = 0;
+  await page.click('#apply');
+  await page.waitForFunction(() => document.body.dataset.analysed === '1 2');
+  assert.ok(sent.length > 0 && sent.every((b) => b.family === 'nim' && !('game' in b)), JSON.stringify(sent));
+  assert.deepStrictEqual(errors, []);
+  await page.close();
+});
+
 test('bad input shows the server\'s message, and the API answers 4xx JSON', async () => {
   const { page } = await openPage();
   await page.fill('#position', '3 x 7');

@@ -162,7 +162,10 @@ def main():
             ("POST", "/api/solve", b'{"family":"nim","position":"3"}', {"Content-Type": "text/plain"}, {415}),
             ("POST", "/api/solve", b'{"family":"nim","position":"3"}', {"Origin": "http://evil.example"}, {403}),
             ("POST", "/api/solve", b'{"family":"nim","position":"3"}', {"Host": "evil.example:%d" % port}, {403, 421}),
-            ("POST", "/api/solve", b"{" * 200000, {}, {413}),
+            # Past the body limit (2 MiB + 64 KiB: room for a game file of 1 MiB).
+            ("POST", "/api/solve", b"{" * 2_200_000, {}, {413}),
+            # A game file past its limit of 1 MiB, within the body limit.
+            ("POST", "/api/solve", b'{"game":"' + b"#" * ((1 << 20) + 1) + b'","position":"1"}', {}, {400}),
             ("POST", "/api/solve", b'{"family":', {}, {400}),
             ("POST", "/api/solve", b"\xff\xfe", {}, {400}),
             ("GET", "/api/solve", None, {}, {405}),

@@ -39,6 +39,8 @@ const state = {
   busy: false,
   ply: 0, // moves made so far (shown as data-ply on the body)
   seq: 0, // number of the latest /api/solve request
+  status: 0, // HTTP status of the latest /api/solve answer
+  lastFamily: null, // the built-in family chosen last (where "Back to the built-in families" goes)
 };
 
 async function api(path, body) {
@@ -48,7 +50,7 @@ async function api(path, body) {
     body: body ? JSON.stringify(body) : undefined,
   });
   const j = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
+  if (!r.ok) throw Object.assign(new Error(j.error || `HTTP ${r.status}`), { status: r.status });
   return j;
 }
 
@@ -812,7 +814,9 @@ function syncInputs() {
 
 function request() {
   const r = { ...state.req, misere: $('misere').checked, remoteness: $('remote').checked || !!state.play };
-  for (const k of ['board', 'graph', 'rule']) if (r[k] === null || r[k] === undefined || r[k] === '') delete r[k];
+  for (const k of ['board', 'graph', 'rule', 'game']) if (r[k] === null || r[k] === undefined || r[k] === '') delete r[k];
+  // A game file is the game: the family's name and options are not sent with it.
+  if (r.game) for (const k of ['family', 'board', 'graph', 'rule']) delete r[k];
   return r;
 }
 
@@ -825,17 +829,21 @@ async function solveCurrent() {
   showError('');
   let answer = null;
   let error = '';
+  let status = 200;
   try {
     answer = await api('/api/solve', request());
   } catch (e) {
     error = e.message;
+    status = e.status || 0;
   }
   if (seq !== state.seq) return state.answer;
   state.answer = answer;
+  state.status = status;
   // On an error the board stays what it was known to be (null after a move or typed text).
   if (answer) state.board = answer.board || null;
   if (answer && state.req.family !== 'graph') state.req.position = answer.position;
   showError(error);
+  if (state.req.game) markGameError(error);
   state.busy = false;
   syncInputs();
   render();
@@ -858,6 +866,8 @@ function setBoard(board) {
 }
 
 async function chooseFamily(name) {
+  showGameMode(false);
+  state.lastFamily = name;
   const graphy = name === 'points' || name === 'graph';
   state.req = {
     family: name,
@@ -880,18 +890,32 @@ async function chooseFamily(name) {
     // A family the page has no example for (a heap game typed by its code) starts from the
     // first kind's `start` the server reads as one of its positions (heaps 3 5 7); the empty
     // text is not a position.
-    for (const d of Object.values(KINDS)) {
-      if (!d.start) continue;
-      state.req.position = d.write(d.start);
-      syncInputs();
-      const a = await solveCurrent();
-      if (state.req.family !== name) return;
-      if (a) return;
-    }
+    await firstPosition(kindStarts(), () => state.req.family === name);
     return;
   }
   syncInputs();
   await solveCurrent();
+}
+
+// The positions of the kinds' `start`s, in the kinds' notations.
+function kindStarts() {
+  return Object.values(KINDS).filter((d) => d.start).map((d) => d.write(d.start));
+}
+
+// Solves the first of `positions` the server reads as a position of the current game, while
+// `current()` says the page still shows that game; returns its answer, or null.
+async function firstPosition(positions, current) {
+  for (const p of positions) {
+    state.req.position = p;
+    syncInputs();
+    const a = await solveCurrent();
+    if (!current()) return null;
+    if (a) return a;
+    // No position helps a game the server does not know (404: a Lua script on a server
+    // built without scripts, say).
+    if (state.status === 404) return null;
+  }
+  return null;
 }
 
 // The request after a move: for the graph family the game goes on as points on its graph.
@@ -1059,6 +1083,256 @@ async function undo() {
   else setStatus('');
 }
 
+// ---------------------------------------------------------------- your own game
+// A game file (a TOML spec or a Lua script, docs/game-files.md) pasted, opened or started
+// from an example: once used, every request carries its text in `game` instead of `family`
+// (state.req.game), and the page solves, draws and plays its positions as for a built-in
+// family, from the answers' `board`. Choosing a family in the menu leaves it.
+
+// The server's limit for a game file (grundy_games::gamefile::MAX_FILE_LEN): 1 MiB.
+const MAX_GAME_FILE = 1048576;
+// The menu's entry for the game of the editor.
+const GAME_OPTION = '(your own game)';
+
+// Files to start from, each with a position of its game.
+const GAME_EXAMPLES = [
+  {
+    name: 'Kayles (take-and-break)',
+    position: '5 9 12',
+    text: `# Kayles: a row of pins; a move knocks down one pin or two adjacent pins, which may
+# split the row in two. Positions are rows of pins: "5 9 12".
+kind = "take-and-break"
+name = "kayles"
+# Remove 1 or 2 tokens from a heap, leaving 0, 1 or 2 heaps (the same as code = "0.77").
+rules = [
+  { remove = [1, 2], leave = [0, 1, 2] },
+]
+`,
+  },
+  {
+    name: 'Subtraction game {1, 3, 4}',
+    position: '9 14',
+    text: `# Take 1, 3 or 4 tokens from one heap; who cannot move loses. Positions are heap
+# sizes: "9 14".
+kind = "subtraction"
+name = "take-1-3-4"
+set = [1, 3, 4]
+# all-but = true: any number but these; split = true: the rest may be left as two heaps
+`,
+  },
+  {
+    name: 'Node Kayles on the Petersen graph (graph)',
+    position: '1111111111',
+    text: `# Node Kayles: a move takes a point of the graph together with its neighbours.
+# Positions are one 0/1 a point (1: still on the board): "1111111111" is the whole graph.
+kind = "graph"
+name = "node-kayles-petersen"
+rule = "node-kayles"      # or one-or-two, take-vertex, arc-kayles
+board = "petersen"        # or path:N, cycle:N, grid:RxC, ...; or edges = [[1, 2], [2, 3]]
+`,
+  },
+  {
+    name: "Grundy's game (a Lua script)",
+    position: '10',
+    text: `-- Grundy's game: a move splits one heap into two heaps of different, non-zero sizes.
+-- Positions are heap sizes: "7 10".
+name = "grundys-game"
+position = "integer"
+
+-- The options of one heap of n: emit(a, b) for each pair of heaps a move may leave.
+function options(n, emit)
+  for a = 1, (n - 1) // 2 do
+    emit(a, n - a)
+  end
+end
+`,
+  },
+];
+
+// Shows whether the page plays the editor's game, and which.
+function showGameMode(on, name) {
+  $('game-panel').classList.toggle('active', on);
+  if (on) $('game-panel').open = true;
+  $('leave-game').hidden = !on;
+  $('game-state').textContent = on ? `Playing your game${name ? `: ${name}` : ''}. Pick a family in the menu to leave it.` : '';
+  document.body.dataset.game = on ? 'on' : '';
+  if (on) {
+    $('family').value = GAME_OPTION;
+    $('family-code').value = '';
+    $('family-about').textContent = 'Your own game, from the file in the editor below.';
+  }
+}
+
+// Line numbers beside the editor's text, line `bad` marked.
+function gameLines(bad) {
+  const text = $('game-text').value;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  const gutter = $('game-lines');
+  // Rebuilt only when the count of lines or the marked line changes (a file may have
+  // thousands of lines, and this runs on every key).
+  const key = `${n}:${bad || 0}`;
+  if (gutter.dataset.key !== key) {
+    const lines = [];
+    for (let i = 1; i <= n; i++) lines.push(i === bad ? `<span class="bad">${i}</span>` : String(i));
+    gutter.innerHTML = lines.join('\n');
+    gutter.dataset.key = key;
+  }
+  gutter.scrollTop = $('game-text').scrollTop;
+}
+
+function gameError(msg) {
+  const e = $('game-error');
+  if (msg) $('game-panel').open = true;
+  e.hidden = !msg;
+  e.textContent = msg || '';
+}
+
+// The line and column of an error in the game file (`<request>:LINE:COLUMN: message`), or null.
+function fileErrorAt(msg) {
+  const m = /^<request>:(\d+):(\d+): /.exec(msg || '');
+  return m ? { line: Number(m[1]), column: Number(m[2]) } : null;
+}
+
+// Shows an error of the game in use by the editor, marking its line when it names one;
+// `jump` selects that line in the text.
+function markGameError(msg, jump) {
+  const at = fileErrorAt(msg);
+  if (!at) {
+    if (!msg) {
+      gameLines(0);
+      gameError('');
+    }
+    return;
+  }
+  gameError(`Line ${at.line}, column ${at.column}: ${msg.replace(/^<request>:\d+:\d+: /, '')}`);
+  gameLines(at.line);
+  if (!jump) return;
+  const area = $('game-text');
+  const text = area.value;
+  let start = 0;
+  for (let l = 1; l < at.line && start >= 0; l++) start = text.indexOf('\n', start) + 1;
+  if (start < 0 || start > text.length) return;
+  const end = text.indexOf('\n', start);
+  area.focus();
+  area.setSelectionRange(start, end < 0 ? text.length : end);
+  const lh = parseFloat(getComputedStyle(area).lineHeight) || 19;
+  area.scrollTop = Math.max(0, (at.line - 3) * lh);
+  gameLines(at.line);
+}
+
+// Plays the game of the editor's file: checks its size, then solves a first position (the
+// example's, the position in the box, then the kinds' `start`s) until one reads.
+async function useGame() {
+  const text = $('game-text').value;
+  gameError('');
+  gameLines(0);
+  if (!text.trim()) {
+    gameError('Paste a game file, open one or start from an example first.');
+    return;
+  }
+  const size = new TextEncoder().encode(text).length;
+  if (size > MAX_GAME_FILE) {
+    gameError(`The file has ${size} bytes: the server reads game files of at most 1 MiB (${MAX_GAME_FILE} bytes).`);
+    return;
+  }
+  const example = GAME_EXAMPLES.find((e) => e.text === text);
+  const typed = $('position').value.trim();
+  const tries = [...new Set([example && example.position, typed, ...kindStarts()].filter(Boolean))];
+  state.req = { family: '', game: text, position: tries[0] };
+  state.history = [];
+  state.played = [];
+  state.play = null;
+  state.selected = null;
+  state.board = null;
+  setStatus('');
+  $('table').innerHTML = '';
+  $('table-what').textContent = '';
+  showGameMode(true);
+  const current = () => state.req.game === text;
+  const a = await firstPosition(tries, current);
+  if (!current()) return;
+  if (a) {
+    // The file's name (`name = "..."`) if it has one, and the game it is solved as.
+    const named = /^name\s*=\s*["']([\w-]+)["']/m.exec(text);
+    showGameMode(true, named && named[1] !== a.family ? `${named[1]} (solved as ${a.family})` : a.family);
+    return;
+  }
+  const msg = $('error').textContent;
+  if (fileErrorAt(msg)) {
+    markGameError(msg, true);
+    $('game-state').textContent = 'The file has an error: correct it and press “Use this game” again.';
+  } else if (state.status === 404) {
+    gameError(`The server cannot play this file: ${msg}`);
+    $('game-state').textContent = '';
+  } else {
+    state.req.position = '';
+    syncInputs();
+    render();
+    showError(msg);
+    const tried = tries.map((p) => `"${p}"`).join(', ');
+    gameError(`No first position found (tried ${tried}): ${msg} — type a position of your game in the Position box and press Solve.`);
+  }
+}
+
+// Reads an opened file into the editor (at most MAX_GAME_FILE bytes).
+function openGameFile() {
+  const input = $('game-file');
+  const file = input.files && input.files[0];
+  if (!file) return;
+  gameError('');
+  if (file.size > MAX_GAME_FILE) {
+    gameError(`${file.name} has ${file.size} bytes: the server reads game files of at most 1 MiB (${MAX_GAME_FILE} bytes).`);
+    input.value = '';
+    return;
+  }
+  const reader = new FileReader();
+  reader.onload = () => {
+    $('game-text').value = String(reader.result);
+    $('game-example').value = '';
+    gameLines(0);
+    $('game-state').textContent = state.req.game ? 'Opened: press “Use this game” to play it.' : '';
+    input.value = '';
+  };
+  reader.onerror = () => gameError(`Cannot read ${file.name}: ${reader.error}`);
+  reader.readAsText(file);
+}
+
+function initGameEditor() {
+  const sel = $('game-example');
+  GAME_EXAMPLES.forEach((e, i) => {
+    const o = document.createElement('option');
+    o.value = String(i);
+    o.textContent = e.name;
+    sel.appendChild(o);
+  });
+  sel.addEventListener('change', () => {
+    const e = GAME_EXAMPLES[Number(sel.value)];
+    if (!sel.value || !e) return;
+    $('game-text').value = e.text;
+    gameError('');
+    gameLines(0);
+  });
+  $('game-file').addEventListener('change', openGameFile);
+  const area = $('game-text');
+  area.addEventListener('input', () => {
+    gameLines(0);
+    if (sel.value && GAME_EXAMPLES[Number(sel.value)].text !== area.value) sel.value = '';
+    if (state.req && state.req.game && area.value !== state.req.game) {
+      $('game-state').textContent = 'Edited: press “Use this game” to play the new text.';
+    }
+  });
+  area.addEventListener('scroll', () => { $('game-lines').scrollTop = area.scrollTop; });
+  $('use-game').addEventListener('click', useGame);
+  $('leave-game').addEventListener('click', () => {
+    const first = [...$('family').options].find((o) => o.value !== GAME_OPTION);
+    const back = state.lastFamily || (first && first.value) || 'nim';
+    $('family').value = back;
+    chooseFamily(back);
+  });
+  gameLines(0);
+}
+
 // ---------------------------------------------------------------- tables
 function colour(v) {
   if (v === null || v === undefined) return '#ddd';
@@ -1067,11 +1341,14 @@ function colour(v) {
 }
 
 async function showTable() {
-  const family = state.req.family;
+  const game = state.req.game;
+  const size = Number($('table-size').value) || 20;
   const box = $('table');
   box.innerHTML = '';
   try {
-    const t = await api('/api/table', { family, size: Number($('table-size').value) || 20 });
+    const t = await api('/api/table', game ? { game, size } : { family: state.req.family, size });
+    // A game file's table is named by its game (`sub:1,3,4`, ...).
+    const family = game ? t.family : state.req.family;
     $('table-what').textContent = t.kind === 'grid' ? `— ${family}: rows = ${t.rows}, columns = ${t.cols}` : `— ${family}: Grundy value by ${t.cols}`;
     if (t.kind === 'grid') {
       const table = document.createElement('table');
@@ -1125,7 +1402,16 @@ async function init() {
     o.textContent = fam.name;
     sel.appendChild(o);
   }
-  sel.addEventListener('change', () => { $('family-code').value = ''; chooseFamily(sel.value); });
+  // The last entry plays the game of the editor below ("Your own game").
+  const mine = document.createElement('option');
+  mine.value = GAME_OPTION;
+  mine.textContent = 'your own game (from a file)…';
+  sel.appendChild(mine);
+  sel.addEventListener('change', () => {
+    $('family-code').value = '';
+    if (sel.value === GAME_OPTION) useGame();
+    else chooseFamily(sel.value);
+  });
   // A family typed by name or code (heap games have endless codes): the menu gets it too.
   $('family-code').addEventListener('change', () => {
     const name = $('family-code').value.trim();
@@ -1161,6 +1447,7 @@ async function init() {
   $('undo').addEventListener('click', undo);
   $('explore').addEventListener('click', () => { state.play = null; setStatus(''); render(); });
   $('show-table').addEventListener('click', showTable);
+  initGameEditor();
   chooseFamily(sel.value || 'nim');
 }
 

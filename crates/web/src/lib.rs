@@ -30,6 +30,15 @@ use tokio::sync::Semaphore;
 /// The address `grundy serve` listens on unless told otherwise.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
 
+/// The largest game file a request may carry in its `game` field (1 MiB, as the command
+/// line reads: [`grundy_games::gamefile::MAX_FILE_LEN`]); a longer one is refused (400).
+pub const MAX_GAME_FILE: usize = grundy_games::gamefile::MAX_FILE_LEN;
+
+/// The largest request body by default: room for a game file of [`MAX_GAME_FILE`] bytes
+/// written as a JSON string (at most twice as long for a text file: a newline, a quote or a
+/// backslash takes two characters), and 64 KiB for the rest of the request.
+pub const DEFAULT_MAX_BODY: usize = 2 * MAX_GAME_FILE + 64 * 1024;
+
 /// How the server runs: where it listens and the limits of one request.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
@@ -47,7 +56,8 @@ pub struct ServerConfig {
     pub quick_time: Duration,
     /// Most slow solves (those beyond `quick_positions`) running at once.
     pub max_slow: usize,
-    /// Largest request body accepted, in bytes (413 beyond).
+    /// Largest request body accepted, in bytes (413 beyond): the game file a request may
+    /// carry counts toward it ([`DEFAULT_MAX_BODY`]).
     pub max_body: usize,
     /// The persistent store: tables and slow solves are kept there and answered from it.
     pub store: Option<Arc<grundy_store::Store>>,
@@ -63,7 +73,7 @@ impl Default for ServerConfig {
             quick_positions: 50_000,
             quick_time: Duration::from_millis(200),
             max_slow: 2,
-            max_body: 64 * 1024,
+            max_body: DEFAULT_MAX_BODY,
             store: None,
         }
     }
@@ -280,14 +290,30 @@ async fn families() -> Json<serde_json::Value> {
 }
 
 /// Reads a JSON body ourselves, so a malformed one gets a JSON error saying where.
-/// A body over the size limit is refused with 413.
-fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, HttpError> {
+/// A body over the size limit (`max_body`) is refused with 413, saying the limits.
+fn parse_body<T: DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+    max_body: usize,
+) -> Result<T, HttpError> {
     let body = body.map_err(|e| {
         let status = e.status().as_u16();
+        if status == 413 {
+            return HttpError::new(413, too_large_body(max_body));
+        }
         let status = if (400..500).contains(&status) { status } else { 400 };
         HttpError::new(status, format!("cannot read the request body: {}", e.body_text()))
     })?;
     serde_json::from_slice(&body).map_err(|e| HttpError::new(400, format!("malformed JSON request: {e}")))
+}
+
+/// The message of a 413 for a body over `max_body` bytes: the limits of a request body and
+/// of the game file it may carry.
+fn too_large_body(max_body: usize) -> String {
+    format!(
+        "the request body is longer than the server's limit of {max_body} bytes ({}); a game \
+         file in `game` may have at most {MAX_GAME_FILE} bytes (1 MiB)",
+        grundy_core::memory::human_bytes(max_body as u64)
+    )
 }
 
 /// Runs `work` on a blocking thread, within the server's limits of concurrency and time, in
@@ -395,7 +421,7 @@ async fn solve(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, HttpError> {
-    let req: SolveRequest = parse_body(body)?;
+    let req: SolveRequest = parse_body(body, state.config.max_body)?;
     let store = state.config.store.clone();
     let r = run_limited(&state, move |limits| {
         let opts = SolveOptions {
@@ -431,7 +457,7 @@ async fn table(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, HttpError> {
-    let req: TableRequest = parse_body(body)?;
+    let req: TableRequest = parse_body(body, state.config.max_body)?;
     let store = state.config.store.clone();
     let r = run_limited(&state, move |limits| {
         grundy_app::table::table_kept(store.as_deref(), &req, &limits)

@@ -678,3 +678,272 @@ async fn empty_positions_are_refused_and_sizes_state_their_limits() {
         .await;
     }
 }
+
+/// Game files of the kinds that read in every build: heap specs and graph specs.
+const SUBTRACTION: &str = "kind = \"subtraction\"\nset = [1, 3, 4]\n";
+const KAYLES: &str = "# Kayles\nkind = \"take-and-break\"\nname = \"kayles\"\nrules = [\n  { remove = [1, 2], leave = [0, 1, 2] },\n]\n";
+const PETERSEN: &str = "kind = \"graph\"\nrule = \"node-kayles\"\nboard = \"petersen\"\n";
+
+#[tokio::test]
+async fn game_files_are_solved_played_and_tabled() {
+    let addr = start(ServerConfig::default()).await;
+    // The game is the file's, whatever `family` says (or without one).
+    for family in [None, Some("nim"), Some("no-such-family")] {
+        let mut body = json!({"game": KAYLES, "position": "5 9 12", "remoteness": true});
+        if let Some(f) = family {
+            body["family"] = json!(f);
+        }
+        let (status, v) = post(addr, "/api/solve", body).await;
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(
+            (v["family"].as_str(), v["grundy"].as_u64()),
+            (Some("0.77"), Some(4)),
+            "{v}"
+        );
+        assert_eq!(v["board"]["kind"], "heaps");
+    }
+    // A subtraction game, played move by move with the same file, as the page plays it.
+    let mut position = "9 14".to_string();
+    let mut turns = 0;
+    loop {
+        let (status, v) = post(
+            addr,
+            "/api/solve",
+            json!({"game": SUBTRACTION, "position": position, "remoteness": true}),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["family"], "sub:1,3,4");
+        let moves = v["moves"].as_array().unwrap();
+        // Every move takes 1, 3 or 4 tokens from one heap (`H:A->B`).
+        for m in moves {
+            let text = m["move"].as_str().unwrap();
+            let (a, b) = text.split_once(':').unwrap().1.split_once("->").unwrap();
+            let taken = a.parse::<u64>().unwrap() - b.parse::<u64>().unwrap();
+            assert!([1, 3, 4].contains(&taken), "{text}");
+        }
+        let Some(best) = v["best_move"].as_str() else {
+            break;
+        };
+        let m = moves.iter().find(|m| m["move"] == best).unwrap();
+        position = m["position_after"].as_str().unwrap().to_string();
+        if m["remoteness"] == 0 {
+            break;
+        }
+        turns += 1;
+        assert!(turns < 30, "the game does not end");
+    }
+    // Misère play of a heap spec, and moves that follow the set.
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"game": SUBTRACTION, "position": "2", "misere": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["convention"], "misere");
+    assert_eq!(
+        v["moves"].as_array().unwrap().len(),
+        1,
+        "only 1 can be taken from 2: {v}"
+    );
+    // A graph spec: a points position on its board, moves leading to points positions of
+    // the same game.
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"game": PETERSEN, "position": "1111111111"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["board"]["kind"], "graph");
+    assert_eq!(v["board"]["points"], 10);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 10);
+    let after = v["moves"][0]["position_after"].as_str().unwrap().to_string();
+    let (status, v) = post(addr, "/api/solve", json!({"game": PETERSEN, "position": after})).await;
+    assert_eq!(status, 200, "{v}");
+    // Tables: a heap spec has its game's sequence; a graph spec none.
+    let (status, v) = post(addr, "/api/table", json!({"game": SUBTRACTION, "size": 10})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["kind"], "sequence");
+    assert_eq!(v["values"], json!([[0, 1, 0, 1, 2, 3, 2, 0, 1, 0]]));
+    let (status, v) = post(
+        addr,
+        "/api/table",
+        json!({"game": SUBTRACTION, "family": "cutting", "size": 5}),
+    )
+    .await;
+    assert_eq!((status, &v["values"]), (200, &json!([[0, 1, 0, 1, 2]])), "{v}");
+    let body = json!({"game": PETERSEN, "size": 5}).to_string();
+    expect_error(addr, "/api/table", body.as_bytes(), 400, "no table").await;
+}
+
+#[tokio::test]
+async fn bad_game_files_say_their_line_and_column() {
+    let addr = start(ServerConfig::default()).await;
+    for (file, at, needle) in [
+        (
+            "kind = \"subtraction\"\nset = [1, 3, 4\n",
+            "<request>:2:15: ",
+            "unclosed array",
+        ),
+        (
+            "kind = \"subtraction\"\n\nsett = [1, 3]\n",
+            "<request>:3:1: ",
+            "unknown field `sett`",
+        ),
+        ("\nkind = \"chess\"\n", "<request>:2:8: ", "unknown kind 'chess'"),
+        (
+            "kind = \"graph\"\nrule = \"node-kayles\"\nboard = \"moon\"\n",
+            "<request>:3:9: ",
+            "moon",
+        ),
+        ("name = \"x\"\n", "<request>:1:1: ", "needs a kind"),
+        (" \n", "<request>:1:1: ", "empty"),
+    ] {
+        for path in ["/api/solve", "/api/table"] {
+            let body = json!({"game": file, "position": "3"}).to_string();
+            let body = if path == "/api/table" {
+                json!({"game": file}).to_string()
+            } else {
+                body
+            };
+            let (status, _, text) = request(addr, "POST", path, body.as_bytes()).await;
+            assert_eq!(status, 400, "{path} {file:?}: {text}");
+            let v: Value = serde_json::from_str(&text).unwrap();
+            let msg = v["error"].as_str().unwrap();
+            assert!(
+                msg.starts_with(at),
+                "{path} {file:?}: '{msg}' does not start with '{at}'"
+            );
+            assert!(
+                msg.contains(needle),
+                "{path} {file:?}: '{msg}' does not say '{needle}'"
+            );
+        }
+    }
+    // A good file with a bad position: the position's error, as for a built-in family.
+    let body = json!({"game": SUBTRACTION, "position": "3 x"}).to_string();
+    expect_error(addr, "/api/solve", body.as_bytes(), 400, "column 3").await;
+    // Options of the built-in families do not go with a game file of another family.
+    let body = json!({"game": SUBTRACTION, "position": "3", "board": "petersen"}).to_string();
+    expect_error(addr, "/api/solve", body.as_bytes(), 400, "board").await;
+    // A game file must be a string.
+    expect_error(
+        addr,
+        "/api/solve",
+        br#"{"game": 3, "position": "3"}"#,
+        400,
+        "malformed JSON",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn game_files_count_toward_the_body_limit() {
+    use grundy_web::{DEFAULT_MAX_BODY, MAX_GAME_FILE};
+    // The default body limit lets a game file of the largest size through, even written
+    // with an escape for every character but its lines' first.
+    const { assert!(DEFAULT_MAX_BODY >= 2 * MAX_GAME_FILE + 1024) };
+    let addr = start(ServerConfig::default()).await;
+    // A file of 1 MiB reads (its comments are most of it) ...
+    let line = "# \"quoted\" and \\ escaped\n";
+    let padding = line.repeat((MAX_GAME_FILE - SUBTRACTION.len()) / line.len());
+    let file = format!("{SUBTRACTION}{padding}");
+    assert!(file.len() <= MAX_GAME_FILE && file.len() > MAX_GAME_FILE - 100);
+    let (status, v) = post(addr, "/api/solve", json!({"game": file, "position": "7"})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["family"], "sub:1,3,4");
+    // ... a longer one is refused, saying the limit ...
+    let file = format!("{SUBTRACTION}{}", "#".repeat(MAX_GAME_FILE));
+    let body = json!({"game": file, "position": "7"}).to_string();
+    assert!(body.len() < DEFAULT_MAX_BODY);
+    expect_error(
+        addr,
+        "/api/solve",
+        body.as_bytes(),
+        400,
+        &format!("the limit of {MAX_GAME_FILE}"),
+    )
+    .await;
+    let body = json!({"game": file, "size": 5}).to_string();
+    expect_error(
+        addr,
+        "/api/table",
+        body.as_bytes(),
+        400,
+        &format!("the limit of {MAX_GAME_FILE}"),
+    )
+    .await;
+    // ... and a body past the server's limit is refused before it is read (413), saying
+    // both limits.
+    let file = "#".repeat(DEFAULT_MAX_BODY);
+    let body = json!({"game": file, "position": "7"}).to_string();
+    for path in ["/api/solve", "/api/table"] {
+        let (status, _, text) = request(addr, "POST", path, body.as_bytes()).await;
+        assert_eq!(status, 413, "{text}");
+        let msg = serde_json::from_str::<Value>(&text).unwrap()["error"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            msg.contains(&format!("limit of {DEFAULT_MAX_BODY} bytes")),
+            "{msg}"
+        );
+        assert!(
+            msg.contains(&format!("at most {MAX_GAME_FILE} bytes (1 MiB)")),
+            "{msg}"
+        );
+    }
+    // A smaller limit of the server holds for game files too.
+    let addr = start(ServerConfig {
+        max_body: 4096,
+        ..ServerConfig::default()
+    })
+    .await;
+    let file = format!("{SUBTRACTION}{}", "# a comment\n".repeat(400));
+    let body = json!({"game": file, "position": "7"}).to_string();
+    expect_error(addr, "/api/solve", body.as_bytes(), 413, "limit of 4096 bytes").await;
+    // The page refuses files past the same limit before sending them.
+    let app_js = include_str!("../assets/app.js");
+    assert!(app_js.contains(&format!("const MAX_GAME_FILE = {MAX_GAME_FILE};")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn game_files_have_the_limits_of_built_in_games() {
+    let config = ServerConfig {
+        timeout: Duration::from_millis(1000),
+        max_concurrent: 2,
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    // Too many moves: refused up front, as the same position of the built-in game.
+    for body in [
+        json!({"family": "0.77", "position": "100000"}),
+        json!({"game": KAYLES, "position": "100000"}),
+    ] {
+        let (status, v) = post(addr, "/api/solve", body.clone()).await;
+        assert_eq!(status, 422, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("limit of 5000"), "{v}");
+    }
+    // Too long a position text: 413, as for any family.
+    let body = json!({"game": SUBTRACTION, "position": "1 ".repeat(10_000)}).to_string();
+    expect_error(addr, "/api/solve", body.as_bytes(), 413, "position text").await;
+    // A slow solve of a graph spec (the same game as `SLOW`) is stopped at the deadline,
+    // while small requests are answered: the same lanes and deadline as built-in games.
+    let slow_file = "kind = \"graph\"\nrule = \"one-or-two\"\nboard = \"grid:4x5\"\n";
+    let body = json!({"game": slow_file, "position": "1".repeat(20), "remoteness": true}).to_string();
+    let slow = tokio::spawn(async move { request(addr, "POST", "/api/solve", body.as_bytes()).await });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"game": SUBTRACTION, "position": "4 5 6"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert!(!slow.is_finished(), "the small request waited for the slow solve");
+    let (status, _, text) = slow.await.unwrap();
+    assert_eq!(status, 408, "{text}");
+    assert!(text.contains("longer than the server's limit"), "{text}");
+}
