@@ -59,4 +59,5 @@ families! {
     graph_game: PointsFamily, GraphFamily;
     heap: HeapFamily;
     coordinates: CoordinatesFamily;
+    coins: CoinsFamily;
 }
