@@ -60,4 +60,5 @@ families! {
     heap: HeapFamily;
     coordinates: CoordinatesFamily;
     coins: CoinsFamily;
+    placement: PlacementFamily;
 }
