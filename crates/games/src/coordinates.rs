@@ -30,6 +30,10 @@
 //! below the largest coordinate of the position, when every step is nowhere positive (or the
 //! bound makes the whole game a box); beyond it the memo engine searches.
 
+// Coordinates are indexed across several fixed-size arrays at once (a tuple, a step, a
+// bound): index loops say that most plainly.
+#![allow(clippy::needless_range_loop)]
+
 use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Sample, Seeded, Table, TableKind};
 use crate::gamefile::{GameFile, SpecError};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
