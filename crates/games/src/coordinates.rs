@@ -425,13 +425,15 @@ impl Spec {
         }
         let repeated: Vec<&Step> = self.steps.iter().filter(|s| s.repeat).collect();
         let single: Vec<&Step> = self.steps.iter().filter(|s| !s.repeat).collect();
-        let mut lines: Vec<HashMap<usize, Vec<u64>>> = vec![HashMap::new(); repeated.len()];
+        // Per line: its bitset of values, and how many of its first words are full (every
+        // value below 64 times that is on the line): the mex of the union starts there.
+        let mut lines: Vec<HashMap<usize, (Vec<u64>, usize)>> = vec![HashMap::new(); repeated.len()];
         let mut values = vec![0u32; n];
         let mut seen: Vec<u64> = Vec::new();
         let mut bases = vec![0usize; repeated.len()];
         for &i in &order {
             let x = coords(i as u64);
-            seen.clear();
+            let mut from = 0usize; // words below it are full in the union
             for (r, s) in repeated.iter().enumerate() {
                 // The last tuple of the line of `x` along the step, inside the box.
                 let mut k = i64::MAX;
@@ -448,11 +450,18 @@ impl Spec {
                 }
                 let b = index(&base).unwrap_or(0);
                 bases[r] = b;
-                if let Some(bits) = lines[r].get(&b) {
-                    if seen.len() < bits.len() {
-                        seen.resize(bits.len(), 0);
+                if let Some((_, full)) = lines[r].get(&b) {
+                    from = from.max(*full);
+                }
+            }
+            seen.clear();
+            for (r, &b) in bases.iter().enumerate() {
+                if let Some((bits, _)) = lines[r].get(&b) {
+                    let part = bits.get(from..).unwrap_or(&[]);
+                    if seen.len() < part.len() {
+                        seen.resize(part.len(), 0);
                     }
-                    for (w, &m) in seen.iter_mut().zip(bits) {
+                    for (w, &m) in seen.iter_mut().zip(part) {
                         *w |= m;
                     }
                 }
@@ -464,23 +473,30 @@ impl Spec {
                 }
                 if let Some(o) = index(&y) {
                     let g = values[o] as usize;
-                    if seen.len() <= g / 64 {
-                        seen.resize(g / 64 + 1, 0);
+                    if g >= from * 64 {
+                        let g = g - from * 64;
+                        if seen.len() <= g / 64 {
+                            seen.resize(g / 64 + 1, 0);
+                        }
+                        seen[g / 64] |= 1 << (g % 64);
                     }
-                    seen[g / 64] |= 1 << (g % 64);
                 }
             }
-            let g = seen
-                .iter()
-                .position(|&w| w != u64::MAX)
-                .map_or(seen.len() * 64, |w| w * 64 + (!seen[w]).trailing_zeros() as usize);
+            let g = from * 64
+                + seen
+                    .iter()
+                    .position(|&w| w != u64::MAX)
+                    .map_or(seen.len() * 64, |w| w * 64 + (!seen[w]).trailing_zeros() as usize);
             values[i as usize] = g as u32;
             for (r, &b) in bases.iter().enumerate() {
-                let bits = lines[r].entry(b).or_default();
+                let (bits, full) = lines[r].entry(b).or_default();
                 if bits.len() <= g / 64 {
                     bits.resize(g / 64 + 1, 0);
                 }
                 bits[g / 64] |= 1 << (g % 64);
+                while bits.get(*full) == Some(&u64::MAX) {
+                    *full += 1;
+                }
             }
         }
         Bulk { extent, values }
@@ -997,6 +1013,44 @@ mod tests {
                 assert_eq!(bulk.get(d, &x).map(|v| Nimber(v as u64)), Some(want), "{text} {x:?}");
             }
         }
+    }
+
+    #[test]
+    fn one_coordinate_tables_are_fast_and_right() {
+        // Nim: a heap is its own value; the mex starts past the full words of the line.
+        let nim = game("kind = \"coordinates\"\nmoves = [{ step = [-1], repeat = true }]\n").with_table(100_000);
+        for n in [0u64, 1, 63, 64, 65, 4095, 99_999] {
+            assert_eq!(nim.known_grundy(&Point([n, 0, 0, 0])), Some(Nimber(n)));
+        }
+        // Subtraction {1, 3}: values alternate 0, 1.
+        let sub = game(SAMPLE_SPECS[0]).with_table(1000);
+        for n in 0..1000u64 {
+            assert_eq!(sub.known_grundy(&Point([n, 0, 0, 0])), Some(Nimber(n % 2)));
+        }
+    }
+
+    #[test]
+    fn the_family_names_a_file_by_its_identity() {
+        let file = Arc::new(GameFile::load("w.toml", WYTHOFF).unwrap());
+        let opts = FamilyOptions {
+            game: Some(file.clone()),
+            ..FamilyOptions::default()
+        };
+        let (g, p) = CoordinatesFamily.build("coordinates", &opts, "3 5").unwrap();
+        assert_eq!(CoordinatesFamily.name(&g), file.id());
+        assert!(file.id().starts_with("wythoff@"));
+        assert_eq!(CoordinatesFamily.table(&g).map(|t| t.kind), Some(TableKind::Grid));
+        assert_eq!(brute::grundy(&g, &p), Nimber(0));
+        let (g, _) = CoordinatesFamily.build("coordinates", &FamilyOptions::default(), "3 5").unwrap();
+        assert_eq!(CoordinatesFamily.name(&g), "coordinates");
+        let one = Arc::new(GameFile::load("s.toml", SAMPLE_SPECS[0]).unwrap());
+        let opts = FamilyOptions {
+            game: Some(one),
+            ..FamilyOptions::default()
+        };
+        let (g, _) = CoordinatesFamily.build("coordinates", &opts, "7").unwrap();
+        assert_eq!(CoordinatesFamily.table(&g).map(|t| t.kind), Some(TableKind::Sequence));
+        assert!(CoordinatesFamily.build("coordinates", &opts, "7 1").is_err());
     }
 
     #[test]
