@@ -32,7 +32,9 @@
 //! as strings while they have at most 64 coins, else as numbers. A move is the coins it
 //! turns, in increasing order (`1,4,5`: coin 5 goes from heads to tails).
 
-use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Sample, Seeded, Table, TableKind};
+use crate::family::{
+    BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Sample, Seeded, Table, TableKind,
+};
 use crate::gamefile::{GameFile, SpecError};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
 use serde::Deserialize;
@@ -334,7 +336,11 @@ impl Rule {
             if self.max.is_none() {
                 let top = sizes - 1;
                 let extra = xor_shift(&sets[top], m);
-                let below = if top > 0 { Some(shifted(&sets[top - 1])) } else { None };
+                let below = if top > 0 {
+                    Some(shifted(&sets[top - 1]))
+                } else {
+                    None
+                };
                 for (w, x) in sets[top].iter_mut().zip(&extra) {
                     *w |= x;
                 }
@@ -531,7 +537,11 @@ impl Ruleset for Coins {
 pub fn parse_row(text: &str) -> Result<Row, ParseError> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
-        return Err(ParseError::new(1, 1, "empty position: give a row of H and T (THHTH) or the coins showing heads (2 3 5)"));
+        return Err(ParseError::new(
+            1,
+            1,
+            "empty position: give a row of H and T (THHTH) or the coins showing heads (2 3 5)",
+        ));
     }
     let letters = trimmed.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
     let mut heads = Vec::new();
@@ -557,7 +567,13 @@ pub fn parse_row(text: &str) -> Result<Row, ParseError> {
                         len = count;
                     }
                     _ if ch.is_whitespace() => {}
-                    _ => return Err(ParseError::new(l, c, format!("unexpected '{ch}': a coin is H (heads) or T (tails)"))),
+                    _ => {
+                        return Err(ParseError::new(
+                            l,
+                            c,
+                            format!("unexpected '{ch}': a coin is H (heads) or T (tails)"),
+                        ))
+                    }
                 }
                 k += 1;
                 continue;
@@ -572,7 +588,9 @@ pub fn parse_row(text: &str) -> Result<Row, ParseError> {
                     .parse::<u32>()
                     .ok()
                     .filter(|n| (1..=MAX_COIN).contains(n))
-                    .ok_or_else(|| ParseError::new(l, c, format!("coins are numbered from 1 to {MAX_COIN}")))?;
+                    .ok_or_else(|| {
+                        ParseError::new(l, c, format!("coins are numbered from 1 to {MAX_COIN}"))
+                    })?;
                 if count >= MAX_COIN {
                     return Err(ParseError::new(l, c, format!("at most {MAX_COIN} coins")));
                 }
@@ -582,7 +600,11 @@ pub fn parse_row(text: &str) -> Result<Row, ParseError> {
                 continue;
             }
             if !(ch.is_whitespace() || ch == ',') {
-                return Err(ParseError::new(l, c, format!("unexpected '{ch}': give the numbers of the coins showing heads")));
+                return Err(ParseError::new(
+                    l,
+                    c,
+                    format!("unexpected '{ch}': give the numbers of the coins showing heads"),
+                ));
             }
             k += 1;
         }
@@ -592,7 +614,11 @@ pub fn parse_row(text: &str) -> Result<Row, ParseError> {
         places.sort_unstable();
         if let Some(w) = places.windows(2).find(|w| w[0].0 == w[1].0) {
             let (n, l, c) = w[1];
-            let (l, c) = if (w[0].1, w[0].2) > (l, c) { (w[0].1, w[0].2) } else { (l, c) };
+            let (l, c) = if (w[0].1, w[0].2) > (l, c) {
+                (w[0].1, w[0].2)
+            } else {
+                (l, c)
+            };
             return Err(ParseError::new(l, c, format!("coin {n} is listed twice")));
         }
         len = heads.last().copied().unwrap_or(0);
@@ -614,7 +640,11 @@ pub fn format_row(r: &Row) -> String {
         }
         return s.into_iter().collect();
     }
-    r.heads.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
+    r.heads
+        .iter()
+        .map(|h| h.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Game for Coins {
@@ -657,8 +687,13 @@ impl Game for Coins {
     }
 }
 
-fn example(slot: &'static OnceLock<Option<Arc<GameFile>>>, source: &str, text: &str) -> Option<Arc<GameFile>> {
-    slot.get_or_init(|| GameFile::load(source, text).ok().map(Arc::new)).clone()
+fn example(
+    slot: &'static OnceLock<Option<Arc<GameFile>>>,
+    source: &str,
+    text: &str,
+) -> Option<Arc<GameFile>> {
+    slot.get_or_init(|| GameFile::load(source, text).ok().map(Arc::new))
+        .clone()
 }
 
 fn mock_turtles_file() -> Option<Arc<GameFile>> {
@@ -714,7 +749,11 @@ fn sample(seed: u64) -> Sample {
 
 /// Up to (heads) × (coins)² moves (Mock Turtles turns up to three coins).
 fn estimate(text: &str) -> u64 {
-    let letters = text.trim_start().chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+    let letters = text
+        .trim_start()
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic());
     let (heads, len) = if letters {
         let heads = text.chars().filter(|c| c.eq_ignore_ascii_case(&'h')).count() as u64;
         (heads, text.len() as u64)
@@ -764,14 +803,17 @@ impl Family for CoinsFamily {
         let (file, builtin) = match &opts.game {
             Some(f) => (f.clone(), false),
             None => (
-                mock_turtles_file()
-                    .ok_or_else(|| RegistryError::Unsupported("the built-in Mock Turtles spec does not read".into()))?,
+                mock_turtles_file().ok_or_else(|| {
+                    RegistryError::Unsupported("the built-in Mock Turtles spec does not read".into())
+                })?,
                 true,
             ),
         };
         let mut game = Coins::from_file(file)?;
         game.builtin = builtin;
-        let p = game.parse_position(text).map_err(|e| RegistryError::position("coins", e))?;
+        let p = game
+            .parse_position(text)
+            .map_err(|e| RegistryError::position("coins", e))?;
         let need = p.heads.last().copied().unwrap_or(0);
         Ok((game.with_table(need), p))
     }
@@ -823,12 +865,20 @@ mod tests {
             let lo = n.saturating_sub(span).max(1);
             let others: Vec<u32> = (lo..n).collect();
             for mask in 0u64..(1 << others.len()) {
-                let set: Vec<u32> = (0..others.len()).filter(|i| mask >> i & 1 == 1).map(|i| others[i]).collect();
+                let set: Vec<u32> = (0..others.len())
+                    .filter(|i| mask >> i & 1 == 1)
+                    .map(|i| others[i])
+                    .collect();
                 let k = set.len() as u32 + 1;
                 if k < min || k > max {
                     continue;
                 }
-                if consecutive && set.iter().enumerate().any(|(i, &c)| c != n - (set.len() - i) as u32) {
+                if consecutive
+                    && set
+                        .iter()
+                        .enumerate()
+                        .any(|(i, &c)| c != n - (set.len() - i) as u32)
+                {
                     continue;
                 }
                 seen.insert(set.iter().fold(0, |a, &c| a ^ g[c as usize]));
@@ -846,7 +896,15 @@ mod tests {
         }
         let memo = game(RULER).without_table();
         for n in 1..=40u32 {
-            let a = analyze(&memo, &Row { heads: vec![n], len: n }, Convention::Normal).unwrap();
+            let a = analyze(
+                &memo,
+                &Row {
+                    heads: vec![n],
+                    len: n,
+                },
+                Convention::Normal,
+            )
+            .unwrap();
             assert_eq!(a.grundy, Some(Nimber(1 << n.trailing_zeros())));
         }
     }
@@ -857,10 +915,21 @@ mod tests {
         for n in 1..=600u32 {
             assert_eq!(g.known_grundy(&n), Some(Nimber(odious(n - 1) as u64)), "{n}");
         }
-        assert_eq!((1..=8).map(odious).collect::<Vec<_>>(), [2, 4, 7, 8, 11, 13, 14, 16]);
+        assert_eq!(
+            (1..=8).map(odious).collect::<Vec<_>>(),
+            [2, 4, 7, 8, 11, 13, 14, 16]
+        );
         let memo = game(MOCK_TURTLES).without_table();
         for n in 1..=30u32 {
-            let a = analyze(&memo, &Row { heads: vec![n], len: n }, Convention::Normal).unwrap();
+            let a = analyze(
+                &memo,
+                &Row {
+                    heads: vec![n],
+                    len: n,
+                },
+                Convention::Normal,
+            )
+            .unwrap();
             assert_eq!(a.grundy, Some(Nimber(odious(n - 1) as u64)));
         }
         let tt = game(SAMPLE_SPECS[0]).with_table(300);
@@ -873,8 +942,20 @@ mod tests {
     fn bulk_tables_agree_with_the_definition() {
         let specs = [
             ("kind = \"coins\"\ncount = [2, 3]\nspan = 3\n", 2, 3, false, 3),
-            ("kind = \"coins\"\ncount = [1, 3]\nconsecutive = true\n", 1, 3, true, 99),
-            ("kind = \"coins\"\ncount = [2, 4]\nconsecutive = true\nspan = 5\n", 2, 4, true, 5),
+            (
+                "kind = \"coins\"\ncount = [1, 3]\nconsecutive = true\n",
+                1,
+                3,
+                true,
+                99,
+            ),
+            (
+                "kind = \"coins\"\ncount = [2, 4]\nconsecutive = true\nspan = 5\n",
+                2,
+                4,
+                true,
+                5,
+            ),
             ("kind = \"coins\"\ncount = [3, 4]\n", 3, 4, false, 99),
             ("kind = \"coins\"\ncount = 2\n", 2, 2, false, 99),
             ("kind = \"coins\"\n", 1, 99, false, 99),
@@ -915,8 +996,16 @@ mod tests {
         assert_eq!(g.format_position(&g.parse_position("2 3 5").unwrap()), "THHTH");
         assert_eq!(g.format_position(&g.parse_position("3 100").unwrap()), "3 100");
         let mut moves = Vec::new();
-        g.moves(&g.parse_position("HTH").unwrap(), |m, q| moves.push((g.format_move(&m), g.format_position(&q))));
-        let want = [("1", "TTH"), ("3", "HTT"), ("1,3", "TTT"), ("2,3", "HHT"), ("1,2,3", "THT")];
+        g.moves(&g.parse_position("HTH").unwrap(), |m, q| {
+            moves.push((g.format_move(&m), g.format_position(&q)))
+        });
+        let want = [
+            ("1", "TTH"),
+            ("3", "HTT"),
+            ("1,3", "TTT"),
+            ("2,3", "HHT"),
+            ("1,2,3", "THT"),
+        ];
         assert_eq!(moves, want.map(|(a, b)| (a.to_string(), b.to_string())));
         let at = |s: &str| {
             let e = g.parse_position(s).unwrap_err();

@@ -34,7 +34,9 @@
 // bound): index loops say that most plainly.
 #![allow(clippy::needless_range_loop)]
 
-use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Sample, Seeded, Table, TableKind};
+use crate::family::{
+    BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Sample, Seeded, Table, TableKind,
+};
 use crate::gamefile::{GameFile, SpecError};
 use grundy_core::{Game, Nimber, ParseError, Ruleset};
 use serde::Deserialize;
@@ -134,10 +136,7 @@ pub fn read_spec(file: &GameFile) -> Result<Spec, SpecError> {
         Some(d) => {
             let n = *d.get_ref();
             if !(1..=MAX_DIMENSIONS as u64).contains(&n) {
-                return Err(file.error_at(
-                    d.span(),
-                    format!("dimensions is 1 to {MAX_DIMENSIONS}, not {n}"),
-                ));
+                return Err(file.error_at(d.span(), format!("dimensions is 1 to {MAX_DIMENSIONS}, not {n}")));
             }
             n as usize
         }
@@ -156,12 +155,18 @@ pub fn read_spec(file: &GameFile) -> Result<Spec, SpecError> {
                         s.len()
                     )
                 } else {
-                    format!("a step has 1 to {MAX_DIMENSIONS} entries, this one has {}", s.len())
+                    format!(
+                        "a step has 1 to {MAX_DIMENSIONS} entries, this one has {}",
+                        s.len()
+                    )
                 },
             ));
         }
         if let Some(x) = s.iter().find(|x| x.abs() > MAX_STEP) {
-            return Err(file.error_at(at, format!("a step's entries are at most {MAX_STEP} in size, not {x}")));
+            return Err(file.error_at(
+                at,
+                format!("a step's entries are at most {MAX_STEP} in size, not {x}"),
+            ));
         }
         let sum: i64 = s.iter().sum();
         if sum >= 0 {
@@ -188,7 +193,10 @@ pub fn read_spec(file: &GameFile) -> Result<Spec, SpecError> {
             if list.len() != dimensions {
                 return Err(file.error_at(
                     b.span(),
-                    format!("bound has one number per coordinate ({dimensions}), not {}", list.len()),
+                    format!(
+                        "bound has one number per coordinate ({dimensions}), not {}",
+                        list.len()
+                    ),
                 ));
             }
             if let Some(x) = list.iter().find(|&&x| x > MAX_COORDINATE) {
@@ -210,7 +218,11 @@ pub fn read_spec(file: &GameFile) -> Result<Spec, SpecError> {
 }
 
 /// The permutations of `0..d` that map the set of steps (and the bound) onto itself.
-fn symmetries(d: usize, steps: &[Step], bound: Option<&[u64; MAX_DIMENSIONS]>) -> Vec<[usize; MAX_DIMENSIONS]> {
+fn symmetries(
+    d: usize,
+    steps: &[Step],
+    bound: Option<&[u64; MAX_DIMENSIONS]>,
+) -> Vec<[usize; MAX_DIMENSIONS]> {
     let mut perms = Vec::new();
     let mut p = [0usize, 1, 2, 3];
     permute(&mut p, 0, d, &mut perms);
@@ -285,9 +297,7 @@ impl Spec {
     /// Whether `x` lies within the bound.
     fn in_bound(&self, x: &[i64; MAX_DIMENSIONS]) -> bool {
         (0..self.dimensions).all(|i| {
-            x[i] >= 0
-                && x[i] <= MAX_COORDINATE as i64
-                && self.bound.is_none_or(|b| x[i] as u64 <= b[i])
+            x[i] >= 0 && x[i] <= MAX_COORDINATE as i64 && self.bound.is_none_or(|b| x[i] as u64 <= b[i])
         })
     }
 
@@ -556,7 +566,11 @@ pub struct CoordinateMove {
 }
 
 fn format_point(p: &Point, d: usize) -> String {
-    p.0[..d].iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+    p.0[..d]
+        .iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Ruleset for Coordinates {
@@ -577,11 +591,18 @@ impl Ruleset for Coordinates {
 }
 
 /// Reads tuples of `d` numbers: numbers separated by spaces, tuples by `,`, `;` or new lines.
-pub fn parse_tuples(text: &str, d: usize, bound: Option<&[u64; MAX_DIMENSIONS]>) -> Result<Vec<Point>, ParseError> {
+pub fn parse_tuples(
+    text: &str,
+    d: usize,
+    bound: Option<&[u64; MAX_DIMENSIONS]>,
+) -> Result<Vec<Point>, ParseError> {
     let mut out = Vec::new();
     let mut cur: Vec<(u64, usize, usize)> = Vec::new();
     let mut tuple_at = (1, 1);
-    let finish = |cur: &mut Vec<(u64, usize, usize)>, at: (usize, usize), out: &mut Vec<Point>| -> Result<(), ParseError> {
+    let finish = |cur: &mut Vec<(u64, usize, usize)>,
+                  at: (usize, usize),
+                  out: &mut Vec<Point>|
+     -> Result<(), ParseError> {
         if cur.is_empty() {
             return Ok(());
         }
@@ -606,7 +627,11 @@ pub fn parse_tuples(text: &str, d: usize, bound: Option<&[u64; MAX_DIMENSIONS]>)
             p.0[i] = x;
         }
         if out.len() >= MAX_TUPLES {
-            return Err(ParseError::new(at.0, at.1, format!("at most {MAX_TUPLES} tuples")));
+            return Err(ParseError::new(
+                at.0,
+                at.1,
+                format!("at most {MAX_TUPLES} tuples"),
+            ));
         }
         out.push(p);
         cur.clear();
@@ -624,9 +649,13 @@ pub fn parse_tuples(text: &str, d: usize, bound: Option<&[u64; MAX_DIMENSIONS]>)
                     k += 1;
                 }
                 let word: String = chars[start..k].iter().collect();
-                let x = word.parse::<u64>().ok().filter(|&x| x <= MAX_COORDINATE).ok_or_else(|| {
-                    ParseError::new(li + 1, col, format!("a coordinate is at most {MAX_COORDINATE}"))
-                })?;
+                let x = word
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&x| x <= MAX_COORDINATE)
+                    .ok_or_else(|| {
+                        ParseError::new(li + 1, col, format!("a coordinate is at most {MAX_COORDINATE}"))
+                    })?;
                 if cur.is_empty() {
                     tuple_at = (li + 1, col);
                 }
@@ -638,7 +667,11 @@ pub fn parse_tuples(text: &str, d: usize, bound: Option<&[u64; MAX_DIMENSIONS]>)
             }
             if ch == ',' || ch == ';' {
                 if cur.is_empty() {
-                    return Err(ParseError::new(li + 1, col, "expected a tuple before this separator"));
+                    return Err(ParseError::new(
+                        li + 1,
+                        col,
+                        "expected a tuple before this separator",
+                    ));
                 }
                 finish(&mut cur, tuple_at, &mut out)?;
             } else if !ch.is_whitespace() {
@@ -653,7 +686,11 @@ pub fn parse_tuples(text: &str, d: usize, bound: Option<&[u64; MAX_DIMENSIONS]>)
         finish(&mut cur, tuple_at, &mut out)?;
     }
     if out.is_empty() {
-        return Err(ParseError::new(1, 1, format!("empty position: give tuples of {d} numbers")));
+        return Err(ParseError::new(
+            1,
+            1,
+            format!("empty position: give tuples of {d} numbers"),
+        ));
     }
     Ok(out)
 }
@@ -706,8 +743,13 @@ impl Game for Coordinates {
 }
 
 /// A built-in example file, read once.
-fn example(slot: &'static OnceLock<Option<Arc<GameFile>>>, source: &str, text: &str) -> Option<Arc<GameFile>> {
-    slot.get_or_init(|| GameFile::load(source, text).ok().map(Arc::new)).clone()
+fn example(
+    slot: &'static OnceLock<Option<Arc<GameFile>>>,
+    source: &str,
+    text: &str,
+) -> Option<Arc<GameFile>> {
+    slot.get_or_init(|| GameFile::load(source, text).ok().map(Arc::new))
+        .clone()
 }
 
 /// Wythoff's game, the game of `coordinates` without a game file.
@@ -760,7 +802,10 @@ fn sample(seed: u64) -> Sample {
     let text = (0..tuples)
         .map(|_| {
             (0..d)
-                .map(|_| r.range(0, if tuples == 2 { max / 2 + 1 } else { max }).to_string())
+                .map(|_| {
+                    r.range(0, if tuples == 2 { max / 2 + 1 } else { max })
+                        .to_string()
+                })
                 .collect::<Vec<_>>()
                 .join(" ")
         })
@@ -827,11 +872,18 @@ impl Family for CoordinatesFamily {
         sample,
     };
 
-    fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(Coordinates, Vec<Point>), RegistryError> {
+    fn build(
+        &self,
+        _: &str,
+        opts: &FamilyOptions,
+        text: &str,
+    ) -> Result<(Coordinates, Vec<Point>), RegistryError> {
         let (file, builtin) = match &opts.game {
             Some(f) => (f.clone(), false),
             None => (
-                wythoff_file().ok_or_else(|| RegistryError::Unsupported("the built-in Wythoff spec does not read".into()))?,
+                wythoff_file().ok_or_else(|| {
+                    RegistryError::Unsupported("the built-in Wythoff spec does not read".into())
+                })?,
                 true,
             ),
         };
@@ -867,7 +919,10 @@ impl Family for CoordinatesFamily {
             };
         }
         BoardView::Heaps {
-            heaps: p.iter().flat_map(|x| x.0[..game.spec.dimensions].to_vec()).collect(),
+            heaps: p
+                .iter()
+                .flat_map(|x| x.0[..game.spec.dimensions].to_vec())
+                .collect(),
         }
     }
 }
@@ -933,7 +988,10 @@ mod tests {
                 let r = analyze(gm, &pos, Convention::Normal).unwrap();
                 assert_eq!(r.grundy, Some(Nimber(0)), "{a} {c}");
                 let pos = gm.parse_position(&format!("{a} {}", c + 1)).unwrap();
-                assert_ne!(analyze(gm, &pos, Convention::Normal).unwrap().grundy, Some(Nimber(0)));
+                assert_ne!(
+                    analyze(gm, &pos, Convention::Normal).unwrap().grundy,
+                    Some(Nimber(0))
+                );
             }
         }
     }
@@ -998,7 +1056,9 @@ mod tests {
             let g = game(text);
             let d = g.spec.dimensions;
             let side = 5u64;
-            let Some(extent) = g.spec.table_box(side) else { continue };
+            let Some(extent) = g.spec.table_box(side) else {
+                continue;
+            };
             let bulk = g.spec.compute(extent);
             let memo = game(text).without_table();
             let cells: u64 = extent[..d].iter().product();
@@ -1010,7 +1070,11 @@ mod tests {
                     j /= extent[k];
                 }
                 let want = brute::grundy(&memo, &vec![x]);
-                assert_eq!(bulk.get(d, &x).map(|v| Nimber(v as u64)), Some(want), "{text} {x:?}");
+                assert_eq!(
+                    bulk.get(d, &x).map(|v| Nimber(v as u64)),
+                    Some(want),
+                    "{text} {x:?}"
+                );
             }
         }
     }
@@ -1018,7 +1082,8 @@ mod tests {
     #[test]
     fn one_coordinate_tables_are_fast_and_right() {
         // Nim: a heap is its own value; the mex starts past the full words of the line.
-        let nim = game("kind = \"coordinates\"\nmoves = [{ step = [-1], repeat = true }]\n").with_table(100_000);
+        let nim =
+            game("kind = \"coordinates\"\nmoves = [{ step = [-1], repeat = true }]\n").with_table(100_000);
         for n in [0u64, 1, 63, 64, 65, 4095, 99_999] {
             assert_eq!(nim.known_grundy(&Point([n, 0, 0, 0])), Some(Nimber(n)));
         }
@@ -1041,7 +1106,9 @@ mod tests {
         assert!(file.id().starts_with("wythoff@"));
         assert_eq!(CoordinatesFamily.table(&g).map(|t| t.kind), Some(TableKind::Grid));
         assert_eq!(brute::grundy(&g, &p), Nimber(0));
-        let (g, _) = CoordinatesFamily.build("coordinates", &FamilyOptions::default(), "3 5").unwrap();
+        let (g, _) = CoordinatesFamily
+            .build("coordinates", &FamilyOptions::default(), "3 5")
+            .unwrap();
         assert_eq!(CoordinatesFamily.name(&g), "coordinates");
         let one = Arc::new(GameFile::load("s.toml", SAMPLE_SPECS[0]).unwrap());
         let opts = FamilyOptions {
@@ -1049,7 +1116,10 @@ mod tests {
             ..FamilyOptions::default()
         };
         let (g, _) = CoordinatesFamily.build("coordinates", &opts, "7").unwrap();
-        assert_eq!(CoordinatesFamily.table(&g).map(|t| t.kind), Some(TableKind::Sequence));
+        assert_eq!(
+            CoordinatesFamily.table(&g).map(|t| t.kind),
+            Some(TableKind::Sequence)
+        );
         assert!(CoordinatesFamily.build("coordinates", &opts, "7 1").is_err());
     }
 
@@ -1059,12 +1129,22 @@ mod tests {
         let p = g.parse_position("3 5,\n2 7").unwrap();
         assert_eq!(g.format_position(&p), "3 5, 2 7");
         assert_eq!(g.components(&p), vec![Point([3, 5, 0, 0]), Point([2, 7, 0, 0])]);
-        assert_eq!(g.components(&g.parse_position("5 3").unwrap()), vec![Point([3, 5, 0, 0])]);
+        assert_eq!(
+            g.components(&g.parse_position("5 3").unwrap()),
+            vec![Point([3, 5, 0, 0])]
+        );
         let mut names = Vec::new();
-        g.moves(&g.parse_position("1 2").unwrap(), |m, _| names.push(g.format_move(&m)));
-        assert_eq!(names, vec!["1:1 2->0 1", "1:1 2->0 2", "1:1 2->1 1", "1:1 2->1 0"]);
+        g.moves(&g.parse_position("1 2").unwrap(), |m, _| {
+            names.push(g.format_move(&m))
+        });
+        assert_eq!(
+            names,
+            vec!["1:1 2->0 1", "1:1 2->0 2", "1:1 2->1 1", "1:1 2->1 0"]
+        );
         // A bound breaks the symmetry when it differs between coordinates.
-        let b = game("kind = \"coordinates\"\nbound = [3, 9]\nmoves = [{ step = [-1, 0] }, { step = [0, -1] }]\n");
+        let b = game(
+            "kind = \"coordinates\"\nbound = [3, 9]\nmoves = [{ step = [-1, 0] }, { step = [0, -1] }]\n",
+        );
         assert_eq!(b.spec.symmetries.len(), 1);
         assert!(b.parse_position("4 1").is_err());
     }

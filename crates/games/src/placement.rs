@@ -22,7 +22,9 @@
 //! board are then one component (still cropped and in least form).
 
 use crate::cram::{format_board, parse_board, Board};
-use crate::family::{BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Sample, Seeded, Table};
+use crate::family::{
+    BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Sample, Seeded, Table,
+};
 use crate::gamefile::{GameFile, SpecError};
 use grundy_core::{Game, ParseError, Ruleset};
 use serde::Deserialize;
@@ -79,7 +81,10 @@ fn transform(t: u8, (r, c): (i64, i64)) -> (i64, i64) {
 fn normalise(cells: &[(i64, i64)]) -> Shape {
     let r0 = cells.iter().map(|x| x.0).min().unwrap_or(0);
     let c0 = cells.iter().map(|x| x.1).min().unwrap_or(0);
-    let mut out: Vec<(u32, u32)> = cells.iter().map(|&(r, c)| ((r - r0) as u32, (c - c0) as u32)).collect();
+    let mut out: Vec<(u32, u32)> = cells
+        .iter()
+        .map(|&(r, c)| ((r - r0) as u32, (c - c0) as u32))
+        .collect();
     out.sort_unstable();
     let h = out.iter().map(|x| x.0 + 1).max().unwrap_or(0);
     let w = out.iter().map(|x| x.1 + 1).max().unwrap_or(0);
@@ -120,7 +125,10 @@ pub fn read_spec(file: &GameFile) -> Result<Rules, SpecError> {
     let spec: FileSpec = file.spec()?;
     let pieces = spec.pieces.get_ref();
     if pieces.is_empty() {
-        return Err(file.error_at(spec.pieces.span(), "give at least one piece, e.g. pieces = [[\"##\"]]"));
+        return Err(file.error_at(
+            spec.pieces.span(),
+            "give at least one piece, e.g. pieces = [[\"##\"]]",
+        ));
     }
     if pieces.len() > MAX_PIECES {
         return Err(file.error_at(spec.pieces.span(), format!("at most {MAX_PIECES} pieces")));
@@ -131,12 +139,18 @@ pub fn read_spec(file: &GameFile) -> Result<Rules, SpecError> {
         let rows = piece.get_ref();
         let at = piece.span();
         if rows.is_empty() || rows.len() > MAX_PIECE_SIDE {
-            return Err(file.error_at(at, format!("a piece is 1 to {MAX_PIECE_SIDE} rows of '#' and '.'")));
+            return Err(file.error_at(
+                at,
+                format!("a piece is 1 to {MAX_PIECE_SIDE} rows of '#' and '.'"),
+            ));
         }
         let mut cells = Vec::new();
         for (r, row) in rows.iter().enumerate() {
             if row.chars().count() > MAX_PIECE_SIDE {
-                return Err(file.error_at(at, format!("a piece's rows have at most {MAX_PIECE_SIDE} characters")));
+                return Err(file.error_at(
+                    at,
+                    format!("a piece's rows have at most {MAX_PIECE_SIDE} characters"),
+                ));
             }
             for (c, ch) in row.chars().enumerate() {
                 match ch {
@@ -156,7 +170,11 @@ pub fn read_spec(file: &GameFile) -> Result<Rules, SpecError> {
         }
         let base = normalise(&cells);
         split &= connected(&base.cells);
-        let orientations: &[u8] = if spec.rotations { &[0, 1, 2, 3, 4, 5, 6, 7] } else { &[0] };
+        let orientations: &[u8] = if spec.rotations {
+            &[0, 1, 2, 3, 4, 5, 6, 7]
+        } else {
+            &[0]
+        };
         for &t in orientations {
             let moved: Vec<(i64, i64)> = cells.iter().map(|&x| transform(t, x)).collect();
             shapes.push(normalise(&moved));
@@ -169,7 +187,11 @@ pub fn read_spec(file: &GameFile) -> Result<Rules, SpecError> {
             let mut mapped: Vec<Shape> = shapes
                 .iter()
                 .map(|s| {
-                    let moved: Vec<(i64, i64)> = s.cells.iter().map(|&(r, c)| transform(t, (r as i64, c as i64))).collect();
+                    let moved: Vec<(i64, i64)> = s
+                        .cells
+                        .iter()
+                        .map(|&(r, c)| transform(t, (r as i64, c as i64)))
+                        .collect();
                     normalise(&moved)
                 })
                 .collect();
@@ -379,7 +401,12 @@ impl Game for Placement {
         let mut all = Vec::new();
         self.placements(h, w, p.empty, |m| all.push(m));
         // In reading order of the first cell, then of the others.
-        let cells = |m: u128| -> Vec<(u32, u32)> { (0..h * w).filter(|&i| m >> i & 1 == 1).map(|i| (i / w, i % w)).collect() };
+        let cells = |m: u128| -> Vec<(u32, u32)> {
+            (0..h * w)
+                .filter(|&i| m >> i & 1 == 1)
+                .map(|i| (i / w, i % w))
+                .collect()
+        };
         let mut moves: Vec<(Vec<(u32, u32)>, u128)> = all.into_iter().map(|m| (cells(m), m)).collect();
         moves.sort();
         for (c, m) in moves {
@@ -405,8 +432,13 @@ impl Game for Placement {
     }
 }
 
-fn example(slot: &'static OnceLock<Option<Arc<GameFile>>>, source: &str, text: &str) -> Option<Arc<GameFile>> {
-    slot.get_or_init(|| GameFile::load(source, text).ok().map(Arc::new)).clone()
+fn example(
+    slot: &'static OnceLock<Option<Arc<GameFile>>>,
+    source: &str,
+    text: &str,
+) -> Option<Arc<GameFile>> {
+    slot.get_or_init(|| GameFile::load(source, text).ok().map(Arc::new))
+        .clone()
 }
 
 fn cram_file() -> Option<Arc<GameFile>> {
@@ -435,7 +467,11 @@ fn sample_file(k: usize) -> Option<Arc<GameFile>> {
             SAMPLE_SPECS
                 .iter()
                 .enumerate()
-                .map(|(i, t)| GameFile::load(&format!("placement{i}.toml"), t).ok().map(Arc::new))
+                .map(|(i, t)| {
+                    GameFile::load(&format!("placement{i}.toml"), t)
+                        .ok()
+                        .map(Arc::new)
+                })
                 .collect()
         })
         .get(k)
@@ -489,13 +525,17 @@ impl Family for PlacementFamily {
         let (file, builtin) = match &opts.game {
             Some(f) => (f.clone(), false),
             None => (
-                cram_file().ok_or_else(|| RegistryError::Unsupported("the built-in Cram spec does not read".into()))?,
+                cram_file().ok_or_else(|| {
+                    RegistryError::Unsupported("the built-in Cram spec does not read".into())
+                })?,
                 true,
             ),
         };
         let mut game = Placement::from_file(file)?;
         game.builtin = builtin;
-        let p = game.parse_position(text).map_err(|e| RegistryError::position("placement", e))?;
+        let p = game
+            .parse_position(text)
+            .map_err(|e| RegistryError::position("placement", e))?;
         Ok((game, p))
     }
 
@@ -584,7 +624,10 @@ mod tests {
         // A 3x3 board: the middle row leaves two 1×3 strips, worth 1 each, a loss for the
         // player to move: the first player wins.
         let p = g.parse_position("3x3").unwrap();
-        assert_eq!(analyze(&g, &p, Convention::Normal).unwrap().outcome, grundy_core::Outcome::First);
+        assert_eq!(
+            analyze(&g, &p, Convention::Normal).unwrap().outcome,
+            grundy_core::Outcome::First
+        );
     }
 
     #[test]
@@ -595,7 +638,10 @@ mod tests {
             assert_eq!(g.components(&g.parse_position(s).unwrap()), a, "{s}");
         }
         // Lone cells are dropped; two regions.
-        assert_eq!(g.components(&g.parse_position("..#./#.#./...#").unwrap()).len(), 2);
+        assert_eq!(
+            g.components(&g.parse_position("..#./#.#./...#").unwrap()).len(),
+            2
+        );
         // Horizontal dominoes only: a column is no component, a row is; no transposition.
         let h = game(SAMPLE_SPECS[1]);
         assert_eq!(h.rules.symmetries.len(), 4);
@@ -606,7 +652,9 @@ mod tests {
         assert!(!d.rules.split);
         assert_eq!(d.components(&d.parse_position(".#./..#").unwrap()).len(), 1);
         let mut moves = Vec::new();
-        d.moves(&d.parse_position("3x3").unwrap(), |m, _| moves.push(d.format_move(&m)));
+        d.moves(&d.parse_position("3x3").unwrap(), |m, _| {
+            moves.push(d.format_move(&m))
+        });
         assert_eq!(moves.len(), 6);
         assert_eq!(moves[0], "1,1-1,3");
     }
@@ -622,7 +670,10 @@ mod tests {
         let (l, c, m) = at("kind = \"placement\"\npieces = [[\"##\"], [\"#x\"]]\n");
         assert_eq!((l, c), (2, 19), "{m}");
         assert_eq!(at("kind = \"placement\"\npieces = [[\"..\"]]\n").1, 11);
-        assert_eq!(at("kind = \"placement\"\npieces = [[\"##\"]]\nrotation = true\n").0, 3);
+        assert_eq!(
+            at("kind = \"placement\"\npieces = [[\"##\"]]\nrotation = true\n").0,
+            3
+        );
         assert_eq!(at("kind = \"placement\"\npieces = [[\"#########\"]]\n").0, 2);
         assert_eq!(at("kind = \"placement\"\npieces = \"##\"\n").0, 2);
     }
