@@ -55,7 +55,7 @@ pub const MAX_MOVES: usize = 256;
 /// Most tuples in one position.
 pub const MAX_TUPLES: usize = 1024;
 /// Most cells of the bulk table.
-pub const MAX_TABLE_CELLS: u64 = 1 << 20;
+pub const MAX_TABLE_CELLS: u64 = 1 << 22;
 
 /// The spec of Wythoff's game, used when no game file is given.
 pub const WYTHOFF: &str = include_str!("../../../examples/games/wythoff.toml");
