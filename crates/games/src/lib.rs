@@ -58,4 +58,7 @@ families! {
     chomp: ChompFamily;
     graph_game: PointsFamily, GraphFamily;
     heap: HeapFamily;
+    coordinates: CoordinatesFamily;
+    coins: CoinsFamily;
+    placement: PlacementFamily;
 }
