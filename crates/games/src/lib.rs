@@ -58,4 +58,5 @@ families! {
     chomp: ChompFamily;
     graph_game: PointsFamily, GraphFamily;
     heap: HeapFamily;
+    script: ScriptFamily;
 }
