@@ -7,7 +7,7 @@
 
 use super::value::{shorten, Kind, Value};
 use crate::gamefile::{GameFile, SpecError};
-use mlua::{Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, VmState};
+use mlua::{FromLuaMulti, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib, Table, Variadic, VmState};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -290,12 +290,31 @@ fn finish(lua: Lua, compiled: &Compiled, ticks: Rc<Cell<u64>>, over: Rc<Cell<boo
     let emitted = Rc::new(RefCell::new(Emitted::default()));
     let kind = compiled.kind;
     let sink = emitted.clone();
+    // Up to four components are read straight from the stack (no allocation per call); more
+    // come as a variadic rest. A nil ends the arguments; a component after it is an error.
+    type Args = (mlua::Value, mlua::Value, mlua::Value, mlua::Value, Variadic<mlua::Value>);
     let emit = lua
-        .create_function(move |_, args: MultiValue| {
+        .create_function(move |_, (a, b, c, d, rest): Args| {
             let mut e = sink.borrow_mut();
-            for v in args.iter() {
-                let c = component(v, kind).map_err(|m| mlua::Error::runtime(format!("emit got {m}")))?;
-                e.flat.push(c);
+            let mut ended = false;
+            for v in [&a, &b, &c, &d].into_iter().chain(rest.iter()) {
+                if v.is_nil() {
+                    ended = true;
+                    continue;
+                }
+                if ended {
+                    let n = e.ends.last().copied().unwrap_or(0);
+                    e.flat.truncate(n);
+                    return Err(mlua::Error::runtime("emit got nil where a component was expected"));
+                }
+                match component(v, kind) {
+                    Ok(c) => e.flat.push(c),
+                    Err(m) => {
+                        let n = e.ends.last().copied().unwrap_or(0);
+                        e.flat.truncate(n);
+                        return Err(mlua::Error::runtime(format!("emit got {m}")));
+                    }
+                }
             }
             let end = e.flat.len();
             e.ends.push(end);
@@ -468,10 +487,10 @@ impl State {
 
     /// Calls `f` with `arg` under a fresh operation count; `what` names the call in messages
     /// (`options(5)`).
-    fn call(&self, f: &Function, args: MultiValue, what: &dyn Fn() -> String) -> Result<MultiValue, Failure> {
+    fn call<R: FromLuaMulti>(&self, f: &Function, args: impl IntoLuaMulti, what: &dyn Fn() -> String) -> Result<R, Failure> {
         self.ticks.set(0);
         self.over.set(false);
-        f.call::<MultiValue>(args).map_err(|e| {
+        f.call::<R>(args).map_err(|e| {
             if self.over.get() {
                 return Failure::Limit(format!("the script's {} ran past {MAX_OPERATIONS} operations", what()));
             }
@@ -503,10 +522,9 @@ impl State {
         out.clear();
         let what = || format!("{}({c})", self.options_name);
         self.emitted.borrow_mut().clear();
-        let args = MultiValue::from_iter([self.arg(c)?, mlua::Value::Function(self.emit.clone())]);
-        let result = self.call(&self.options, args, &what)?;
+        let result: mlua::Value = self.call(&self.options, (self.arg(c)?, &self.emit), &what)?;
         std::mem::swap(out, &mut *self.emitted.borrow_mut());
-        match result.front().unwrap_or(&mlua::Value::Nil) {
+        match &result {
             mlua::Value::Nil => {}
             mlua::Value::Table(t) => {
                 let n = t.raw_len();
@@ -557,8 +575,8 @@ impl State {
             return Ok(c.clone());
         };
         let what = || format!("canonical({c})");
-        let r = self.call(f, MultiValue::from_iter([self.arg(c)?]), &what)?;
-        component(r.front().unwrap_or(&mlua::Value::Nil), self.kind)
+        let r: mlua::Value = self.call(f, self.arg(c)?, &what)?;
+        component(&r, self.kind)
             .map_err(|m| Failure::Script(format!("{} returned {m}", what())))
     }
 
@@ -569,7 +587,7 @@ impl State {
         };
         let what = || format!("parse(\"{}\")", shorten(text));
         let s = self.lua.create_string(text).map_err(|e| Failure::Limit(clean(&e)))?;
-        let r = self.call(f, MultiValue::from_iter([mlua::Value::String(s)]), &what)?;
+        let r: MultiValue = self.call(f, mlua::Value::String(s), &what)?;
         match r.front().unwrap_or(&mlua::Value::Nil) {
             mlua::Value::Nil | mlua::Value::Boolean(false) => {
                 let message = match r.get(1) {
@@ -587,7 +605,7 @@ impl State {
         let what = || format!("components({whole})");
         let listed = match &self.components {
             Some(f) => {
-                let r = self.call(f, MultiValue::from_iter([self.arg(whole)?]), &what)?;
+                let r: MultiValue = self.call(f, self.arg(whole)?, &what)?;
                 value(r.front().unwrap_or(&mlua::Value::Nil))
                     .map_err(|m| Failure::Script(format!("{} returned {m}", what())))?
             }
@@ -620,7 +638,7 @@ impl State {
             return Err(Failure::Script("the script defines no format".into()));
         };
         let what = || format!("format({p})");
-        let r = self.call(f, MultiValue::from_iter([self.arg(p)?]), &what)?;
+        let r: MultiValue = self.call(f, self.arg(p)?, &what)?;
         match r.front() {
             Some(mlua::Value::String(s)) => Ok(s.to_string_lossy()),
             Some(mlua::Value::Integer(n)) => Ok(n.to_string()),
@@ -638,7 +656,7 @@ impl State {
             return Ok(Vec::new());
         };
         let what = || format!("wins({p})");
-        let r = self.call(f, MultiValue::from_iter([self.arg(p)?]), &what)?;
+        let r: MultiValue = self.call(f, self.arg(p)?, &what)?;
         let bad = |m: String| Failure::Script(format!("{} returned {m} where a list of move names was expected", what()));
         match r.front().unwrap_or(&mlua::Value::Nil) {
             mlua::Value::Nil | mlua::Value::Boolean(false) => Ok(Vec::new()),

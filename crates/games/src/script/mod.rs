@@ -182,16 +182,31 @@ impl Ruleset for ScriptGame {
         if self.halted.load(Ordering::Relaxed) {
             return;
         }
+        // The memo engine asks for a component's options twice (to find the unknown
+        // components, then to take the mex), most often one right after the other: the
+        // last answer of this thread is kept, keyed by the script and the component.
         thread_local! {
-            static SPARE: std::cell::RefCell<Vec<Emitted>> = const { std::cell::RefCell::new(Vec::new()) };
+            static LAST: std::cell::RefCell<Option<(u64, Value, Emitted)>> = const { std::cell::RefCell::new(None) };
         }
-        let mut out = SPARE.with(|s| s.borrow_mut().pop()).unwrap_or_default();
-        if self.with(|s| s.options(c, &mut out)).is_some() {
-            for o in out.options() {
-                emit(o);
+        let id = self.script.id;
+        let (key, mut out) = match LAST.with(|l| l.borrow_mut().take()) {
+            Some((i, key, out)) if i == id && key == *c => (Some(key), out),
+            Some((_, _, out)) => (None, out),
+            None => (None, Emitted::default()),
+        };
+        let key = match key {
+            Some(key) => key,
+            None => {
+                if self.with(|s| s.options(c, &mut out)).is_none() {
+                    return;
+                }
+                c.clone()
             }
+        };
+        for o in out.options() {
+            emit(o);
         }
-        SPARE.with(|s| s.borrow_mut().push(out));
+        LAST.with(|l| *l.borrow_mut() = Some((id, key, out)));
     }
 
     fn halted(&self) -> bool {
