@@ -8,6 +8,7 @@
 use super::value::{shorten, Kind, Value};
 use crate::gamefile::{GameFile, SpecError};
 use mlua::{FromLuaMulti, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib, Table, Variadic, VmState};
+use hashbrown::HashMap;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,6 +25,8 @@ pub fn memory_limit() -> usize {
 }
 /// How deeply values may nest (a sum of grids is 3 deep).
 const MAX_NESTING: usize = 6;
+/// Canonical forms a state keeps (the script's `canonical` is a Lua call per component).
+const CANONICAL_KEPT: usize = 1 << 16;
 /// States kept per thread (the least recently used one goes first).
 const STATES_PER_THREAD: usize = 8;
 
@@ -115,6 +118,8 @@ pub struct State {
     over: Rc<Cell<bool>>,
     kind: Kind,
     options_name: &'static str,
+    /// Canonical forms already asked for (cleared when it holds `CANONICAL_KEPT`).
+    canonical_known: RefCell<HashMap<Value, Value>>,
 }
 
 /// Where a script failed to load: line (from 1) and message.
@@ -334,6 +339,7 @@ fn finish(lua: Lua, compiled: &Compiled, ticks: Rc<Cell<u64>>, over: Rc<Cell<boo
         over,
         kind,
         options_name: compiled.options_name,
+        canonical_known: RefCell::new(HashMap::new()),
         lua: lua.clone(),
     };
     Ok(state)
@@ -421,10 +427,14 @@ fn value_at(v: &mlua::Value, depth: usize) -> Result<Value, String> {
             if depth >= MAX_NESTING {
                 return Err(format!("a table nested more than {MAX_NESTING} deep"));
             }
-            let items = list(t)?;
-            let mut out = Vec::with_capacity(items.len());
-            for item in &items {
-                out.push(value_at(item, depth + 1)?);
+            let n = t.raw_len();
+            if n == 0 {
+                list(t)?;
+            }
+            let mut out = Vec::with_capacity(n);
+            for i in 1..=n {
+                let item = t.raw_get::<mlua::Value>(i).map_err(|e| clean(&e))?;
+                out.push(value_at(&item, depth + 1)?);
             }
             Ok(Value::list(out))
         }
@@ -574,10 +584,19 @@ impl State {
         let Some(f) = &self.canonical else {
             return Ok(c.clone());
         };
+        if let Some(known) = self.canonical_known.borrow().get(c) {
+            return Ok(known.clone());
+        }
         let what = || format!("canonical({c})");
         let r: mlua::Value = self.call(f, self.arg(c)?, &what)?;
-        component(&r, self.kind)
-            .map_err(|m| Failure::Script(format!("{} returned {m}", what())))
+        let canonical =
+            component(&r, self.kind).map_err(|m| Failure::Script(format!("{} returned {m}", what())))?;
+        let mut known = self.canonical_known.borrow_mut();
+        if known.len() >= CANONICAL_KEPT {
+            known.clear();
+        }
+        known.insert(c.clone(), canonical.clone());
+        Ok(canonical)
     }
 
     /// `parse(text)`: the whole position, or the script's message (`nil, "message"`).

@@ -432,8 +432,8 @@ fn sample(seed: u64) -> Sample {
         "bombs.lua" => {
             let (rows, cols) = (r.range(1, 3), r.range(1, 3));
             loop {
-                let g = r.grid(rows, cols, &['.', '.', '.', 'B']);
-                if g.contains('B') {
+                let g = r.grid(rows, cols, &['.', '.', '.', '#']);
+                if g.contains('#') {
                     break g;
                 }
             }
