@@ -148,6 +148,21 @@ fn line_of(message: &str) -> usize {
     1
 }
 
+/// A Lua message without its leading `name:LINE: ` (the error names the place already).
+fn unplaced(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("");
+    let bytes = first.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b':' {
+            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits > 0 && first[i + 1 + digits..].starts_with(": ") {
+                return message[i + digits + 3..].to_string();
+            }
+        }
+    }
+    message.to_string()
+}
+
 /// Compiles the script of `file`: loads it once in a state of this thread (which is kept),
 /// and reads what it declares. Syntax errors and errors of its top-level code name the line.
 pub fn compile(file: &GameFile) -> Result<Compiled, SpecError> {
@@ -166,7 +181,7 @@ pub fn compile(file: &GameFile) -> Result<Compiled, SpecError> {
         .map_or(1, |i| i + 1);
     let lua = sandbox().map_err(|m| file.error(1, 1, m))?;
     let (ticks, over) = limit(&lua);
-    run_chunk(&lua, &compiled, &ticks, &over).map_err(|e| file.error(e.line, 1, e.message))?;
+    run_chunk(&lua, &compiled, &ticks, &over).map_err(|e| file.error(e.line, 1, unplaced(&e.message)))?;
     let g = lua.globals();
     match g.get::<mlua::Value>("position") {
         Ok(mlua::Value::Nil) => {}
