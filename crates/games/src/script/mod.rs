@@ -85,6 +85,8 @@ pub struct ScriptGame {
     script: Arc<Compiled>,
     fault: Mutex<Option<Fault>>,
     halted: AtomicBool,
+    /// Built without a game file (the family's own Kayles script).
+    builtin: bool,
 }
 
 impl std::fmt::Debug for ScriptGame {
@@ -102,6 +104,7 @@ impl ScriptGame {
             script,
             fault: Mutex::new(None),
             halted: AtomicBool::new(false),
+            builtin: false,
         })
     }
 
@@ -336,14 +339,19 @@ impl Family for ScriptFamily {
 
     fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(ScriptGame, ScriptPosition), RegistryError> {
         let file = file_of(opts);
-        let game = ScriptGame::new(file.clone())?;
+        let mut game = ScriptGame::new(file.clone())?;
+        game.builtin = opts.game.is_none();
         let p = game
             .parse_position(text)
             .map_err(|e| RegistryError::position(file.name(), e))?;
         Ok((game, p))
     }
 
+    /// The file's identity `NAME@HASH`; `script` for the family's own script (no file).
     fn name(&self, game: &ScriptGame) -> String {
+        if game.builtin {
+            return Self::DESCRIPTION.name.to_string();
+        }
         game.file.id()
     }
 
