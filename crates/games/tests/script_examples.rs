@@ -24,7 +24,8 @@ impl WithGame for Solve {
         _: &FamilyInfo,
     ) -> Result<(Outcome, Option<u64>), RegistryError> {
         let mut an = Analyzer::new(game);
-        let fail = |e: grundy_solve::SolveError| RegistryError::Unsupported(format!("{e} {:?}", game.fault()));
+        let fail =
+            |e: grundy_solve::SolveError| RegistryError::Unsupported(format!("{e} {:?}", game.fault()));
         let g = an.grundy(&p).map_err(fail)?;
         let o = an.outcome(&p, Convention::Normal).map_err(fail)?;
         Ok((o, g.map(|g| g.0)))
@@ -43,9 +44,14 @@ fn script(name: &str) -> FamilyOptions {
 /// Checks the script `file` against the built-in `family` (with `opts`) on `positions`.
 fn check(file: &str, family: &str, opts: &FamilyOptions, positions: &[String]) {
     let s = script(file);
-    assert!(positions.len() >= 100, "{file}: only {} positions", positions.len());
+    assert!(
+        positions.len() >= 100,
+        "{file}: only {} positions",
+        positions.len()
+    );
     for p in positions {
-        let want = registry::with_game(family, opts, p, Solve).unwrap_or_else(|e| panic!("{family} {p}: {e}"));
+        let want =
+            registry::with_game(family, opts, p, Solve).unwrap_or_else(|e| panic!("{family} {p}: {e}"));
         let got = registry::with_game("script", &s, p, Solve).unwrap_or_else(|e| panic!("{file} {p}: {e}"));
         assert_eq!(got, want, "{file} vs {family} at '{p}'");
     }
@@ -56,7 +62,12 @@ fn heaps(seed: u64, max: u64) -> Vec<String> {
     let mut out: Vec<String> = (0..=max).map(|n| n.to_string()).collect();
     for _ in 0..100 {
         let n = r.range(2, 4);
-        out.push((0..n).map(|_| r.range(0, max).to_string()).collect::<Vec<_>>().join(" "));
+        out.push(
+            (0..n)
+                .map(|_| r.range(0, max).to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
     }
     out
 }
@@ -94,7 +105,9 @@ fn crosses() {
     let mut out = Vec::new();
     for n in 1..=9u32 {
         for bits in 0..1u32 << n {
-            let s: String = (0..n).map(|k| if bits >> k & 1 == 1 { 'X' } else { '.' }).collect();
+            let s: String = (0..n)
+                .map(|k| if bits >> k & 1 == 1 { 'X' } else { '.' })
+                .collect();
             if !s.contains("XXX") && (n <= 6 || bits.count_ones() <= 2) {
                 out.push(s);
             }
@@ -168,6 +181,9 @@ fn bad_positions_are_errors() {
         ("kayles.lua", "-3 x"),
     ] {
         let e = registry::with_game("script", &script(file), text, Solve).unwrap_err();
-        assert!(matches!(e, RegistryError::BadPosition { .. }), "{file} '{text}': {e:?}");
+        assert!(
+            matches!(e, RegistryError::BadPosition { .. }),
+            "{file} '{text}': {e:?}"
+        );
     }
 }
