@@ -187,3 +187,45 @@ fn bad_positions_are_errors() {
         );
     }
 }
+
+/// What the registry tells of a script game: its name, misère play, its table; a script
+/// that does not load is a bad game file.
+#[test]
+fn registry_view_of_scripts() {
+    struct Info;
+    impl WithGame for Info {
+        type Output = FamilyInfo;
+        type Error = RegistryError;
+        fn run<F: Family>(
+            self,
+            _: &F,
+            _: &F::Game,
+            _: <F::Game as Game>::Position,
+            info: &FamilyInfo,
+        ) -> Result<FamilyInfo, RegistryError> {
+            Ok(info.clone())
+        }
+    }
+    let kayles = registry::with_game("script", &script("kayles.lua"), "3", Info).unwrap();
+    assert!(kayles.name.starts_with("kayles@") && kayles.misere, "{kayles:?}");
+    assert!(kayles.table.is_some());
+    let cutting = registry::with_game("script", &script("cutting.lua"), "3x3", Info).unwrap();
+    assert!(
+        cutting.name.starts_with("cutting@") && !cutting.misere,
+        "{cutting:?}"
+    );
+    assert!(cutting.table.is_none());
+    let own = registry::with_game("script", &FamilyOptions::default(), "3", Info).unwrap();
+    assert_eq!(own.name, "script");
+    let bad = FamilyOptions {
+        game: Some(Arc::new(
+            GameFile::load("bad.lua", "function options(n)\n  return {{\nend\n").unwrap(),
+        )),
+        ..FamilyOptions::default()
+    };
+    let e = registry::with_game("script", &bad, "3", Info).unwrap_err();
+    assert!(
+        matches!(&e, RegistryError::BadGame(s) if s.line == 3 && s.file == "bad.lua"),
+        "{e:?}"
+    );
+}
