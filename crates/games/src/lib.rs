@@ -61,4 +61,5 @@ families! {
     coordinates: CoordinatesFamily;
     coins: CoinsFamily;
     placement: PlacementFamily;
+    script: ScriptFamily;
 }
