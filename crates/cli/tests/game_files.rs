@@ -198,3 +198,71 @@ fn bad_files_name_file_line_and_column() {
         "column",
     );
 }
+
+/// The examples' folder of the repository.
+fn example(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/games")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn the_scripts_of_the_classic_problems_pass_the_judge_samples() {
+    let dir = reference("judge");
+    let mut checked = 0;
+    for (problem, script) in [
+        ("darkraft", "darkraft.lua"),
+        ("bomb", "bombs.lua"),
+        ("maoershan", "maoershan.lua"),
+        ("cutting", "cutting.lua"),
+        ("crosses", "crosses.lua"),
+    ] {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            if !(name.starts_with(&format!("{problem}-")) && name.ends_with(".in")) {
+                continue;
+            }
+            let input = std::fs::read_to_string(&path).unwrap();
+            let want = std::fs::read_to_string(path.with_extension("out")).unwrap();
+            let r = grundy(&["judge", problem, "--game", &example(script)], &input);
+            assert_eq!((r.code, r.stdout.as_str()), (0, want.as_str()), "{name}: {}", r.stderr);
+            let built_in = grundy(&["judge", problem], &input);
+            assert_eq!(built_in.stdout, r.stdout, "{name}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 7, "{checked} samples");
+}
+
+#[test]
+fn scripts_solve_play_and_fail_cleanly() {
+    let v = json(&["solve", "--game", &example("kayles.lua"), "5", "9", "12", "--json"]);
+    let w = json(&["solve", "0.77", "5", "9", "12", "--json"]);
+    assert_eq!((v["grundy"].clone(), v["outcome"].clone()), (w["grundy"].clone(), w["outcome"].clone()));
+    assert!(v["family"].as_str().unwrap().starts_with("kayles@"), "{v}");
+    // A script that loops for ever is stopped by its operation limit (exit 1).
+    let forever = file("forever.lua", "function options(n)\n  while true do end\nend\n");
+    let r = grundy(&["solve", "--game", forever.to_str().unwrap(), "3"], "");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("operations"), "{}", r.stderr);
+    // A script error names the file and line (exit 2).
+    let broken = file("broken.lua", "function options(n)\n  return n.x\nend\n");
+    let r = grundy(&["solve", "--game", broken.to_str().unwrap(), "3"], "");
+    assert_usage_error(&r, "broken.lua:2:");
+    // A syntax error too.
+    let syntax = file("syntax.lua", "function options(n)\n  return {{}\nend\n");
+    assert_usage_error(&grundy(&["solve", "--game", syntax.to_str().unwrap(), "3"], ""), "syntax.lua:");
+    // A game whose moves come back is reported with the cycle.
+    let cycle = file("cycle.lua", "function options(n, emit)\n  emit(3 - n)\nend\n");
+    let r = grundy(&["solve", "--game", cycle.to_str().unwrap(), "1"], "");
+    assert_usage_error(&r, "cycle");
+    assert!(
+        r.stderr.contains("(1 -> 2 -> 1)") || r.stderr.contains("(2 -> 1 -> 2)"),
+        "{}",
+        r.stderr
+    );
+}

@@ -19,7 +19,7 @@ pub use lua::{Compiled, Failure, MAX_OPERATIONS};
 pub use value::{format_default, parse_default, Kind, Value};
 
 use crate::family::{
-    estimate_by_tokens, BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Sample, Seeded, Table,
+    BoardView, Description, Engine, Family, FamilyOptions, RegistryError, Sample, Seeded, Table,
     TableKind,
 };
 use crate::gamefile::GameFile;
@@ -333,7 +333,10 @@ impl Family for ScriptFamily {
         code: None,
         continues_as: None,
         presets: &[],
-        estimate_moves: estimate_by_tokens,
+        // A script's notation is its own: a number in it may be a heap or a 0/1 string of
+        // points, so nothing can be told from the text but its length. Script games run
+        // within the memory budget, the position limit and the server's deadline instead.
+        estimate_moves: |text| text.len() as u64,
         sample,
     };
 
