@@ -10,7 +10,7 @@ use crate::family::{
     BoardView, Description, Engine, Family, FamilyOptions, Opt, RegistryError, Table,
 };
 use crate::nim::{format_heap_move, format_heaps, parse_heaps, replace_heap, HeapMove, MAX_HEAP};
-use grundy_core::heap::{LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
+use grundy_core::heap::{Digit, MAX_LEAVE};
 use grundy_core::parse::shorten;
 use grundy_core::{Game, HeapRules, Nimber, ParseError, Ruleset};
 use std::fmt;
@@ -94,74 +94,41 @@ impl HeapGame {
         parse_code(t, col0, false)
     }
 
-    /// Grundy's game: split a heap into two heaps of different sizes.
+    /// Grundy's game: split a heap into two heaps of different sizes (`4!.0`).
     pub fn grundys_game() -> HeapGame {
-        HeapGame {
-            rules: HeapRules::TakeBreak {
-                digits: vec![LEAVE_TWO],
-                unequal: true,
-            },
-            name: "grundys-game".into(),
-            values: None,
-        }
+        HeapGame::from_rules(HeapRules::grundys_game())
     }
 
     /// The subtraction game with the counts of `set` (any order; duplicates ignored).
     pub fn subtraction(mut set: Vec<u64>) -> HeapGame {
         set.sort_unstable();
         set.dedup();
-        let name = format!("sub:{}", join(&set));
-        HeapGame {
-            rules: HeapRules::Subtraction(set),
-            name,
-            values: None,
-        }
+        HeapGame::from_rules(HeapRules::Subtraction(set))
     }
 
     /// The game where a move removes any positive count except those of `set`.
     pub fn all_but(mut set: Vec<u64>) -> HeapGame {
         set.sort_unstable();
         set.dedup();
-        let name = format!("sub-all-but:{}", join(&set));
-        HeapGame {
-            rules: HeapRules::AllBut(set),
-            name,
-            values: None,
-        }
+        HeapGame::from_rules(HeapRules::AllBut(set))
     }
 
-    /// The take-and-break game of `digits` (digit k for k = 0, 1, ...; values up to 15).
-    /// `None` when `digits[0]` has bits other than the splitting ones (which would let a
-    /// move remove nothing and leave the heap as it was).
-    pub fn take_break(mut digits: Vec<u8>) -> Option<HeapGame> {
-        if digits.is_empty() || digits[0] & (TAKE_ALL | LEAVE_ONE) != 0 {
-            return None;
-        }
-        if digits.iter().any(|&d| d > 15) {
-            return None;
-        }
-        while digits.len() > 1 && digits.last() == Some(&0) {
-            digits.pop();
-        }
-        let needs_prefix = digits.iter().any(|&d| d >= 8) && !digits.iter().any(|&d| d >= 10);
-        let mut name = String::from(if needs_prefix { "hex:" } else { "" });
-        for (i, &d) in digits.iter().enumerate() {
-            name.push(char::from_digit(d as u32, 16)?.to_ascii_uppercase());
-            if i == 0 {
-                name.push('.');
-            }
-        }
-        if digits.len() == 1 {
-            name.push('0');
-        }
-        Some(HeapGame {
-            rules: HeapRules::TakeBreak {
-                digits,
-                unequal: false,
-            },
+    /// The take-and-break game of `digits` (digit k for k = 0, 1, ...; see
+    /// [`grundy_core::heap::Digit`]), with no unequal flag and no repeating block. `None`
+    /// when `digits[0]` has bit 0 or 1 (which would let a move remove nothing and leave the
+    /// heap as it was).
+    pub fn take_break(digits: Vec<Digit>) -> Option<HeapGame> {
+        HeapRules::take_break(&digits, &[], 0).map(HeapGame::from_rules)
+    }
+
+    /// The game of `rules`, with its canonical name (see [`code_name`]).
+    pub fn from_rules(rules: HeapRules) -> HeapGame {
+        let name = code_name(&rules);
+        HeapGame {
+            rules,
             name,
             values: None,
-        })
+        }
     }
 
     /// The same game, with G(i) = `values[i]` known for every heap below `values.len()`
@@ -249,75 +216,229 @@ fn parse_set(text: &str, col: usize) -> Result<Vec<u64>, ParseError> {
     Ok(out)
 }
 
-/// Reads a take-and-break code `d0.d1d2...` starting at column `col0`.
+/// The canonical name of `rules`: `grundys-game`, `sub:1,3,4`, `sub-all-but:2,5`, or the
+/// take-and-break code: digits up to 15 as hexadecimal characters (with the prefix `hex:`
+/// when one is 8 or 9 and none is a letter), wider digits as the set of heap counts they
+/// allow in braces (`{0,1,5}`), `!` after a digit with the unequal flag, the repeating block
+/// in brackets (`0.[3]`). A code with no digit after the point gets a `0` (`4.0`).
+pub fn code_name(rules: &HeapRules) -> String {
+    match rules {
+        HeapRules::Subtraction(set) => format!("sub:{}", join(set)),
+        HeapRules::AllBut(set) => format!("sub-all-but:{}", join(set)),
+        r if *r == HeapRules::grundys_game() => "grundys-game".into(),
+        HeapRules::TakeBreak {
+            digits,
+            unequal,
+            repeat,
+        } => {
+            let plain = |d: &Digit| *d <= 15;
+            let needs_prefix = digits.iter().any(|d| plain(d) && *d >= 8)
+                && !digits.iter().any(|d| plain(d) && *d >= 10);
+            let mut name = String::from(if needs_prefix { "hex:" } else { "" });
+            let block = digits.len() - repeat;
+            for (k, &d) in digits.iter().enumerate() {
+                if *repeat > 0 && k == block {
+                    name.push('[');
+                }
+                match char::from_digit(d, 16) {
+                    Some(c) => name.push(c.to_ascii_uppercase()),
+                    None => {
+                        let heaps: Vec<String> = (0..=MAX_LEAVE)
+                            .filter(|j| d & (1 << j) != 0)
+                            .map(|j| j.to_string())
+                            .collect();
+                        name.push('{');
+                        name.push_str(&heaps.join(","));
+                        name.push('}');
+                    }
+                }
+                if unequal.binary_search(&k).is_ok() {
+                    name.push('!');
+                }
+                if k == 0 {
+                    name.push('.');
+                }
+            }
+            if *repeat > 0 {
+                name.push(']');
+            }
+            if digits.len() == 1 {
+                name.push('0');
+            }
+            name
+        }
+    }
+}
+
+/// Reads a take-and-break code `d0.d1d2...` starting at column `col0`: digits (octal, or
+/// hexadecimal with `hex` or a letter digit), `{j,...}` digits, `!` flags, a final `[...]`
+/// repeating block.
 fn parse_code(t: &str, col0: usize, hex: bool) -> Result<HeapGame, ParseError> {
     let hex = hex || t.chars().any(|c| matches!(c.to_ascii_uppercase(), 'A'..='F'));
     let base = if hex { 16 } else { 8 };
-    let mut digits: Vec<u8> = Vec::new();
+    let chars: Vec<char> = t.chars().collect();
+    let err = |i: usize, msg: String| ParseError::new(1, col0 + i, msg);
+    let mut digits: Vec<Digit> = Vec::new();
+    let mut flags: Vec<bool> = Vec::new();
     let mut seen_point = false;
-    let mut point_col = 0;
-    for (i, ch) in t.chars().enumerate() {
-        let col = col0 + i;
-        if ch == '.' {
-            if seen_point {
-                return Err(ParseError::new(1, col, "a game code has only one '.'"));
-            }
-            if digits.is_empty() {
-                digits.push(0); // `.77` is `0.77`
-            }
-            seen_point = true;
-            point_col = col;
-            continue;
+    let mut point_at = 0;
+    // Index in `digits` where the repeating block starts, and whether it was closed.
+    let mut block: Option<usize> = None;
+    let mut closed = false;
+    // Whether the last thing read was a digit (which a '!' may follow).
+    let mut after_digit = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let ch = chars[i];
+        let was_digit = std::mem::replace(&mut after_digit, false);
+        if closed {
+            return Err(err(i, format!("unexpected '{ch}' after the repeating block's ']'")));
         }
-        let Some(d) = ch.to_digit(base) else {
-            let msg = if ch.is_ascii_digit() {
-                format!("'{ch}' is not an octal digit (hexadecimal codes are written with a letter A-F)")
-            } else {
-                format!(
-                    "unexpected '{ch}' in a game code (expected a code like 0.77, grundys-game or sub:1,2)"
-                )
-            };
-            return Err(ParseError::new(1, col, msg));
-        };
+        match ch {
+            '.' => {
+                if seen_point {
+                    return Err(err(i, "a game code has only one '.'".into()));
+                }
+                if digits.is_empty() {
+                    digits.push(0); // `.77` is `0.77`
+                    flags.push(false);
+                }
+                seen_point = true;
+                point_at = i;
+                i += 1;
+                continue;
+            }
+            '!' => {
+                if !was_digit {
+                    return Err(err(i, "'!' goes right after a digit (like 4!.0)".into()));
+                }
+                if let Some(f) = flags.last_mut() {
+                    *f = true;
+                }
+                let d = digits.last().copied().unwrap_or(0);
+                if d < 4 {
+                    return Err(err(
+                        i,
+                        "'!' (unequal heaps) goes after a digit that splits a heap (4 or more)".into(),
+                    ));
+                }
+                i += 1;
+                continue;
+            }
+            '[' => {
+                if !seen_point {
+                    return Err(err(i, "the repeating block '[...]' comes after the '.'".into()));
+                }
+                if block.is_some() {
+                    return Err(err(i, "a game code has one repeating block".into()));
+                }
+                block = Some(digits.len());
+                i += 1;
+                continue;
+            }
+            ']' => {
+                match block {
+                    None => return Err(err(i, "']' without '['".into())),
+                    Some(b) if b == digits.len() => {
+                        return Err(err(i, "empty repeating block (like 0.[3])".into()))
+                    }
+                    Some(_) => {}
+                }
+                closed = true;
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
         if !seen_point && !digits.is_empty() {
-            return Err(ParseError::new(
-                1,
-                col,
-                "a game code has one digit before the '.' (like 0.77 or 4.07)",
+            return Err(err(
+                i,
+                "a game code has one digit before the '.' (like 0.77 or 4.07)".into(),
             ));
         }
-        let d = d as u8;
-        if !seen_point && d & (TAKE_ALL | LEAVE_ONE) != 0 {
-            return Err(ParseError::new(
-                1,
-                col,
-                format!("the digit before the '.' must be 0 or 4 (or 8, C), found '{ch}'"),
+        let at = i;
+        let d: Digit = if ch == '{' {
+            let Some(len) = chars[i..].iter().position(|&c| c == '}') else {
+                return Err(err(i, "'{' without '}' (a digit like {0,1,5})".into()));
+            };
+            let mut d: Digit = 0;
+            let mut col = i + 1;
+            let inner: String = chars[i + 1..i + len].iter().collect();
+            if !inner.trim().is_empty() {
+                for part in inner.split(',') {
+                    let p = part.trim();
+                    let pc = col + part.chars().take_while(|c| c.is_whitespace()).count();
+                    match p.parse::<u32>() {
+                        Ok(j) if j <= MAX_LEAVE && p.bytes().all(|b| b.is_ascii_digit()) => {
+                            d |= 1 << j
+                        }
+                        Ok(_) => {
+                            return Err(err(
+                                pc,
+                                format!("a digit allows at most {MAX_LEAVE} heaps, found '{}'", shorten(p)),
+                            ))
+                        }
+                        Err(_) => {
+                            return Err(err(
+                                pc,
+                                format!(
+                                    "expected a number of heaps (0 to {MAX_LEAVE}) in '{{...}}', found '{}'",
+                                    shorten(p)
+                                ),
+                            ))
+                        }
+                    }
+                    col += part.chars().count() + 1;
+                }
+            }
+            i += len + 1;
+            d
+        } else {
+            let Some(d) = ch.to_digit(base) else {
+                let msg = if ch.is_ascii_digit() {
+                    format!("'{ch}' is not an octal digit (hexadecimal codes are written with a letter A-F or hex:)")
+                } else {
+                    format!(
+                        "unexpected '{ch}' in a game code (expected a code like 0.77, 4!.0, 0.[3], grundys-game or sub:1,2)"
+                    )
+                };
+                return Err(err(i, msg));
+            };
+            i += 1;
+            d
+        };
+        if !seen_point && d & 3 != 0 {
+            return Err(err(
+                at,
+                "the digit before the '.' must not take or leave one heap (0, 4, 8, C, ...)".into(),
             ));
         }
         digits.push(d);
+        flags.push(false);
+        after_digit = true;
         if digits.len() > MAX_CODE_DIGITS + 1 {
-            return Err(ParseError::new(
-                1,
-                col,
+            return Err(err(
+                at,
                 format!("game code too long (at most {MAX_CODE_DIGITS} digits after the '.')"),
             ));
         }
     }
     if !seen_point {
-        return Err(ParseError::new(
-            1,
-            col0 + t.chars().count(),
-            "a game code needs a '.' and digits after it (like 0.77)",
+        return Err(err(
+            chars.len(),
+            "a game code needs a '.' and digits after it (like 0.77)".into(),
         ));
+    }
+    if block.is_some() && !closed {
+        return Err(err(chars.len(), "the repeating block needs its ']'".into()));
     }
     if digits.len() < 2 {
-        return Err(ParseError::new(
-            1,
-            point_col + 1,
-            "missing digits after the '.' (like 0.77)",
-        ));
+        return Err(err(point_at + 1, "missing digits after the '.' (like 0.77)".into()));
     }
-    HeapGame::take_break(digits).ok_or_else(|| ParseError::new(1, col0, "invalid take-and-break code"))
+    let repeat = block.map_or(0, |b| digits.len() - b);
+    HeapRules::take_break(&digits, &flags, repeat)
+        .map(HeapGame::from_rules)
+        .ok_or_else(|| err(0, "invalid take-and-break code".into()))
 }
 
 impl FromStr for HeapGame {
