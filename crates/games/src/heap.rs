@@ -1,6 +1,7 @@
-//! Heap games named by a code: octal and hexadecimal take-and-break codes (`0.77`, `4.07`,
-//! `0.F`), Grundy's game (`grundys-game`) and subtraction games (`sub:1,3,4`,
-//! `sub-all-but:2,5`).
+//! Heap games named by a code: take-and-break codes, octal and hexadecimal (`0.77`, `4.07`,
+//! `0.F`) and wider (`0.{0,1,4}`: a digit written as the numbers of heaps it may leave), with
+//! unequal splits (`4!.0`, Grundy's game, also `grundys-game`) and a repeating final block
+//! (`0.[3]`, Nim), and subtraction games (`sub:1,3,4`, `sub-all-but:2,5`). See docs/games.md.
 //!
 //! A position is a list of heap sizes (`5 9 12`), as in Nim; a move `I:N->A+B` turns heap
 //! number I (from 1) of N tokens into the heaps A and B (`I:N->0` when it disappears).
@@ -55,6 +56,9 @@ impl HeapGame {
     /// A take-and-break code is hexadecimal when it has a letter digit A–F (`0.F`, `0.A8`);
     /// otherwise it is octal and the digits 8 and 9 are refused, so `0.8` is an error. A
     /// hexadecimal code with no letter digit is written with the prefix `hex:` (`hex:0.8`).
+    /// Any digit may be written as the set of heap counts it allows, `{0,1,4}` (0 to 31
+    /// heaps; the only way to write digits above 15); `!` after a digit asks the heaps its
+    /// splits leave to differ (`4!.0`); a final block in brackets repeats forever (`0.[3]`).
     pub fn parse(text: &str) -> Result<HeapGame, ParseError> {
         let t = text.trim_end();
         let lead = t.len() - t.trim_start().len();
@@ -529,7 +533,7 @@ impl Family for HeapFamily {
     const DESCRIPTION: Description = Description {
         name: "heap game",
         aliases: &["subtraction", "sub"],
-        notation: "a heap game by its code (0.77, 4.07, 0.F, grundys-game, sub:1,3,4, sub-all-but:2,5): heaps '5 9 12'",
+        notation: "a heap game by its code (0.77, 4.07, 0.F, 0.{0,1,4}, 4!.0, 0.[3], grundys-game, sub:1,3,4, sub-all-but:2,5): heaps '5 9 12'",
         example: "5 9 12",
         misere: true,
         engine: Engine::Memo,
@@ -548,6 +552,14 @@ impl Family for HeapFamily {
                 "Grundy's game: split a heap into two unequal heaps, e.g. '12 9'",
             ),
             ("sub:1,3,4", "subtraction game S(1,3,4): heaps, e.g. '10 11'"),
+            (
+                "0.{0,1,4}",
+                "remove one token, leaving no heap, one heap or four heaps: e.g. '9 12'",
+            ),
+            (
+                "0.[37]",
+                "remove any number: an odd one leaves 0 or 1 heap, an even one up to 2: e.g. '9 12'",
+            ),
         ],
         estimate_moves: crate::family::estimate_by_tokens,
         sample,
@@ -642,6 +654,24 @@ mod tests {
             ("0.0", "0.0"),
             ("hex:0.8", "hex:0.8"),
             ("0.a8", "0.A8"),
+            ("4!.0", "grundys-game"),
+            ("grundy", "grundys-game"),
+            ("0.[3]", "0.[3]"),
+            ("0.3[33]", "0.[3]"),
+            ("4.0[37]", "4.0[37]"),
+            ("4.03[73]", "4.0[37]"),
+            ("0.0[7]", "0.0[7]"),
+            ("0.7[0]", "0.7"),
+            ("0.{0,1,2}", "0.7"),
+            ("0.{0,1,2,3}", "0.F"),
+            ("0.{0,1,4}", "0.{0,1,4}"),
+            ("0.{ 4 , 0 }7", "0.{0,4}7"),
+            ("hex:0.{4}8", "hex:0.{4}8"),
+            ("0.7!", "0.7!"),
+            ("0.37!", "0.37!"),
+            ("hex:8!.0", "hex:8!.0"),
+            ("0.{}7", "0.07"),
+            ("0.[{0,1,5}!]", "0.[{0,1,5}!]"),
         ] {
             assert_eq!(HeapGame::parse(code).unwrap().name(), name, "{code}");
         }
@@ -654,9 +684,22 @@ mod tests {
             g.rules(),
             &HeapRules::TakeBreak {
                 digits: vec![4, 0, 7],
-                unequal: false
+                unequal: vec![],
+                repeat: 0,
             }
         );
+        let g = HeapGame::parse("4!.0{0,1,5}!").unwrap();
+        assert_eq!(
+            g.rules(),
+            &HeapRules::TakeBreak {
+                digits: vec![4, 0, 35],
+                unequal: vec![0, 2],
+                repeat: 0,
+            }
+        );
+        assert_eq!(g.rules().max_parts(), 5);
+        let g = HeapGame::parse("0.[3]").unwrap();
+        assert_eq!(g.rules().max_removal(), None);
         let g = HeapGame::parse("0.F").unwrap();
         assert_eq!(g.rules().max_parts(), 3);
     }
@@ -680,6 +723,39 @@ mod tests {
             assert!(HeapGame::parse(text).is_err(), "{text}");
         }
         assert!(HeapGame::parse(&format!("0.{}", "7".repeat(5000))).is_err());
+        // The notations of wider codes.
+        assert_eq!(err_col("0.[3"), 5);
+        assert_eq!(err_col("0.[]"), 4);
+        assert_eq!(err_col("0.[3]7"), 6);
+        assert_eq!(err_col("0.[3][7]"), 6);
+        assert_eq!(err_col("0.3]"), 4);
+        assert_eq!(err_col("[3].0"), 1);
+        assert_eq!(err_col("0.!7"), 3);
+        assert_eq!(err_col("0.3!"), 4);
+        assert_eq!(err_col("0.7!!"), 5);
+        assert_eq!(err_col("0.{0,32}"), 6);
+        assert_eq!(err_col("0.{0,x}"), 6);
+        assert_eq!(err_col("0.{0,1"), 3);
+        assert_eq!(err_col("{0,1}.7"), 1);
+        assert_eq!(err_col("{1}.7"), 1);
+        assert_eq!(HeapGame::parse("{2}.7").unwrap().name(), "4.7");
+        for text in ["0.{€}", "0.[€]", "0.{1,€,2}", "0.{99999999999999999999}", "0.{-1}"] {
+            assert!(HeapGame::parse(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn wider_codes_play() {
+        // 4!.0 is Grundy's game; 0.[3] is Nim.
+        assert_eq!(HeapGame::parse("4!.0").unwrap(), HeapGame::grundys_game());
+        let nim = HeapGame::parse("0.[3]").unwrap();
+        let mut an = Analyzer::new(&nim);
+        let got: Vec<u64> = (0..20).map(|n| an.grundy(&vec![n]).unwrap().unwrap().0).collect();
+        assert_eq!(got, (0..20).collect::<Vec<u64>>());
+        let mut moves = Vec::new();
+        let g = HeapGame::parse("0.{4}").unwrap();
+        g.moves(&vec![6], |m, _| moves.push(g.format_move(&m)));
+        assert_eq!(moves, vec!["1:6->1+1+1+2"]);
     }
 
     #[test]
@@ -716,19 +792,32 @@ mod tests {
     fn small_game() -> impl Strategy<Value = HeapGame> {
         prop_oneof![
             (
-                prop_oneof![Just(0u8), Just(4u8)],
-                proptest::collection::vec(0u8..8, 1..4)
+                prop_oneof![Just(0u32), Just(4u32)],
+                proptest::collection::vec(0u32..8, 1..4)
             )
                 .prop_map(|(d0, rest)| {
                     let mut d = vec![d0];
                     d.extend(rest);
                     HeapGame::take_break(d).unwrap()
                 }),
-            proptest::collection::vec(0u8..16, 1..3).prop_map(|rest| {
+            proptest::collection::vec(0u32..16, 1..3).prop_map(|rest| {
                 let mut d = vec![0];
                 d.extend(rest);
                 HeapGame::take_break(d).unwrap()
             }),
+            // Wider digits, unequal flags, repeating blocks.
+            (
+                0u32..64,
+                proptest::collection::vec(0u32..64, 1..4),
+                proptest::collection::vec(any::<bool>(), 0..5),
+                0usize..3,
+            )
+                .prop_filter_map("a valid code", |(d0, rest, flags, repeat)| {
+                    let mut d = vec![d0 & !3];
+                    d.extend(rest);
+                    let repeat = repeat.min(d.len() - 1);
+                    HeapRules::take_break(&d, &flags, repeat).map(HeapGame::from_rules)
+                }),
             Just(HeapGame::grundys_game()),
             proptest::collection::vec(1u64..6, 1..4).prop_map(HeapGame::subtraction),
             proptest::collection::vec(1u64..6, 0..3).prop_map(HeapGame::all_but),
@@ -760,6 +849,13 @@ mod tests {
         #[test]
         fn any_text_parses_or_errs(text in "\\PC{0,24}") {
             let _ = HeapGame::parse(&text);
+        }
+
+        #[test]
+        fn code_like_text_parses_or_errs(text in "(hex:)?[0-9A-Fa-f]?!?\\.[0-9A-F!{},\\[\\] ]{0,16}") {
+            if let Ok(g) = HeapGame::parse(&text) {
+                prop_assert_eq!(HeapGame::parse(g.name()).unwrap(), g);
+            }
         }
 
         #[test]
