@@ -5,9 +5,9 @@
 //! for Officers).
 
 use grundy_core::{Game, Nimber};
-use grundy_games::family::{Family, FamilyOptions};
+use grundy_games::family::{Family, FamilyOptions, RegistryError};
 use grundy_games::gamefile::GameFile;
-use grundy_games::registry::{self, FamilyInfo, RegistryError, WithGame};
+use grundy_games::registry::{self, FamilyInfo, WithGame};
 use grundy_solve::analysis::Analyzer;
 use std::path::PathBuf;
 use std::sync::Arc;
