@@ -10,8 +10,11 @@ use std::sync::{Arc, Mutex};
 /// Files kept (the most recently used).
 const KEPT: usize = 8;
 
-/// Files read, most recently used last: (source, text hash, length) and the file.
-static CACHE: Mutex<Vec<((String, u64, usize), Arc<GameFile>)>> = Mutex::new(Vec::new());
+/// What a kept file is found by: its source, the hash of its text and its length.
+type Key = (String, u64, usize);
+
+/// Files read, most recently used last: their key and the file.
+static CACHE: Mutex<Vec<(Key, Arc<GameFile>)>> = Mutex::new(Vec::new());
 
 /// The game file `source` (its name, for errors) with this `text`: read once, then kept
 /// among the last [`KEPT`] files read. A file that does not read is a usage error naming

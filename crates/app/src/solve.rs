@@ -760,10 +760,17 @@ mod tests {
             assert!(real <= est, "{family} {text}: {real} moves, estimated {est}");
         }
         assert_eq!(
-            estimate_moves("nim", &FamilyOptions::default(), "281474976710656 281474976710656"),
+            estimate_moves(
+                "nim",
+                &FamilyOptions::default(),
+                "281474976710656 281474976710656"
+            ),
             562949953421312
         );
-        assert_eq!(estimate_moves("nim", &FamilyOptions::default(), "99999999999999999999999"), u64::MAX);
+        assert_eq!(
+            estimate_moves("nim", &FamilyOptions::default(), "99999999999999999999999"),
+            u64::MAX
+        );
         // Families this crate does not know yet: at least the heap sizes and the cells.
         assert_eq!(estimate_moves("0.77", &FamilyOptions::default(), "10 20"), 30 + 5);
         assert_eq!(estimate_moves("cram", &FamilyOptions::default(), "..../...."), 9);

@@ -30,7 +30,11 @@ impl WithGame for GrundyOf {
         p: <F::Game as Game>::Position,
         info: &FamilyInfo,
     ) -> Result<(String, Nimber), RegistryError> {
-        let g = Analyzer::new(game).grundy(&p).ok().flatten().unwrap_or(Nimber(u64::MAX));
+        let g = Analyzer::new(game)
+            .grundy(&p)
+            .ok()
+            .flatten()
+            .unwrap_or(Nimber(u64::MAX));
         Ok((info.name.clone(), g))
     }
 }
@@ -80,7 +84,11 @@ fn every_example_equals_its_code() {
         let (_, from_code) = values(code, None, count);
         assert_eq!(from_spec, from_code, "{file}");
         if let Some(t) = table {
-            assert_eq!(from_spec, published(t)[..count as usize], "{file}: published values");
+            assert_eq!(
+                from_spec,
+                published(t)[..count as usize],
+                "{file}: published values"
+            );
         }
     }
 }
@@ -93,7 +101,9 @@ fn wider_examples_match_the_memo_engine() {
         let game = grundy_games::heap::HeapGame::parse(&code).unwrap();
         let bulk = grundy_solve::seq::values(game.rules(), 120).unwrap();
         let mut an = Analyzer::new(&game);
-        let memo: Vec<u64> = (0..120).map(|n| an.grundy(&vec![n]).unwrap().unwrap().0).collect();
+        let memo: Vec<u64> = (0..120)
+            .map(|n| an.grundy(&vec![n]).unwrap().unwrap().0)
+            .collect();
         assert_eq!(bulk, memo, "{file}");
     }
 }
@@ -108,7 +118,10 @@ fn kayles_spec_period() {
     let p = e.period().unwrap();
     assert_eq!((p.period, p.n0), (12, 71));
     // No claim for the repeating block.
-    let code = spec("kayles-any-but.toml").resolve(&FamilyOptions::default()).unwrap().0;
+    let code = spec("kayles-any-but.toml")
+        .resolve(&FamilyOptions::default())
+        .unwrap()
+        .0;
     let game = grundy_games::heap::HeapGame::parse(&code).unwrap();
     let mut e = grundy_solve::seq::SeqEngine::new(game.rules(), 1000, Default::default()).unwrap();
     e.compute_to(1000).unwrap();

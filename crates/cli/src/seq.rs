@@ -17,7 +17,11 @@ use std::path::PathBuf;
 pub struct SeqArgs {
     /// The game: a take-and-break code (0.77, 4.07, 0.F, 0.{0,1,4}, 4!.0, 0.[3]),
     /// grundys-game, sub:1,3,4 or sub-all-but:2,5 (none with --game FILE).
-    #[arg(required_unless_present = "game_file", default_value = "", hide_default_value = true)]
+    #[arg(
+        required_unless_present = "game_file",
+        default_value = "",
+        hide_default_value = true
+    )]
     pub game: String,
     /// A heap game defined in a file: a TOML spec of kind "take-and-break" or "subtraction"
     /// (docs/game-files.md); the sequence is that of the code it reads as.

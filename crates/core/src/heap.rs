@@ -69,7 +69,7 @@ impl HeapRules {
             let start = pairs.len() - r;
             let block = &pairs[start..];
             let p = (1..=r)
-                .find(|&p| r % p == 0 && (p..r).all(|i| block[i] == block[i - p]))
+                .find(|&p| r.is_multiple_of(p) && (p..r).all(|i| block[i] == block[i - p]))
                 .unwrap_or(r);
             pairs.truncate(start + p);
             r = p;
@@ -344,7 +344,10 @@ mod tests {
         assert_eq!(nim.digit(1000), (3, false));
         // A block of zeros is no block; the flag only on splitting digits.
         assert_eq!(HeapRules::take_break(&[0, 7, 0, 0], &[], 2), Some(tb(&[0, 7])));
-        assert_eq!(HeapRules::take_break(&[0, 3], &[false, true], 0), Some(tb(&[0, 3])));
+        assert_eq!(
+            HeapRules::take_break(&[0, 3], &[false, true], 0),
+            Some(tb(&[0, 3]))
+        );
         // 4.0[37]: the block stays after the 0.
         let r = HeapRules::take_break(&[4, 0, 3, 7, 3, 7], &[], 4).unwrap();
         assert_eq!(
@@ -396,7 +399,8 @@ mod tests {
         }
         all.retain(|p| {
             p.iter().sum::<u64>() == m
-                && p.windows(2).all(|w| if distinct { w[0] < w[1] } else { w[0] <= w[1] })
+                && p.windows(2)
+                    .all(|w| if distinct { w[0] < w[1] } else { w[0] <= w[1] })
         });
         all.sort();
         all

@@ -256,17 +256,17 @@ fn rules_code(file: &GameFile, rules: &Spanned<Vec<Rule>>, unequal: bool) -> Res
         let covers_zero = r.finite.contains(&0) || r.from == Some(0);
         if covers_zero && bits & 3 != 0 {
             // Removing nothing must split the heap.
-            return Err(file.error_at(
-                rule.leave.span(),
-                "removing 0 tokens must leave at least 2 heaps",
-            ));
+            return Err(file.error_at(rule.leave.span(), "removing 0 tokens must leave at least 2 heaps"));
         }
         read.push((bits, rule.unequal.unwrap_or(unequal), r, rule.remove.span()));
     }
     // Explicit digits below `block`, then every count from `block` on has the open ranges'
     // digit.
     let from = read.iter().filter_map(|(_, _, r, _)| r.from).max();
-    let top = read.iter().flat_map(|(_, _, r, _)| r.finite.iter().copied()).max();
+    let top = read
+        .iter()
+        .flat_map(|(_, _, r, _)| r.finite.iter().copied())
+        .max();
     let block = match (from, top) {
         (Some(f), Some(t)) => Some(f.max(t + 1)),
         (Some(f), None) => Some(f),
@@ -387,7 +387,10 @@ mod tests {
         assert_eq!(code(grundy).unwrap(), "grundys-game");
         let grundy = "kind = 'take-and-break'\nrules = [{remove = 0, leave = 2, unequal = true}]";
         assert_eq!(code(grundy).unwrap(), "grundys-game");
-        assert_eq!(code("kind='take-and-break'\ncode='4!.0'").unwrap(), "grundys-game");
+        assert_eq!(
+            code("kind='take-and-break'\ncode='4!.0'").unwrap(),
+            "grundys-game"
+        );
         assert_eq!(code("kind='subtraction'\nset=[4,1,3]").unwrap(), "sub:1,3,4");
         assert_eq!(
             code("kind='subtraction'\nset=[2,5]\nall-but=true").unwrap(),
@@ -417,16 +420,21 @@ mod tests {
         assert_eq!(tb("[{remove='1..', leave=[0,1]}]").unwrap(), "0.[3]");
         assert_eq!(tb("[{remove='2..', leave=[0,1,2]}]").unwrap(), "0.0[7]");
         assert_eq!(
-            tb("[{remove=0, leave=2}, {remove='2..', leave=[1, 2]}, {remove='1..', leave=0}]")
-                .unwrap(),
+            tb("[{remove=0, leave=2}, {remove='2..', leave=[1, 2]}, {remove='1..', leave=0}]").unwrap(),
             "4.1[7]"
         );
         assert_eq!(tb("[{remove='1..=3', leave=[0,1,2]}]").unwrap(), "0.777");
         assert_eq!(tb("[{remove='1..3', leave=[0,1,2]}]").unwrap(), "0.77");
-        assert_eq!(tb("[{remove=[5], leave=1}, {remove='3..', leave=0}]").unwrap(), "0.00113[1]");
+        assert_eq!(
+            tb("[{remove=[5], leave=1}, {remove='3..', leave=0}]").unwrap(),
+            "0.00113[1]"
+        );
         // Code notations.
         assert_eq!(code("kind='take-and-break'\ncode='4.0[37]'").unwrap(), "4.0[37]");
-        assert_eq!(code("kind='take-and-break'\ncode='0.{0,1,2,3,4}'").unwrap(), "0.{0,1,2,3,4}");
+        assert_eq!(
+            code("kind='take-and-break'\ncode='0.{0,1,2,3,4}'").unwrap(),
+            "0.{0,1,2,3,4}"
+        );
         // Subtraction: all-but with split is a repeating block.
         let sub = |rest: &str| code(&format!("kind='subtraction'\n{rest}"));
         assert_eq!(sub("set=[]\nall-but=true\nsplit=true").unwrap(), "0.[7]");

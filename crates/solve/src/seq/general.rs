@@ -195,8 +195,9 @@ impl General {
             self.groups.resize(v_bits * w, 0);
             self.used.clear();
             self.used.resize(v_bits, false);
-            for a in 1..m.saturating_sub(j - 2) {
-                let g = cells[a].get();
+            let top = m.saturating_sub(j - 2);
+            for (a, cell) in cells.iter().enumerate().take(top).skip(1) {
+                let g = cell.get();
                 self.used[g] = true;
                 for (u, r) in self.groups[g * w..(g + 1) * w].iter_mut().zip(row_of(m - a)) {
                     *u |= r;

@@ -394,9 +394,7 @@ impl SeqEngine {
 
 fn make_method<T: Cell>(rules: &HeapRules, known: &[T]) -> Method {
     match rules {
-        HeapRules::TakeBreak {
-            digits, unequal, ..
-        } => match engine_of(rules) {
+        HeapRules::TakeBreak { digits, unequal, .. } => match engine_of(rules) {
             TakeBreakEngine::Sparse => Method::Sparse(Box::new(sparse::Sparse::new(
                 sparse::SplitRules::new(digits, !unequal.is_empty()),
                 known,
