@@ -6,7 +6,9 @@
 //! - a split into j heaps of equal-or-not sizes reads X_j(m), the set of values of j heaps
 //!   summing to m, kept for every m in a table for each j ≥ 3 that is used, built by
 //!   X_j(m) = ∪ₐ G(a) ⊕ X_{j−1}(m − a) (ordered parts: the same sets as sorted ones), with
-//!   the bitsets X_{j−1}(m − a) ORed together per value of G(a) first, as in `triple.rs`;
+//!   the bitsets X_{j−1}(m − a) ORed together per value of G(a) first, as in `triple.rs`,
+//!   then each union translated by G(a) a word at a time (word i goes to word i ⊕ (g >> 6),
+//!   its bits permuted by XOR with g & 63);
 //!   X_2(m) is read straight from the values. A split into j ≥ 3 heaps that must all differ
 //!   enumerates the partitions into distinct parts (slow: for small heaps and checks);
 //! - a repeating block of p digits from removal count s on: the options of heap n by the
@@ -55,6 +57,7 @@ pub struct General {
     seen: Vec<u64>,
     groups: Vec<u64>,
     used: Vec<bool>,
+    used_list: Vec<usize>,
     parts: Vec<u64>,
 }
 
@@ -79,6 +82,27 @@ fn or_into(dst: &mut Vec<u64>, src: &[u64]) {
     for (d, s) in dst.iter_mut().zip(src) {
         *d |= s;
     }
+}
+
+/// The word whose bit x ⊕ c is bit x of `word` (c < 64): one swap of bit blocks per bit
+/// of c.
+#[inline]
+fn xor_bits(mut word: u64, c: usize) -> u64 {
+    const MASKS: [u64; 6] = [
+        0x5555_5555_5555_5555,
+        0x3333_3333_3333_3333,
+        0x0F0F_0F0F_0F0F_0F0F,
+        0x00FF_00FF_00FF_00FF,
+        0x0000_FFFF_0000_FFFF,
+        0x0000_0000_FFFF_FFFF,
+    ];
+    for (b, mask) in MASKS.iter().enumerate() {
+        if c & (1 << b) != 0 {
+            let s = 1 << b;
+            word = ((word & mask) << s) | ((word >> s) & mask);
+        }
+    }
+    word
 }
 
 fn split_bits(d: Digit) -> impl Iterator<Item = u32> {
@@ -140,6 +164,7 @@ impl General {
             seen: Vec::new(),
             groups: Vec::new(),
             used: Vec::new(),
+            used_list: Vec::new(),
             parts: Vec::new(),
         };
         for n in 0..known.len() {
@@ -185,38 +210,43 @@ impl General {
             let v = cells[a].get() ^ cells[m - a].get();
             t2[m * w + (v >> 6)] |= 1 << (v & 63);
         }
-        // X_j(m) = ∪ G(a) ⊕ X_{j−1}(m − a).
+        // X_j(m) = ∪ G(a) ⊕ X_{j−1}(m − a): the rows X_{j−1}(m − a) ORed per value g of
+        // G(a), then each union translated by g a word at a time.
         let v_bits = w * 64;
         for j in 3..=self.table_j as usize {
             let (lower, upper) = self.tables.split_at_mut(j - 2);
             let prev = &lower[j - 3];
             let row_of = |s: usize| &prev[s * w..(s + 1) * w];
-            self.groups.clear();
-            self.groups.resize(v_bits * w, 0);
-            self.used.clear();
-            self.used.resize(v_bits, false);
+            if self.groups.len() != v_bits * w {
+                self.groups.clear();
+                self.groups.resize(v_bits * w, 0);
+                self.used.clear();
+                self.used.resize(v_bits, false);
+            }
+            self.used_list.clear();
             let top = m.saturating_sub(j - 2);
             for (a, cell) in cells.iter().enumerate().take(top).skip(1) {
                 let g = cell.get();
-                self.used[g] = true;
+                if !self.used[g] {
+                    self.used[g] = true;
+                    self.used_list.push(g);
+                }
                 for (u, r) in self.groups[g * w..(g + 1) * w].iter_mut().zip(row_of(m - a)) {
                     *u |= r;
                 }
             }
             let out = &mut upper[0];
             out.resize((m + 1) * w, 0);
-            for g in 0..v_bits {
-                if !self.used[g] {
-                    continue;
-                }
-                for wi in 0..w {
-                    let mut bits = self.groups[g * w + wi];
-                    while bits != 0 {
-                        let x = (wi * 64 + bits.trailing_zeros() as usize) ^ g;
-                        bits &= bits - 1;
-                        out[m * w + (x >> 6)] |= 1 << (x & 63);
+            let row = &mut out[m * w..(m + 1) * w];
+            for &g in &self.used_list {
+                let group = &mut self.groups[g * w..(g + 1) * w];
+                for (wi, word) in group.iter_mut().enumerate() {
+                    if *word != 0 {
+                        row[wi ^ (g >> 6)] |= xor_bits(*word, g & 63);
                     }
+                    *word = 0;
                 }
+                self.used[g] = false;
             }
         }
         self.tables_len += 1;
@@ -314,5 +344,19 @@ impl General {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::xor_bits;
+
+    #[test]
+    fn xor_bits_moves_each_bit() {
+        for c in 0..64 {
+            for x in 0..64 {
+                assert_eq!(xor_bits(1 << x, c), 1 << (x ^ c), "{x} ^ {c}");
+            }
+        }
     }
 }
