@@ -112,6 +112,18 @@ fn engine_of(rules: &HeapRules) -> TakeBreakEngine {
     }
 }
 
+/// The most heaps worth a bulk table for front ends that need values quickly (a solve
+/// request): every count the fast engines take, but the general engine is quadratic, so
+/// its tables stop at 2^16 heaps (2^13 with splits into three heaps or more); past that the
+/// memo engine and its limits answer.
+pub fn quick_table_limit(rules: &HeapRules) -> u64 {
+    match (rules, engine_of(rules)) {
+        (HeapRules::TakeBreak { .. }, TakeBreakEngine::General) if rules.max_parts() >= 3 => 1 << 13,
+        (HeapRules::TakeBreak { .. }, TakeBreakEngine::General) => 1 << 16,
+        _ => MAX_COUNT,
+    }
+}
+
 /// A Grundy sequence being computed: the values so far and the method's state.
 pub struct SeqEngine {
     rules: HeapRules,
