@@ -478,4 +478,30 @@ mod tests {
         let e = code("kind='take-and-break'").unwrap_err();
         assert!(e.message.contains("needs a code"), "{e}");
     }
+
+    proptest::proptest! {
+        /// Arbitrary values in a spec's fields: an answer or an error, never a panic; an
+        /// answer reads back as the same code.
+        #[test]
+        fn any_spec_reads_or_errs(
+            remove in "[0-9\\[\\], .=\"'a-z]{0,14}",
+            leave in "[0-9\\[\\], .\"'-]{0,10}",
+            code in "\\PC{0,16}",
+            unequal: bool,
+        ) {
+            let text = format!("kind='take-and-break'\nunequal={unequal}\nrules=[{{remove={remove}, leave={leave}}}]");
+            if let Ok(c) = code_of(&text) {
+                let again = HeapGame::parse(&c).unwrap();
+                proptest::prop_assert_eq!(again.name(), c.as_str());
+            }
+            let text = format!("kind='take-and-break'\ncode={code:?}");
+            let _ = code_of(&text);
+            let text = format!("kind='subtraction'\nset=[{leave}]\nall-but={unequal}\nsplit=true");
+            let _ = code_of(&text);
+        }
+    }
+
+    fn code_of(text: &str) -> Result<String, SpecError> {
+        code(text)
+    }
 }
