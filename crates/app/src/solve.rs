@@ -353,11 +353,16 @@ fn options(req: &SolveRequest, limits: &Limits) -> FamilyOptions {
 }
 
 /// Bulk heap values G(0), ..., G(count − 1) by the sequence engine, for heap games.
-/// A table that would not fit in the memory budget is not built (`None`: the memo engine
-/// and its limits answer instead).
+/// A table that would not fit in the memory budget, or past
+/// [`grundy_solve::seq::quick_table_limit`], is not built (`None`: the memo engine and its
+/// limits answer instead).
 pub fn heap_values(rules: &grundy_core::HeapRules, count: u64) -> Option<Vec<u64>> {
     // The engine's cells (2 bytes a heap, 4 past 2^16 values) and the table (8 bytes).
     if count.saturating_mul(12) > grundy_core::memory::Share::whole().room() {
+        return None;
+    }
+    // The general take-and-break engine is quadratic: no table for large heaps.
+    if count > grundy_solve::seq::quick_table_limit(rules) {
         return None;
     }
     grundy_solve::seq::values(rules, count).ok()

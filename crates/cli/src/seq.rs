@@ -15,9 +15,18 @@ use std::path::PathBuf;
 /// Arguments of `grundy seq`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SeqArgs {
-    /// The game: an octal or hexadecimal code (0.77, 4.07, 0.F), grundys-game, sub:1,3,4 or
-    /// sub-all-but:2,5.
+    /// The game: a take-and-break code (0.77, 4.07, 0.F, 0.{0,1,4}, 4!.0, 0.[3]),
+    /// grundys-game, sub:1,3,4 or sub-all-but:2,5 (none with --game FILE).
+    #[arg(
+        required_unless_present = "game_file",
+        default_value = "",
+        hide_default_value = true
+    )]
     pub game: String,
+    /// A heap game defined in a file: a TOML spec of kind "take-and-break" or "subtraction"
+    /// (docs/game-files.md); the sequence is that of the code it reads as.
+    #[arg(long = "game", value_name = "FILE")]
+    pub game_file: Option<PathBuf>,
     /// How many values: G(0) to G(N-1); with --until-period, the most to compute. Accepts
     /// 1000000, 1e6, 10^6, 2^21.
     #[arg(long, short = 'n', default_value = "1000")]
@@ -133,10 +142,38 @@ fn progress_bar(game: &str, total: u64) -> indicatif::ProgressBar {
     b
 }
 
+/// The heap code of `grundy seq`'s game: the argument, or the code a `--game` spec reads
+/// as (a file of another kind is a usage error).
+pub fn game_code(game: &str, file: Option<&std::path::Path>) -> Result<String, CliError> {
+    let Some(path) = file else {
+        return Ok(game.to_string());
+    };
+    if !game.is_empty() {
+        return Err(CliError::Usage(format!(
+            "give the game either as a code ('{}') or with --game FILE, not both",
+            grundy_core::parse::shorten(game)
+        )));
+    }
+    let text = grundy_cli::input::read_file(path, "game file")?;
+    let source = path.display().to_string();
+    let spec = grundy_app::gamefile::load(&source, &text).map_err(|e| CliError::Usage(e.message))?;
+    use grundy_games::gamefile::FileKind;
+    if !matches!(spec.kind(), FileKind::TakeAndBreak | FileKind::Subtraction) {
+        return Err(CliError::Usage(format!(
+            "{source}: a game of kind '{}' is not a heap game; grundy seq computes heap games (kind = \"take-and-break\" or \"subtraction\")",
+            spec.kind().as_str()
+        )));
+    }
+    let (code, _) = spec
+        .resolve(&grundy_games::family::FamilyOptions::default())
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok(code)
+}
+
 /// Runs `grundy seq`: prints the summary, the values, or both as JSON.
 pub fn run(args: SeqArgs, db: &DbOptions) -> Result<(), CliError> {
     let request = SeqRequest {
-        game: args.game,
+        game: game_code(&args.game, args.game_file.as_deref())?,
         count: args.count,
         until_period: args.until_period,
         checkpoint: args.checkpoint,

@@ -266,3 +266,89 @@ fn a_failure_to_write_exits_1() {
     assert!(err.starts_with("grundy: "), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+fn example(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/games")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn game_files() {
+    // A spec computes the sequence of its code: the same values.
+    let o = grundy(&[
+        "seq",
+        "--game",
+        &example("officers.toml"),
+        "-n",
+        "1000",
+        "--values",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let want: Vec<String> = reference("0.6.txt")
+        .lines()
+        .map(|l| l.trim().to_string())
+        .collect();
+    let got: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(got, want);
+    let o = grundy(&["seq", "--game", &example("kayles.toml"), "-n", "1000", "-q"]);
+    assert!(stdout(&o).starts_with("0.77: "), "{}", stdout(&o));
+    assert!(stdout(&o).contains("period 12 from n0 = 71"), "{}", stdout(&o));
+    // No theorem for a repeating block: said so.
+    let o = grundy(&[
+        "seq",
+        "--game",
+        &example("kayles-any-but.toml"),
+        "-n",
+        "500",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("no periodicity theorem applies"),
+        "{}",
+        stdout(&o)
+    );
+    // The new codes directly.
+    let o = grundy(&["seq", "0.[3]", "-n", "100", "--values", "-q"]);
+    let got: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(got, (0..100).map(|i| i.to_string()).collect::<Vec<_>>());
+    let o = grundy(&["seq", "4!.0", "-n", "1000", "--values", "-q"]);
+    assert_eq!(
+        stdout(&o),
+        reference("grundys-game.txt")
+            .lines()
+            .map(|l| format!("{}\n", l.trim()))
+            .collect::<String>()
+    );
+    // Both a code and a file, a file of another kind, a missing file: usage errors.
+    let o = grundy(&["seq", "0.77", "--game", &example("kayles.toml")]);
+    assert_eq!(o.status.code(), Some(2));
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.toml");
+    std::fs::write(
+        &graph,
+        "kind = \"graph\"\nrule = \"node-kayles\"\nedges = \"1-2\"\n",
+    )
+    .unwrap();
+    let o = grundy(&["seq", "--game", &graph.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = grundy(&["seq", "--game", "/nonexistent/x.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(
+        &bad,
+        "kind = \"take-and-break\"\nrules = [{remove = 1, leave = 40}]\n",
+    )
+    .unwrap();
+    let o = grundy(&["seq", "--game", &bad.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(":2:"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

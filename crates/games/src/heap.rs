@@ -1,6 +1,7 @@
-//! Heap games named by a code: octal and hexadecimal take-and-break codes (`0.77`, `4.07`,
-//! `0.F`), Grundy's game (`grundys-game`) and subtraction games (`sub:1,3,4`,
-//! `sub-all-but:2,5`).
+//! Heap games named by a code: take-and-break codes, octal and hexadecimal (`0.77`, `4.07`,
+//! `0.F`) and wider (`0.{0,1,4}`: a digit written as the numbers of heaps it may leave), with
+//! unequal splits (`4!.0`, Grundy's game, also `grundys-game`) and a repeating final block
+//! (`0.[3]`, Nim), and subtraction games (`sub:1,3,4`, `sub-all-but:2,5`). See docs/games.md.
 //!
 //! A position is a list of heap sizes (`5 9 12`), as in Nim; a move `I:N->A+B` turns heap
 //! number I (from 1) of N tokens into the heaps A and B (`I:N->0` when it disappears).
@@ -10,7 +11,7 @@ use crate::family::{
     BoardView, Description, Engine, Family, FamilyOptions, Opt, RegistryError, Table,
 };
 use crate::nim::{format_heap_move, format_heaps, parse_heaps, replace_heap, HeapMove, MAX_HEAP};
-use grundy_core::heap::{LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
+use grundy_core::heap::{Digit, MAX_LEAVE};
 use grundy_core::parse::shorten;
 use grundy_core::{Game, HeapRules, Nimber, ParseError, Ruleset};
 use std::fmt;
@@ -55,6 +56,9 @@ impl HeapGame {
     /// A take-and-break code is hexadecimal when it has a letter digit A–F (`0.F`, `0.A8`);
     /// otherwise it is octal and the digits 8 and 9 are refused, so `0.8` is an error. A
     /// hexadecimal code with no letter digit is written with the prefix `hex:` (`hex:0.8`).
+    /// Any digit may be written as the set of heap counts it allows, `{0,1,4}` (0 to 31
+    /// heaps; the only way to write digits above 15); `!` after a digit asks the heaps its
+    /// splits leave to differ (`4!.0`); a final block in brackets repeats forever (`0.[3]`).
     pub fn parse(text: &str) -> Result<HeapGame, ParseError> {
         let t = text.trim_end();
         let lead = t.len() - t.trim_start().len();
@@ -94,74 +98,41 @@ impl HeapGame {
         parse_code(t, col0, false)
     }
 
-    /// Grundy's game: split a heap into two heaps of different sizes.
+    /// Grundy's game: split a heap into two heaps of different sizes (`4!.0`).
     pub fn grundys_game() -> HeapGame {
-        HeapGame {
-            rules: HeapRules::TakeBreak {
-                digits: vec![LEAVE_TWO],
-                unequal: true,
-            },
-            name: "grundys-game".into(),
-            values: None,
-        }
+        HeapGame::from_rules(HeapRules::grundys_game())
     }
 
     /// The subtraction game with the counts of `set` (any order; duplicates ignored).
     pub fn subtraction(mut set: Vec<u64>) -> HeapGame {
         set.sort_unstable();
         set.dedup();
-        let name = format!("sub:{}", join(&set));
-        HeapGame {
-            rules: HeapRules::Subtraction(set),
-            name,
-            values: None,
-        }
+        HeapGame::from_rules(HeapRules::Subtraction(set))
     }
 
     /// The game where a move removes any positive count except those of `set`.
     pub fn all_but(mut set: Vec<u64>) -> HeapGame {
         set.sort_unstable();
         set.dedup();
-        let name = format!("sub-all-but:{}", join(&set));
-        HeapGame {
-            rules: HeapRules::AllBut(set),
-            name,
-            values: None,
-        }
+        HeapGame::from_rules(HeapRules::AllBut(set))
     }
 
-    /// The take-and-break game of `digits` (digit k for k = 0, 1, ...; values up to 15).
-    /// `None` when `digits[0]` has bits other than the splitting ones (which would let a
-    /// move remove nothing and leave the heap as it was).
-    pub fn take_break(mut digits: Vec<u8>) -> Option<HeapGame> {
-        if digits.is_empty() || digits[0] & (TAKE_ALL | LEAVE_ONE) != 0 {
-            return None;
-        }
-        if digits.iter().any(|&d| d > 15) {
-            return None;
-        }
-        while digits.len() > 1 && digits.last() == Some(&0) {
-            digits.pop();
-        }
-        let needs_prefix = digits.iter().any(|&d| d >= 8) && !digits.iter().any(|&d| d >= 10);
-        let mut name = String::from(if needs_prefix { "hex:" } else { "" });
-        for (i, &d) in digits.iter().enumerate() {
-            name.push(char::from_digit(d as u32, 16)?.to_ascii_uppercase());
-            if i == 0 {
-                name.push('.');
-            }
-        }
-        if digits.len() == 1 {
-            name.push('0');
-        }
-        Some(HeapGame {
-            rules: HeapRules::TakeBreak {
-                digits,
-                unequal: false,
-            },
+    /// The take-and-break game of `digits` (digit k for k = 0, 1, ...; see
+    /// [`grundy_core::heap::Digit`]), with no unequal flag and no repeating block. `None`
+    /// when `digits[0]` has bit 0 or 1 (which would let a move remove nothing and leave the
+    /// heap as it was).
+    pub fn take_break(digits: Vec<Digit>) -> Option<HeapGame> {
+        HeapRules::take_break(&digits, &[], 0).map(HeapGame::from_rules)
+    }
+
+    /// The game of `rules`, with its canonical name (see [`code_name`]).
+    pub fn from_rules(rules: HeapRules) -> HeapGame {
+        let name = code_name(&rules);
+        HeapGame {
+            rules,
             name,
             values: None,
-        })
+        }
     }
 
     /// The same game, with G(i) = `values[i]` known for every heap below `values.len()`
@@ -249,75 +220,229 @@ fn parse_set(text: &str, col: usize) -> Result<Vec<u64>, ParseError> {
     Ok(out)
 }
 
-/// Reads a take-and-break code `d0.d1d2...` starting at column `col0`.
+/// The canonical name of `rules`: `grundys-game`, `sub:1,3,4`, `sub-all-but:2,5`, or the
+/// take-and-break code: digits up to 15 as hexadecimal characters (with the prefix `hex:`
+/// when one is 8 or 9 and none is a letter), wider digits as the set of heap counts they
+/// allow in braces (`{0,1,5}`), `!` after a digit with the unequal flag, the repeating block
+/// in brackets (`0.[3]`). A code with no digit after the point gets a `0` (`4.0`).
+pub fn code_name(rules: &HeapRules) -> String {
+    match rules {
+        HeapRules::Subtraction(set) => format!("sub:{}", join(set)),
+        HeapRules::AllBut(set) => format!("sub-all-but:{}", join(set)),
+        r if *r == HeapRules::grundys_game() => "grundys-game".into(),
+        HeapRules::TakeBreak {
+            digits,
+            unequal,
+            repeat,
+        } => {
+            let plain = |d: &Digit| *d <= 15;
+            let needs_prefix = digits.iter().any(|d| plain(d) && *d >= 8)
+                && !digits.iter().any(|d| plain(d) && *d >= 10);
+            let mut name = String::from(if needs_prefix { "hex:" } else { "" });
+            let block = digits.len() - repeat;
+            for (k, &d) in digits.iter().enumerate() {
+                if *repeat > 0 && k == block {
+                    name.push('[');
+                }
+                match char::from_digit(d, 16) {
+                    Some(c) => name.push(c.to_ascii_uppercase()),
+                    None => {
+                        let heaps: Vec<String> = (0..=MAX_LEAVE)
+                            .filter(|j| d & (1 << j) != 0)
+                            .map(|j| j.to_string())
+                            .collect();
+                        name.push('{');
+                        name.push_str(&heaps.join(","));
+                        name.push('}');
+                    }
+                }
+                if unequal.binary_search(&k).is_ok() {
+                    name.push('!');
+                }
+                if k == 0 {
+                    name.push('.');
+                }
+            }
+            if *repeat > 0 {
+                name.push(']');
+            }
+            if digits.len() == 1 {
+                name.push('0');
+            }
+            name
+        }
+    }
+}
+
+/// Reads a take-and-break code `d0.d1d2...` starting at column `col0`: digits (octal, or
+/// hexadecimal with `hex` or a letter digit), `{j,...}` digits, `!` flags, a final `[...]`
+/// repeating block.
 fn parse_code(t: &str, col0: usize, hex: bool) -> Result<HeapGame, ParseError> {
     let hex = hex || t.chars().any(|c| matches!(c.to_ascii_uppercase(), 'A'..='F'));
     let base = if hex { 16 } else { 8 };
-    let mut digits: Vec<u8> = Vec::new();
+    let chars: Vec<char> = t.chars().collect();
+    let err = |i: usize, msg: String| ParseError::new(1, col0 + i, msg);
+    let mut digits: Vec<Digit> = Vec::new();
+    let mut flags: Vec<bool> = Vec::new();
     let mut seen_point = false;
-    let mut point_col = 0;
-    for (i, ch) in t.chars().enumerate() {
-        let col = col0 + i;
-        if ch == '.' {
-            if seen_point {
-                return Err(ParseError::new(1, col, "a game code has only one '.'"));
-            }
-            if digits.is_empty() {
-                digits.push(0); // `.77` is `0.77`
-            }
-            seen_point = true;
-            point_col = col;
-            continue;
+    let mut point_at = 0;
+    // Index in `digits` where the repeating block starts, and whether it was closed.
+    let mut block: Option<usize> = None;
+    let mut closed = false;
+    // Whether the last thing read was a digit (which a '!' may follow).
+    let mut after_digit = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let ch = chars[i];
+        let was_digit = std::mem::replace(&mut after_digit, false);
+        if closed {
+            return Err(err(i, format!("unexpected '{ch}' after the repeating block's ']'")));
         }
-        let Some(d) = ch.to_digit(base) else {
-            let msg = if ch.is_ascii_digit() {
-                format!("'{ch}' is not an octal digit (hexadecimal codes are written with a letter A-F)")
-            } else {
-                format!(
-                    "unexpected '{ch}' in a game code (expected a code like 0.77, grundys-game or sub:1,2)"
-                )
-            };
-            return Err(ParseError::new(1, col, msg));
-        };
+        match ch {
+            '.' => {
+                if seen_point {
+                    return Err(err(i, "a game code has only one '.'".into()));
+                }
+                if digits.is_empty() {
+                    digits.push(0); // `.77` is `0.77`
+                    flags.push(false);
+                }
+                seen_point = true;
+                point_at = i;
+                i += 1;
+                continue;
+            }
+            '!' => {
+                if !was_digit {
+                    return Err(err(i, "'!' goes right after a digit (like 4!.0)".into()));
+                }
+                if let Some(f) = flags.last_mut() {
+                    *f = true;
+                }
+                let d = digits.last().copied().unwrap_or(0);
+                if d < 4 {
+                    return Err(err(
+                        i,
+                        "'!' (unequal heaps) goes after a digit that splits a heap (4 or more)".into(),
+                    ));
+                }
+                i += 1;
+                continue;
+            }
+            '[' => {
+                if !seen_point {
+                    return Err(err(i, "the repeating block '[...]' comes after the '.'".into()));
+                }
+                if block.is_some() {
+                    return Err(err(i, "a game code has one repeating block".into()));
+                }
+                block = Some(digits.len());
+                i += 1;
+                continue;
+            }
+            ']' => {
+                match block {
+                    None => return Err(err(i, "']' without '['".into())),
+                    Some(b) if b == digits.len() => {
+                        return Err(err(i, "empty repeating block (like 0.[3])".into()))
+                    }
+                    Some(_) => {}
+                }
+                closed = true;
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
         if !seen_point && !digits.is_empty() {
-            return Err(ParseError::new(
-                1,
-                col,
-                "a game code has one digit before the '.' (like 0.77 or 4.07)",
+            return Err(err(
+                i,
+                "a game code has one digit before the '.' (like 0.77 or 4.07)".into(),
             ));
         }
-        let d = d as u8;
-        if !seen_point && d & (TAKE_ALL | LEAVE_ONE) != 0 {
-            return Err(ParseError::new(
-                1,
-                col,
-                format!("the digit before the '.' must be 0 or 4 (or 8, C), found '{ch}'"),
+        let at = i;
+        let d: Digit = if ch == '{' {
+            let Some(len) = chars[i..].iter().position(|&c| c == '}') else {
+                return Err(err(i, "'{' without '}' (a digit like {0,1,5})".into()));
+            };
+            let mut d: Digit = 0;
+            let mut col = i + 1;
+            let inner: String = chars[i + 1..i + len].iter().collect();
+            if !inner.trim().is_empty() {
+                for part in inner.split(',') {
+                    let p = part.trim();
+                    let pc = col + part.chars().take_while(|c| c.is_whitespace()).count();
+                    match p.parse::<u32>() {
+                        Ok(j) if j <= MAX_LEAVE && p.bytes().all(|b| b.is_ascii_digit()) => {
+                            d |= 1 << j
+                        }
+                        Ok(_) => {
+                            return Err(err(
+                                pc,
+                                format!("a digit allows at most {MAX_LEAVE} heaps, found '{}'", shorten(p)),
+                            ))
+                        }
+                        Err(_) => {
+                            return Err(err(
+                                pc,
+                                format!(
+                                    "expected a number of heaps (0 to {MAX_LEAVE}) in '{{...}}', found '{}'",
+                                    shorten(p)
+                                ),
+                            ))
+                        }
+                    }
+                    col += part.chars().count() + 1;
+                }
+            }
+            i += len + 1;
+            d
+        } else {
+            let Some(d) = ch.to_digit(base) else {
+                let msg = if ch.is_ascii_digit() {
+                    format!("'{ch}' is not an octal digit (hexadecimal codes are written with a letter A-F or hex:)")
+                } else {
+                    format!(
+                        "unexpected '{ch}' in a game code (expected a code like 0.77, 4!.0, 0.[3], grundys-game or sub:1,2)"
+                    )
+                };
+                return Err(err(i, msg));
+            };
+            i += 1;
+            d
+        };
+        if !seen_point && d & 3 != 0 {
+            return Err(err(
+                at,
+                "the digit before the '.' must not take or leave one heap (0, 4, 8, C, ...)".into(),
             ));
         }
         digits.push(d);
+        flags.push(false);
+        after_digit = true;
         if digits.len() > MAX_CODE_DIGITS + 1 {
-            return Err(ParseError::new(
-                1,
-                col,
+            return Err(err(
+                at,
                 format!("game code too long (at most {MAX_CODE_DIGITS} digits after the '.')"),
             ));
         }
     }
     if !seen_point {
-        return Err(ParseError::new(
-            1,
-            col0 + t.chars().count(),
-            "a game code needs a '.' and digits after it (like 0.77)",
+        return Err(err(
+            chars.len(),
+            "a game code needs a '.' and digits after it (like 0.77)".into(),
         ));
+    }
+    if block.is_some() && !closed {
+        return Err(err(chars.len(), "the repeating block needs its ']'".into()));
     }
     if digits.len() < 2 {
-        return Err(ParseError::new(
-            1,
-            point_col + 1,
-            "missing digits after the '.' (like 0.77)",
-        ));
+        return Err(err(point_at + 1, "missing digits after the '.' (like 0.77)".into()));
     }
-    HeapGame::take_break(digits).ok_or_else(|| ParseError::new(1, col0, "invalid take-and-break code"))
+    let repeat = block.map_or(0, |b| digits.len() - b);
+    HeapRules::take_break(&digits, &flags, repeat)
+        .map(HeapGame::from_rules)
+        .ok_or_else(|| err(0, "invalid take-and-break code".into()))
 }
 
 impl FromStr for HeapGame {
@@ -408,7 +533,7 @@ impl Family for HeapFamily {
     const DESCRIPTION: Description = Description {
         name: "heap game",
         aliases: &["subtraction", "sub"],
-        notation: "a heap game by its code (0.77, 4.07, 0.F, grundys-game, sub:1,3,4, sub-all-but:2,5): heaps '5 9 12'",
+        notation: "a heap game by its code (0.77, 4.07, 0.F, 0.{0,1,4}, 4!.0, 0.[3], grundys-game, sub:1,3,4, sub-all-but:2,5): heaps '5 9 12'",
         example: "5 9 12",
         misere: true,
         engine: Engine::Memo,
@@ -427,6 +552,14 @@ impl Family for HeapFamily {
                 "Grundy's game: split a heap into two unequal heaps, e.g. '12 9'",
             ),
             ("sub:1,3,4", "subtraction game S(1,3,4): heaps, e.g. '10 11'"),
+            (
+                "0.{0,1,4}",
+                "remove one token, leaving no heap, one heap or four heaps: e.g. '9 12'",
+            ),
+            (
+                "0.[37]",
+                "remove any number: an odd one leaves 0 or 1 heap, an even one up to 2: e.g. '9 12'",
+            ),
         ],
         estimate_moves: crate::family::estimate_by_tokens,
         sample,
@@ -521,6 +654,24 @@ mod tests {
             ("0.0", "0.0"),
             ("hex:0.8", "hex:0.8"),
             ("0.a8", "0.A8"),
+            ("4!.0", "grundys-game"),
+            ("grundy", "grundys-game"),
+            ("0.[3]", "0.[3]"),
+            ("0.3[33]", "0.[3]"),
+            ("4.0[37]", "4.0[37]"),
+            ("4.03[73]", "4.0[37]"),
+            ("0.0[7]", "0.0[7]"),
+            ("0.7[0]", "0.7"),
+            ("0.{0,1,2}", "0.7"),
+            ("0.{0,1,2,3}", "0.F"),
+            ("0.{0,1,4}", "0.{0,1,4}"),
+            ("0.{ 4 , 0 }7", "0.{0,4}7"),
+            ("hex:0.{4}8", "hex:0.{4}8"),
+            ("0.7!", "0.7!"),
+            ("0.37!", "0.37!"),
+            ("hex:8!.0", "hex:8!.0"),
+            ("0.{}7", "0.07"),
+            ("0.[{0,1,5}!]", "0.[{0,1,5}!]"),
         ] {
             assert_eq!(HeapGame::parse(code).unwrap().name(), name, "{code}");
         }
@@ -533,9 +684,22 @@ mod tests {
             g.rules(),
             &HeapRules::TakeBreak {
                 digits: vec![4, 0, 7],
-                unequal: false
+                unequal: vec![],
+                repeat: 0,
             }
         );
+        let g = HeapGame::parse("4!.0{0,1,5}!").unwrap();
+        assert_eq!(
+            g.rules(),
+            &HeapRules::TakeBreak {
+                digits: vec![4, 0, 35],
+                unequal: vec![0, 2],
+                repeat: 0,
+            }
+        );
+        assert_eq!(g.rules().max_parts(), 5);
+        let g = HeapGame::parse("0.[3]").unwrap();
+        assert_eq!(g.rules().max_removal(), None);
         let g = HeapGame::parse("0.F").unwrap();
         assert_eq!(g.rules().max_parts(), 3);
     }
@@ -559,6 +723,39 @@ mod tests {
             assert!(HeapGame::parse(text).is_err(), "{text}");
         }
         assert!(HeapGame::parse(&format!("0.{}", "7".repeat(5000))).is_err());
+        // The notations of wider codes.
+        assert_eq!(err_col("0.[3"), 5);
+        assert_eq!(err_col("0.[]"), 4);
+        assert_eq!(err_col("0.[3]7"), 6);
+        assert_eq!(err_col("0.[3][7]"), 6);
+        assert_eq!(err_col("0.3]"), 4);
+        assert_eq!(err_col("[3].0"), 1);
+        assert_eq!(err_col("0.!7"), 3);
+        assert_eq!(err_col("0.3!"), 4);
+        assert_eq!(err_col("0.7!!"), 5);
+        assert_eq!(err_col("0.{0,32}"), 6);
+        assert_eq!(err_col("0.{0,x}"), 6);
+        assert_eq!(err_col("0.{0,1"), 3);
+        assert_eq!(err_col("{0,1}.7"), 1);
+        assert_eq!(err_col("{1}.7"), 1);
+        assert_eq!(HeapGame::parse("{2}.7").unwrap().name(), "4.7");
+        for text in ["0.{€}", "0.[€]", "0.{1,€,2}", "0.{99999999999999999999}", "0.{-1}"] {
+            assert!(HeapGame::parse(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn wider_codes_play() {
+        // 4!.0 is Grundy's game; 0.[3] is Nim.
+        assert_eq!(HeapGame::parse("4!.0").unwrap(), HeapGame::grundys_game());
+        let nim = HeapGame::parse("0.[3]").unwrap();
+        let mut an = Analyzer::new(&nim);
+        let got: Vec<u64> = (0..20).map(|n| an.grundy(&vec![n]).unwrap().unwrap().0).collect();
+        assert_eq!(got, (0..20).collect::<Vec<u64>>());
+        let mut moves = Vec::new();
+        let g = HeapGame::parse("0.{4}").unwrap();
+        g.moves(&vec![6], |m, _| moves.push(g.format_move(&m)));
+        assert_eq!(moves, vec!["1:6->1+1+1+2"]);
     }
 
     #[test]
@@ -595,19 +792,32 @@ mod tests {
     fn small_game() -> impl Strategy<Value = HeapGame> {
         prop_oneof![
             (
-                prop_oneof![Just(0u8), Just(4u8)],
-                proptest::collection::vec(0u8..8, 1..4)
+                prop_oneof![Just(0u32), Just(4u32)],
+                proptest::collection::vec(0u32..8, 1..4)
             )
                 .prop_map(|(d0, rest)| {
                     let mut d = vec![d0];
                     d.extend(rest);
                     HeapGame::take_break(d).unwrap()
                 }),
-            proptest::collection::vec(0u8..16, 1..3).prop_map(|rest| {
+            proptest::collection::vec(0u32..16, 1..3).prop_map(|rest| {
                 let mut d = vec![0];
                 d.extend(rest);
                 HeapGame::take_break(d).unwrap()
             }),
+            // Wider digits, unequal flags, repeating blocks.
+            (
+                0u32..64,
+                proptest::collection::vec(0u32..64, 1..4),
+                proptest::collection::vec(any::<bool>(), 0..5),
+                0usize..3,
+            )
+                .prop_filter_map("a valid code", |(d0, rest, flags, repeat)| {
+                    let mut d = vec![d0 & !3];
+                    d.extend(rest);
+                    let repeat = repeat.min(d.len() - 1);
+                    HeapRules::take_break(&d, &flags, repeat).map(HeapGame::from_rules)
+                }),
             Just(HeapGame::grundys_game()),
             proptest::collection::vec(1u64..6, 1..4).prop_map(HeapGame::subtraction),
             proptest::collection::vec(1u64..6, 0..3).prop_map(HeapGame::all_but),
@@ -639,6 +849,13 @@ mod tests {
         #[test]
         fn any_text_parses_or_errs(text in "\\PC{0,24}") {
             let _ = HeapGame::parse(&text);
+        }
+
+        #[test]
+        fn code_like_text_parses_or_errs(text in "(hex:)?[0-9A-Fa-f]?!?\\.[0-9A-F!{},\\[\\] ]{0,16}") {
+            if let Ok(g) = HeapGame::parse(&text) {
+                prop_assert_eq!(HeapGame::parse(g.name()).unwrap(), g);
+            }
         }
 
         #[test]

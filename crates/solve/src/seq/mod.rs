@@ -5,6 +5,7 @@
 //! [`naive::values`] is the reference every engine is tested against.
 
 pub mod checkpoint;
+pub mod general;
 pub mod naive;
 pub mod period;
 mod simd;
@@ -66,15 +67,60 @@ enum Method {
     Finite(subtraction::Finite),
     AllBut(subtraction::AllBut),
     Triple(triple::Triple),
+    General(Box<general::General>),
 }
 
 /// The method `rules` are computed with, by name (for summaries and benchmarks).
 pub fn method_name(rules: &HeapRules) -> &'static str {
-    match rules {
-        HeapRules::TakeBreak { .. } if rules.max_parts() == 3 => "two-heap value sets (three-heap moves)",
-        HeapRules::TakeBreak { .. } => "rare/common (sparse space)",
-        HeapRules::Subtraction(_) => "subtraction set",
-        HeapRules::AllBut(_) => "all-but counting",
+    match (rules, engine_of(rules)) {
+        (_, TakeBreakEngine::Triple) => "two-heap value sets (three-heap moves)",
+        (_, TakeBreakEngine::Sparse) => "rare/common (sparse space)",
+        (HeapRules::TakeBreak { .. }, TakeBreakEngine::General) => {
+            "split value sets and running unions (general take-and-break)"
+        }
+        (HeapRules::Subtraction(_), _) => "subtraction set",
+        (HeapRules::AllBut(_), _) => "all-but counting",
+    }
+}
+
+/// The engine a take-and-break game is computed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TakeBreakEngine {
+    /// Rare/common: a finite code leaving at most two heaps, with the unequal flag on every
+    /// splitting digit or on none.
+    Sparse,
+    /// Three-heap moves of a finite code with no unequal flag.
+    Triple,
+    /// Anything else (and every rule that is not take-and-break).
+    General,
+}
+
+fn engine_of(rules: &HeapRules) -> TakeBreakEngine {
+    let HeapRules::TakeBreak {
+        digits,
+        unequal,
+        repeat: 0,
+    } = rules
+    else {
+        return TakeBreakEngine::General;
+    };
+    let splitting = digits.iter().filter(|&&d| d & !3 != 0).count();
+    match rules.max_parts() {
+        ..=2 if unequal.is_empty() || unequal.len() == splitting => TakeBreakEngine::Sparse,
+        3 if unequal.is_empty() => TakeBreakEngine::Triple,
+        _ => TakeBreakEngine::General,
+    }
+}
+
+/// The most heaps worth a bulk table for front ends that need values quickly (a solve
+/// request): every count the fast engines take, but the general engine is quadratic, so
+/// its tables stop at 2^16 heaps (2^13 with splits into three heaps or more); past that the
+/// memo engine and its limits answer.
+pub fn quick_table_limit(rules: &HeapRules) -> u64 {
+    match (rules, engine_of(rules)) {
+        (HeapRules::TakeBreak { .. }, TakeBreakEngine::General) if rules.max_parts() >= 3 => 1 << 13,
+        (HeapRules::TakeBreak { .. }, TakeBreakEngine::General) => 1 << 16,
+        _ => MAX_COUNT,
     }
 }
 
@@ -360,10 +406,14 @@ impl SeqEngine {
 
 fn make_method<T: Cell>(rules: &HeapRules, known: &[T]) -> Method {
     match rules {
-        HeapRules::TakeBreak { digits, unequal } if rules.max_parts() <= 2 => Method::Sparse(Box::new(
-            sparse::Sparse::new(sparse::SplitRules::new(digits, *unequal), known),
-        )),
-        HeapRules::TakeBreak { digits, .. } => Method::Triple(triple::Triple::new(digits, known)),
+        HeapRules::TakeBreak { digits, unequal, .. } => match engine_of(rules) {
+            TakeBreakEngine::Sparse => Method::Sparse(Box::new(sparse::Sparse::new(
+                sparse::SplitRules::new(digits, !unequal.is_empty()),
+                known,
+            ))),
+            TakeBreakEngine::Triple => Method::Triple(triple::Triple::new(digits, known)),
+            TakeBreakEngine::General => Method::General(Box::new(general::General::new(rules, known))),
+        },
         HeapRules::Subtraction(s) => Method::Finite(subtraction::Finite::new(s)),
         HeapRules::AllBut(e) => Method::AllBut(subtraction::AllBut::new(e, known)),
     }
@@ -375,6 +425,7 @@ fn run<T: Cell>(method: &mut Method, cells: &mut [T], from: usize, to: usize) ->
         Method::Finite(f) => f.compute(cells, from, to),
         Method::AllBut(a) => a.compute(cells, from, to),
         Method::Triple(t) => t.compute(cells, from, to),
+        Method::General(g) => g.compute(cells, from, to),
     }
 }
 

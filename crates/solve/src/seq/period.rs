@@ -2,7 +2,8 @@
 //! leave at most h heaps, if G(n + p) = G(n) for every n with n0 ≤ n < h·n0 + (h−1)·p + t,
 //! then G is periodic with period p from n0 on (for h = 2 this is the Guy–Smith theorem,
 //! `2·n0 + p + t`; for h = 1, subtraction games, `n0 + t`; the h = 3 bound follows from the
-//! same argument with the largest of three heaps). Grundy's game gets no claim at all.
+//! same argument with the largest of h heaps, for any h). Games with unequal splits (Grundy's
+//! game) or a repeating digit block get no claim at all.
 //!
 //! All-but subtraction games (remove any count except those of E, e = max E) have values
 //! that grow; they are *arithmetic*-periodic: G(n + p) = G(n) + s. That is proven when
@@ -27,12 +28,14 @@ pub struct Period {
     pub saltus: u64,
 }
 
-/// The parameters (h, t) of the periodicity theorem for `rules`, when one applies.
+/// The parameters (h, t) of the periodicity theorem for `rules`, when one applies: not for
+/// unequal splits, all-but games (see [`find_arithmetic`]) or repeating digit blocks.
 pub fn theorem(rules: &HeapRules) -> Option<(u64, u64)> {
     match rules {
-        HeapRules::TakeBreak { unequal: true, .. } => None,
+        r if r.has_unequal() => None,
         HeapRules::AllBut(_) => None,
-        r => Some((r.max_parts() as u64, r.max_removal().unwrap_or(0))),
+        // A repeating block removes any count: no bound t, no theorem.
+        r => Some((r.max_parts() as u64, r.max_removal()?)),
     }
 }
 
@@ -131,10 +134,7 @@ mod tests {
 
     #[test]
     fn constant_sequence_has_period_one() {
-        let r = HeapRules::TakeBreak {
-            digits: vec![0],
-            unequal: false,
-        };
+        let r = HeapRules::take_break(&[0], &[], 0).unwrap();
         let p = find(&r, 10, |_| 0).unwrap();
         assert_eq!((p.period, p.n0), (1, 0));
     }

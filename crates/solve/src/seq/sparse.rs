@@ -15,7 +15,7 @@ use super::store::Cell;
 mod pipeline;
 #[path = "targeted.rs"]
 mod targeted;
-use grundy_core::heap::{counts_with, LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
+use grundy_core::heap::{counts_with, Digit, LEAVE_ONE, LEAVE_TWO, TAKE_ALL};
 
 /// The rules of a take-and-break game that leaves at most two heaps, by removal count.
 #[derive(Clone, Debug)]
@@ -32,8 +32,8 @@ pub struct SplitRules {
 
 impl SplitRules {
     /// The rules of `digits` (bits 1, 2, 4 only).
-    pub fn new(digits: &[u8], unequal: bool) -> SplitRules {
-        let with = |bit: u8| counts_with(digits, bit);
+    pub fn new(digits: &[Digit], unequal: bool) -> SplitRules {
+        let with = |bit: Digit| counts_with(digits, bit);
         SplitRules {
             take_all: with(TAKE_ALL),
             leave_one: with(LEAVE_ONE).into_iter().filter(|&k| k >= 1).collect(),

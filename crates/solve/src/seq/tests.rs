@@ -5,6 +5,12 @@ use super::*;
 use proptest::prelude::*;
 use std::path::PathBuf;
 
+/// The take-and-break rules of `digits`, with the unequal flag on every splitting digit
+/// when `unequal`.
+fn tb(digits: Vec<u32>, unequal: bool) -> HeapRules {
+    HeapRules::take_break(&digits, &vec![unequal; digits.len()], 0).unwrap()
+}
+
 fn reference_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/heap")
 }
@@ -12,26 +18,20 @@ fn reference_dir() -> PathBuf {
 /// The rules of a reference file's name (a test-only reading of the codes used there).
 fn rules_of(name: &str) -> HeapRules {
     if name == "grundys-game" {
-        return HeapRules::TakeBreak {
-            digits: vec![4],
-            unequal: true,
-        };
+        return tb(vec![4], true);
     }
     if let Some(set) = name.strip_prefix("subtraction-") {
         return HeapRules::Subtraction(set.split('-').map(|s| s.parse().unwrap()).collect());
     }
     let (d0, rest) = name.split_once('.').unwrap();
-    let mut digits: Vec<u8> = std::iter::once(d0)
+    let mut digits: Vec<u32> = std::iter::once(d0)
         .chain(rest.split("").filter(|s| !s.is_empty()))
-        .map(|d| u8::from_str_radix(d, 16).unwrap())
+        .map(|d| u32::from_str_radix(d, 16).unwrap())
         .collect();
     while digits.len() > 1 && digits.last() == Some(&0) {
         digits.pop();
     }
-    HeapRules::TakeBreak {
-        digits,
-        unequal: false,
-    }
+    tb(digits, false)
 }
 
 /// Every value computed by the method (no copying from a proven period: these tests are of
@@ -240,36 +240,27 @@ proptest! {
 fn small_rules() -> impl Strategy<Value = HeapRules> {
     prop_oneof![
         (
-            prop_oneof![Just(0u8), Just(4u8)],
-            proptest::collection::vec(0u8..8, 1..5)
+            prop_oneof![Just(0u32), Just(4u32)],
+            proptest::collection::vec(0u32..8, 1..5)
         )
             .prop_map(|(d0, rest)| {
                 let mut digits = vec![d0];
                 digits.extend(rest);
-                HeapRules::TakeBreak {
-                    digits,
-                    unequal: false,
-                }
+                tb(digits, false)
             }),
-        proptest::collection::vec(0u8..16, 1..3).prop_map(|rest| {
+        proptest::collection::vec(0u32..16, 1..3).prop_map(|rest| {
             let mut digits = vec![0];
             digits.extend(rest);
-            HeapRules::TakeBreak {
-                digits,
-                unequal: false,
-            }
+            tb(digits, false)
         }),
         (
-            prop_oneof![Just(4u8), Just(0u8)],
-            proptest::collection::vec(0u8..8, 0..3)
+            prop_oneof![Just(4u32), Just(0u32)],
+            proptest::collection::vec(0u32..8, 0..3)
         )
             .prop_map(|(d0, rest)| {
                 let mut digits = vec![d0];
                 digits.extend(rest);
-                HeapRules::TakeBreak {
-                    digits,
-                    unequal: true,
-                }
+                tb(digits, true)
             }),
         proptest::collection::btree_set(1u64..12, 1..4)
             .prop_map(|s| HeapRules::Subtraction(s.into_iter().collect())),
@@ -297,6 +288,88 @@ proptest! {
                 prop_assert_eq!(far[n as usize] + p.saltus, far[(n + p.period) as usize]);
             }
         }
+    }
+}
+
+/// Take-and-break rules of every kind the general engine takes: digits of up to 6 bits
+/// (five heaps), unequal flags on some digits, repeating blocks.
+fn wide_rules() -> impl Strategy<Value = HeapRules> {
+    (
+        0u32..64,
+        proptest::collection::vec(0u32..64, 1..5),
+        proptest::collection::vec(any::<bool>(), 0..6),
+        0usize..4,
+    )
+        .prop_filter_map("a valid code", |(d0, rest, flags, repeat)| {
+            let mut d = vec![d0 & !3];
+            d.extend(rest);
+            let repeat = repeat.min(d.len() - 1);
+            HeapRules::take_break(&d, &flags, repeat)
+        })
+}
+
+/// The general engine's values, computed in chunks from a resumed start (so catching up
+/// from known values is tested too).
+fn general_values(rules: &HeapRules, count: usize, resume_at: usize) -> Vec<u64> {
+    let want_first = naive::values(rules, resume_at.min(count));
+    let mut cells: Vec<u32> = vec![0; count];
+    for (c, v) in cells.iter_mut().zip(&want_first) {
+        *c = *v as u32;
+    }
+    let mut g = general::General::new(rules, &cells[..want_first.len()]);
+    let mut at = want_first.len();
+    while at < count {
+        let to = (at + 7).min(count);
+        g.compute(&mut cells, at, to).unwrap();
+        at = to;
+    }
+    cells.iter().map(|&v| u64::from(v)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn general_engine_matches_naive(rules in wide_rules(), resume_at in 0usize..40) {
+        let count = if rules.max_parts() > 3 { 40 } else { 90 };
+        prop_assert_eq!(general_values(&rules, count, resume_at), naive::values(&rules, count));
+    }
+
+    #[test]
+    fn seq_engine_matches_naive_on_wide_rules(rules in wide_rules()) {
+        let count = if rules.max_parts() > 3 { 40 } else { 90 };
+        let e = compute(&rules, count as u64);
+        let got: Vec<u64> = (0..e.len()).map(|i| e.get(i)).collect();
+        prop_assert_eq!(got, naive::values(&rules, count));
+        if e.period().is_some() {
+            prop_assert!(!rules.has_unequal() && rules.max_removal().is_some());
+        }
+    }
+}
+
+/// The general engine on the games the fast engines take: the same values as the
+/// reference tables, for the first 2000 heaps.
+#[test]
+fn general_engine_on_reference_tables() {
+    for (name, want) in reference_tables() {
+        let rules = rules_of(&name);
+        if !matches!(rules, HeapRules::TakeBreak { .. }) {
+            continue;
+        }
+        let n = want.len().min(2000);
+        assert_eq!(general_values(&rules, n, 0), want[..n], "{name}");
+    }
+}
+
+/// Nim as 0.[3], and 0.[7] (remove any number, leave up to two heaps): G(n) = n.
+#[test]
+fn repeating_blocks_of_nim() {
+    for d in [3, 7] {
+        let rules = HeapRules::take_break(&[0, d], &[], 1).unwrap();
+        let e = compute(&rules, 3000);
+        assert!((0..3000).all(|i| e.get(i) == i), "0.[{d}]");
+        assert_eq!(e.period(), None);
+        assert_eq!(period::theorem(&rules), None);
     }
 }
 
@@ -586,10 +659,7 @@ fn the_targeted_scan_gives_the_values_of_the_marking_scan() {
 /// mex instead (found by `two_thread_pipeline_matches_naive` on this game, heap 3546).
 #[test]
 fn the_targeted_scan_answers_a_mex_past_its_table() {
-    let rules = HeapRules::TakeBreak {
-        digits: vec![4, 6, 2],
-        unequal: true,
-    };
+    let rules = tb(vec![4, 6, 2], true);
     let count = 4700;
     let want = naive::values(&rules, count as usize);
     for threads in [1, 2] {

@@ -6,7 +6,7 @@
 //! O(m²) triples of the definition.
 
 use super::store::Cell;
-use grundy_core::heap::{counts_with, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO, TAKE_ALL};
+use grundy_core::heap::{counts_with, Digit, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO, TAKE_ALL};
 
 /// The engine for take-and-break games with three-heap moves.
 #[derive(Clone, Debug)]
@@ -35,8 +35,8 @@ fn words_for(max: usize) -> usize {
 
 impl Triple {
     /// The engine for `digits`, brought up to date with `known` values.
-    pub fn new<T: Cell>(digits: &[u8], known: &[T]) -> Triple {
-        let with = |bit: u8| counts_with(digits, bit);
+    pub fn new<T: Cell>(digits: &[Digit], known: &[T]) -> Triple {
+        let with = |bit: Digit| counts_with(digits, bit);
         let max_value = known.iter().map(|v| v.get()).max().unwrap_or(0);
         let mut t = Triple {
             take_all: with(TAKE_ALL),
