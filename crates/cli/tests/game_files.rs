@@ -229,7 +229,12 @@ fn the_scripts_of_the_classic_problems_pass_the_judge_samples() {
             let input = std::fs::read_to_string(&path).unwrap();
             let want = std::fs::read_to_string(path.with_extension("out")).unwrap();
             let r = grundy(&["judge", problem, "--game", &example(script)], &input);
-            assert_eq!((r.code, r.stdout.as_str()), (0, want.as_str()), "{name}: {}", r.stderr);
+            assert_eq!(
+                (r.code, r.stdout.as_str()),
+                (0, want.as_str()),
+                "{name}: {}",
+                r.stderr
+            );
             let built_in = grundy(&["judge", problem], &input);
             assert_eq!(built_in.stdout, r.stdout, "{name}");
             checked += 1;
@@ -240,9 +245,20 @@ fn the_scripts_of_the_classic_problems_pass_the_judge_samples() {
 
 #[test]
 fn scripts_solve_play_and_fail_cleanly() {
-    let v = json(&["solve", "--game", &example("kayles.lua"), "5", "9", "12", "--json"]);
+    let v = json(&[
+        "solve",
+        "--game",
+        &example("kayles.lua"),
+        "5",
+        "9",
+        "12",
+        "--json",
+    ]);
     let w = json(&["solve", "0.77", "5", "9", "12", "--json"]);
-    assert_eq!((v["grundy"].clone(), v["outcome"].clone()), (w["grundy"].clone(), w["outcome"].clone()));
+    assert_eq!(
+        (v["grundy"].clone(), v["outcome"].clone()),
+        (w["grundy"].clone(), w["outcome"].clone())
+    );
     assert!(v["family"].as_str().unwrap().starts_with("kayles@"), "{v}");
     // A script that loops for ever is stopped by its operation limit (exit 1).
     let forever = file("forever.lua", "function options(n)\n  while true do end\nend\n");
@@ -255,7 +271,10 @@ fn scripts_solve_play_and_fail_cleanly() {
     assert_usage_error(&r, "broken.lua:2:");
     // A syntax error too.
     let syntax = file("syntax.lua", "function options(n)\n  return {{}\nend\n");
-    assert_usage_error(&grundy(&["solve", "--game", syntax.to_str().unwrap(), "3"], ""), "syntax.lua:");
+    assert_usage_error(
+        &grundy(&["solve", "--game", syntax.to_str().unwrap(), "3"], ""),
+        "syntax.lua:",
+    );
     // A game whose moves come back is reported with the cycle.
     let cycle = file("cycle.lua", "function options(n, emit)\n  emit(3 - n)\nend\n");
     let r = grundy(&["solve", "--game", cycle.to_str().unwrap(), "1"], "");
