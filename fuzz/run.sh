@@ -19,7 +19,7 @@ secs=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(judge positions edge_list numbers checkpoint store store_payloads)
+    targets=(judge positions game_file edge_list numbers checkpoint store store_payloads)
 fi
 host=$(rustc -vV | sed -n 's/^host: //p')
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}

@@ -21,6 +21,7 @@ fuzz_target!(|data: &[u8]| {
         rule: option(),
         set: option(),
         graph: option().map(|g| ("fuzz".to_string(), g)),
+        game: None,
         heap_values: None,
     };
     for d in DESCRIPTIONS {
@@ -29,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         let names = std::iter::once(d.name).filter(|_| d.code.is_none());
         let names = names.chain(d.aliases.iter().copied());
         for name in names.chain(d.presets.iter().map(|p| p.0)) {
-            let _ = estimate_moves(name, text);
+            let _ = estimate_moves(name, &opts, text);
             // (A family continued as another, `graph` as `points`, writes its positions in
             // the other's notation: no round trip.)
             let Ok(canonical) = format(name, &opts, text) else {
