@@ -7,6 +7,8 @@
 -- a sheet 1 wide is won at once: wins() names those cuts.
 name = "cutting"
 position = "tuple"
+-- Its table: sheets WxH by width and height, from 1 (read by parse below).
+table = "boards"
 
 function parse(text)
   local sheets = {}

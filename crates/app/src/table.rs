@@ -100,7 +100,7 @@ impl TableLayout {
 
 /// Positions tried to learn the table of a game file, whose shape the family knows only
 /// once the file is read: a heap, a pair, a board.
-const PROBES: [&str; 3] = ["1", "1 1", "1x1"];
+const PROBES: [&str; 4] = ["1", "1 1", "2x2", "1x1"];
 
 /// The layout of `family`'s table (with `opts`: a game file's), as the family describes it
 /// (400 for a family without one, 404 for an unknown family).
@@ -136,7 +136,7 @@ pub fn table_layout(family: &str, opts: &FamilyOptions) -> Result<TableLayout, A
         }
     }
     Err(match (&opts.game, first_error) {
-        (Some(_), Some(e)) if probes.len() == PROBES.len() => AppError::bad(format!(
+        (Some(_), Some(e)) => AppError::bad(format!(
             "{what} has no table: its positions are not heaps, pairs or boards ({})",
             e.message
         )),

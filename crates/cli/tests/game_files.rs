@@ -123,6 +123,24 @@ fn tables_of_game_files() {
     let r = grundy(&["table", "--game", g.to_str().unwrap()], "");
     assert_usage_error(&r, "has no table");
     assert_usage_error(&grundy(&["table", "darkraft"], ""), "has no table");
+    // A script with its own notation declares its table's shape: the Cutting Game's sheets.
+    let script = grundy(
+        &[
+            "table",
+            "--game",
+            &example("cutting.lua"),
+            "--size",
+            "12",
+            "--csv",
+        ],
+        "",
+    );
+    let built_in = grundy(&["table", "cutting", "--size", "12", "--csv"], "");
+    assert_eq!(script.code, 0, "{}", script.stderr);
+    assert_eq!(
+        script.stdout.lines().skip(1).collect::<Vec<_>>(),
+        built_in.stdout.lines().skip(1).collect::<Vec<_>>()
+    );
 }
 
 #[test]

@@ -56,6 +56,9 @@ pub struct Compiled {
     pub text: String,
     /// The type of its components.
     pub kind: Kind,
+    /// The shape of its table, when it declares one (`table = "heaps" | "pairs" | "boards"`):
+    /// the text of a cell is then `n`, `a b` or `RxC`, read by its own `parse`.
+    pub table: Option<&'static str>,
     /// `options` or `moves`: the name the script gave its options function.
     pub options_name: &'static str,
     /// Its optional functions.
@@ -163,6 +166,9 @@ fn unplaced(message: &str) -> String {
     message.to_string()
 }
 
+/// The shapes of table a script may declare (`table = "..."`).
+pub const TABLE_SHAPES: [&str; 3] = ["heaps", "pairs", "boards"];
+
 /// Compiles the script of `file`: loads it once in a state of this thread (which is kept),
 /// and reads what it declares. Syntax errors and errors of its top-level code name the line.
 pub fn compile(file: &GameFile) -> Result<Compiled, SpecError> {
@@ -171,6 +177,7 @@ pub fn compile(file: &GameFile) -> Result<Compiled, SpecError> {
         source: file.source().to_string(),
         text: file.text().to_string(),
         kind: Kind::Integer,
+        table: None,
         options_name: "options",
         defines: Defines::default(),
     };
@@ -201,6 +208,33 @@ pub fn compile(file: &GameFile) -> Result<Compiled, SpecError> {
                 position_line,
                 1,
                 format!("position must be a string such as \"integer\", not {}", describe(&other)),
+            ))
+        }
+        Err(e) => return Err(file.error(1, 1, clean(&e))),
+    }
+    let table_line = file
+        .text()
+        .lines()
+        .position(|l| l.trim_start().starts_with("table"))
+        .map_or(1, |i| i + 1);
+    match g.get::<mlua::Value>("table") {
+        // The table library, unless the script names a shape.
+        Ok(mlua::Value::Table(_)) | Ok(mlua::Value::Nil) => {}
+        Ok(mlua::Value::String(s)) => {
+            let name = s.to_string_lossy();
+            compiled.table = Some(TABLE_SHAPES.iter().copied().find(|t| *t == name).ok_or_else(|| {
+                file.error(
+                    table_line,
+                    1,
+                    format!("table = \"{}\" is not one of: {}", shorten(&name), TABLE_SHAPES.join(", ")),
+                )
+            })?);
+        }
+        Ok(other) => {
+            return Err(file.error(
+                table_line,
+                1,
+                format!("table must be a string such as \"pairs\", not {}", describe(&other)),
             ))
         }
         Err(e) => return Err(file.error(1, 1, clean(&e))),

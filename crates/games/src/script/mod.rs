@@ -363,19 +363,27 @@ impl Family for ScriptFamily {
     }
 
     fn table(&self, game: &ScriptGame) -> Option<Table> {
+        let pairs = Table {
+            kind: TableKind::Grid,
+            rows: "first number",
+            cols: "second number",
+            first: 0,
+            max: usize::MAX,
+            cell: |a, b| format!("{a} {b}"),
+        };
+        // A declared shape: the script's own notation reads its cells.
+        match game.script.table {
+            Some("heaps") => return Some(Table::HEAPS),
+            Some("pairs") => return Some(pairs),
+            Some("boards") => return Some(Table::boards(usize::MAX)),
+            _ => {}
+        }
         if game.script.defines.parse || game.script.defines.components {
             return None;
         }
         match game.kind() {
             Kind::Integer => Some(Table::HEAPS),
-            Kind::Tuple => Some(Table {
-                kind: TableKind::Grid,
-                rows: "first number",
-                cols: "second number",
-                first: 0,
-                max: usize::MAX,
-                cell: |a, b| format!("{a} {b}"),
-            }),
+            Kind::Tuple => Some(pairs),
             _ => None,
         }
     }
