@@ -762,7 +762,7 @@ fn estimate(text: &str) -> u64 {
         (nums.len() as u64, nums.iter().copied().max().unwrap_or(0))
     };
     heads
-        .saturating_mul(len.saturating_mul(len) / 2 + len)
+        .saturating_mul((len.saturating_mul(len) / 2).saturating_add(len))
         .saturating_add(text.len() as u64)
 }
 
@@ -840,6 +840,13 @@ impl Family for CoinsFamily {
 
 #[cfg(test)]
 mod tests {
+
+    /// Found by fuzzing: a huge coin number overflowed the estimate of moves.
+    #[test]
+    fn the_estimate_saturates() {
+        assert_eq!(super::estimate("1100000000000046 0046"), u64::MAX);
+        assert!(super::estimate("THHTH") >= 2);
+    }
     use super::*;
     use grundy_solve::{analyze, brute, Convention};
     use proptest::prelude::*;
