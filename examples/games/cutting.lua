@@ -8,7 +8,7 @@
 name = "cutting"
 position = "tuple"
 -- Its table: sheets WxH by width and height, from 1 (read by parse below).
-table = "boards"
+layout = "boards"
 
 function parse(text)
   local sheets = {}

@@ -687,23 +687,14 @@ impl Game for Coins {
     }
 }
 
-fn example(
-    slot: &'static OnceLock<Option<Arc<GameFile>>>,
-    source: &str,
-    text: &str,
-) -> Option<Arc<GameFile>> {
-    slot.get_or_init(|| GameFile::load(source, text).ok().map(Arc::new))
-        .clone()
-}
-
 fn mock_turtles_file() -> Option<Arc<GameFile>> {
     static FILE: OnceLock<Option<Arc<GameFile>>> = OnceLock::new();
-    example(&FILE, "mock-turtles.toml", MOCK_TURTLES)
+    crate::gamefile::example_file(&FILE, "mock-turtles.toml", MOCK_TURTLES)
 }
 
 fn ruler_file() -> Option<Arc<GameFile>> {
     static FILE: OnceLock<Option<Arc<GameFile>>> = OnceLock::new();
-    example(&FILE, "ruler.toml", RULER)
+    crate::gamefile::example_file(&FILE, "ruler.toml", RULER)
 }
 
 /// Specs for the samples beyond the examples.
@@ -715,17 +706,7 @@ const SAMPLE_SPECS: [&str; 3] = [
 
 fn sample_file(k: usize) -> Option<Arc<GameFile>> {
     static FILES: OnceLock<Vec<Option<Arc<GameFile>>>> = OnceLock::new();
-    FILES
-        .get_or_init(|| {
-            SAMPLE_SPECS
-                .iter()
-                .enumerate()
-                .map(|(i, t)| GameFile::load(&format!("coins{i}.toml"), t).ok().map(Arc::new))
-                .collect()
-        })
-        .get(k)
-        .cloned()
-        .flatten()
+    crate::gamefile::sample_file(&FILES, "coins", &SAMPLE_SPECS, k)
 }
 
 /// Rows of up to 7 coins of Mock Turtles, Ruler and the sample rules.

@@ -742,26 +742,16 @@ impl Game for Coordinates {
     }
 }
 
-/// A built-in example file, read once.
-fn example(
-    slot: &'static OnceLock<Option<Arc<GameFile>>>,
-    source: &str,
-    text: &str,
-) -> Option<Arc<GameFile>> {
-    slot.get_or_init(|| GameFile::load(source, text).ok().map(Arc::new))
-        .clone()
-}
-
 /// Wythoff's game, the game of `coordinates` without a game file.
 fn wythoff_file() -> Option<Arc<GameFile>> {
     static FILE: OnceLock<Option<Arc<GameFile>>> = OnceLock::new();
-    example(&FILE, "wythoff.toml", WYTHOFF)
+    crate::gamefile::example_file(&FILE, "wythoff.toml", WYTHOFF)
 }
 
 /// Corner the King.
 fn king_file() -> Option<Arc<GameFile>> {
     static FILE: OnceLock<Option<Arc<GameFile>>> = OnceLock::new();
-    example(&FILE, "king.toml", KING)
+    crate::gamefile::example_file(&FILE, "king.toml", KING)
 }
 
 /// A few spec texts for the samples beyond the examples: one and three coordinates, a
@@ -774,17 +764,7 @@ const SAMPLE_SPECS: [&str; 3] = [
 
 fn sample_file(k: usize) -> Option<Arc<GameFile>> {
     static FILES: OnceLock<Vec<Option<Arc<GameFile>>>> = OnceLock::new();
-    FILES
-        .get_or_init(|| {
-            SAMPLE_SPECS
-                .iter()
-                .enumerate()
-                .map(|(i, t)| GameFile::load(&format!("sample{i}.toml"), t).ok().map(Arc::new))
-                .collect()
-        })
-        .get(k)
-        .cloned()
-        .flatten()
+    crate::gamefile::sample_file(&FILES, "sample", &SAMPLE_SPECS, k)
 }
 
 /// Small positions of Wythoff's game, Corner the King and the sample specs.

@@ -293,6 +293,37 @@ impl GameFile {
     }
 }
 
+/// A built-in game file (a family's example), read once into `slot`: `None` if it does not
+/// read (a test of each family checks that its examples do).
+pub fn example_file(
+    slot: &'static OnceLock<Option<Arc<GameFile>>>,
+    source: &str,
+    text: &str,
+) -> Option<Arc<GameFile>> {
+    slot.get_or_init(|| GameFile::load(source, text).ok().map(Arc::new))
+        .clone()
+}
+
+/// File `k` of built-in game files `texts` (a family's sample specs, named `PREFIXk.toml`),
+/// all read once into `slot`.
+pub fn sample_file(
+    slot: &'static OnceLock<Vec<Option<Arc<GameFile>>>>,
+    prefix: &str,
+    texts: &[&str],
+    k: usize,
+) -> Option<Arc<GameFile>> {
+    slot.get_or_init(|| {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| GameFile::load(&format!("{prefix}{i}.toml"), t).ok().map(Arc::new))
+            .collect()
+    })
+    .get(k)
+    .cloned()
+    .flatten()
+}
+
 /// Line and column (1-based, the column in characters) of byte `at` of `text`.
 pub fn line_column(text: &str, at: usize) -> (usize, usize) {
     let at = at.min(text.len());

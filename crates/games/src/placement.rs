@@ -432,23 +432,14 @@ impl Game for Placement {
     }
 }
 
-fn example(
-    slot: &'static OnceLock<Option<Arc<GameFile>>>,
-    source: &str,
-    text: &str,
-) -> Option<Arc<GameFile>> {
-    slot.get_or_init(|| GameFile::load(source, text).ok().map(Arc::new))
-        .clone()
-}
-
 fn cram_file() -> Option<Arc<GameFile>> {
     static FILE: OnceLock<Option<Arc<GameFile>>> = OnceLock::new();
-    example(&FILE, "cram.toml", CRAM)
+    crate::gamefile::example_file(&FILE, "cram.toml", CRAM)
 }
 
 fn triomino_file() -> Option<Arc<GameFile>> {
     static FILE: OnceLock<Option<Arc<GameFile>>> = OnceLock::new();
-    example(&FILE, "triomino-cram.toml", TRIOMINOES)
+    crate::gamefile::example_file(&FILE, "triomino-cram.toml", TRIOMINOES)
 }
 
 /// Specs for the samples beyond the examples: L-trominoes, horizontal dominoes only, a
@@ -462,21 +453,7 @@ const SAMPLE_SPECS: [&str; 4] = [
 
 fn sample_file(k: usize) -> Option<Arc<GameFile>> {
     static FILES: OnceLock<Vec<Option<Arc<GameFile>>>> = OnceLock::new();
-    FILES
-        .get_or_init(|| {
-            SAMPLE_SPECS
-                .iter()
-                .enumerate()
-                .map(|(i, t)| {
-                    GameFile::load(&format!("placement{i}.toml"), t)
-                        .ok()
-                        .map(Arc::new)
-                })
-                .collect()
-        })
-        .get(k)
-        .cloned()
-        .flatten()
+    crate::gamefile::sample_file(&FILES, "placement", &SAMPLE_SPECS, k)
 }
 
 /// Boards of up to 3×4 cells, a fifth of them holes, with Cram, Triomino Cram or a sample

@@ -214,7 +214,8 @@ fn registry_view_of_scripts() {
         cutting.name.starts_with("cutting@") && !cutting.misere,
         "{cutting:?}"
     );
-    assert!(cutting.table.is_none());
+    // Its own notation, with the shape of its table declared (layout = "boards").
+    assert!(cutting.table.is_some_and(|t| (t.cell)(2, 3) == "2x3"));
     let own = registry::with_game("script", &FamilyOptions::default(), "3", Info).unwrap();
     assert_eq!(own.name, "script");
     let bad = FamilyOptions {

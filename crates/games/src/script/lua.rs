@@ -56,7 +56,7 @@ pub struct Compiled {
     pub text: String,
     /// The type of its components.
     pub kind: Kind,
-    /// The shape of its table, when it declares one (`table = "heaps" | "pairs" | "boards"`):
+    /// The shape of its table, when it declares one (`layout = "heaps" | "pairs" | "boards"`):
     /// the text of a cell is then `n`, `a b` or `RxC`, read by its own `parse`.
     pub table: Option<&'static str>,
     /// `options` or `moves`: the name the script gave its options function.
@@ -166,7 +166,7 @@ fn unplaced(message: &str) -> String {
     message.to_string()
 }
 
-/// The shapes of table a script may declare (`table = "..."`).
+/// The shapes of table a script may declare (`layout = "..."`).
 pub const TABLE_SHAPES: [&str; 3] = ["heaps", "pairs", "boards"];
 
 /// Compiles the script of `file`: loads it once in a state of this thread (which is kept),
@@ -215,18 +215,17 @@ pub fn compile(file: &GameFile) -> Result<Compiled, SpecError> {
     let table_line = file
         .text()
         .lines()
-        .position(|l| l.trim_start().starts_with("table"))
+        .position(|l| l.trim_start().starts_with("layout"))
         .map_or(1, |i| i + 1);
-    match g.get::<mlua::Value>("table") {
-        // The table library, unless the script names a shape.
-        Ok(mlua::Value::Table(_)) | Ok(mlua::Value::Nil) => {}
+    match g.get::<mlua::Value>("layout") {
+        Ok(mlua::Value::Nil) => {}
         Ok(mlua::Value::String(s)) => {
             let name = s.to_string_lossy();
             compiled.table = Some(TABLE_SHAPES.iter().copied().find(|t| *t == name).ok_or_else(|| {
                 file.error(
                     table_line,
                     1,
-                    format!("table = \"{}\" is not one of: {}", shorten(&name), TABLE_SHAPES.join(", ")),
+                    format!("layout = \"{}\" is not one of: {}", shorten(&name), TABLE_SHAPES.join(", ")),
                 )
             })?);
         }
@@ -234,7 +233,7 @@ pub fn compile(file: &GameFile) -> Result<Compiled, SpecError> {
             return Err(file.error(
                 table_line,
                 1,
-                format!("table must be a string such as \"pairs\", not {}", describe(&other)),
+                format!("layout must be a string such as \"pairs\", not {}", describe(&other)),
             ))
         }
         Err(e) => return Err(file.error(1, 1, clean(&e))),
