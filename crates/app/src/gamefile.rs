@@ -20,7 +20,11 @@ static CACHE: Mutex<Vec<(Key, Arc<GameFile>)>> = Mutex::new(Vec::new());
 /// among the last [`KEPT`] files read. A file that does not read is a usage error naming
 /// its line and column.
 pub fn load(source: &str, text: &str) -> Result<Arc<GameFile>, AppError> {
-    let key = (source.to_string(), fnv(text.as_bytes()), text.len());
+    let key = (
+        source.to_string(),
+        grundy_games::gamefile::fnv1a(text.as_bytes()),
+        text.len(),
+    );
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(i) = cache.iter().position(|(k, f)| *k == key && f.text() == text) {
         let entry = cache.remove(i);
@@ -38,10 +42,4 @@ pub fn load(source: &str, text: &str) -> Result<Arc<GameFile>, AppError> {
     }
     cache.push((key, file.clone()));
     Ok(file)
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }

@@ -781,15 +781,7 @@ impl Family for CoinsFamily {
     };
 
     fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(Coins, Row), RegistryError> {
-        let (file, builtin) = match &opts.game {
-            Some(f) => (f.clone(), false),
-            None => (
-                mock_turtles_file().ok_or_else(|| {
-                    RegistryError::Unsupported("the built-in Mock Turtles spec does not read".into())
-                })?,
-                true,
-            ),
-        };
+        let (file, builtin) = crate::gamefile::file_or_example(opts, mock_turtles_file, "Mock Turtles")?;
         let mut game = Coins::from_file(file)?;
         game.builtin = builtin;
         let p = game

@@ -858,15 +858,7 @@ impl Family for CoordinatesFamily {
         opts: &FamilyOptions,
         text: &str,
     ) -> Result<(Coordinates, Vec<Point>), RegistryError> {
-        let (file, builtin) = match &opts.game {
-            Some(f) => (f.clone(), false),
-            None => (
-                wythoff_file().ok_or_else(|| {
-                    RegistryError::Unsupported("the built-in Wythoff spec does not read".into())
-                })?,
-                true,
-            ),
-        };
+        let (file, builtin) = crate::gamefile::file_or_example(opts, wythoff_file, "Wythoff")?;
         let mut game = Coordinates::from_file(file)?;
         game.builtin = builtin;
         let p = game

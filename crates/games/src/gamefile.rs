@@ -304,6 +304,21 @@ pub fn example_file(
         .clone()
 }
 
+/// The game file of `opts`, or for a family's game without one its built-in `example`
+/// (`what` names it in the error if it does not read); true when it is the example.
+pub fn file_or_example(
+    opts: &FamilyOptions,
+    example: fn() -> Option<Arc<GameFile>>,
+    what: &str,
+) -> Result<(Arc<GameFile>, bool), crate::family::RegistryError> {
+    match &opts.game {
+        Some(f) => Ok((f.clone(), false)),
+        None => example().map(|f| (f, true)).ok_or_else(|| {
+            crate::family::RegistryError::Unsupported(format!("the built-in {what} spec does not read"))
+        }),
+    }
+}
+
 /// File `k` of built-in game files `texts` (a family's sample specs, named `PREFIXk.toml`),
 /// all read once into `slot`.
 pub fn sample_file(
@@ -396,7 +411,7 @@ fn canonical_script(text: &str) -> String {
 }
 
 /// FNV-1a, 64 bits.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

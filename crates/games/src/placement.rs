@@ -499,15 +499,7 @@ impl Family for PlacementFamily {
     };
 
     fn build(&self, _: &str, opts: &FamilyOptions, text: &str) -> Result<(Placement, Board), RegistryError> {
-        let (file, builtin) = match &opts.game {
-            Some(f) => (f.clone(), false),
-            None => (
-                cram_file().ok_or_else(|| {
-                    RegistryError::Unsupported("the built-in Cram spec does not read".into())
-                })?,
-                true,
-            ),
-        };
+        let (file, builtin) = crate::gamefile::file_or_example(opts, cram_file, "Cram")?;
         let mut game = Placement::from_file(file)?;
         game.builtin = builtin;
         let p = game
