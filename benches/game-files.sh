@@ -43,6 +43,8 @@ echo "| what | built-in | time | peak RSS | game file | time | peak RSS | × tim
 echo "|---|---|---|---|---|---|---|---|---|---|"
 pair "Officers G(0..2^21)" "$G --no-db seq 0.6 -n 2^21 --json" "$G --no-db seq --game $E/officers.toml -n 2^21 --json"
 pair "Kayles heap 10^4" "$G --no-db solve 0.77 10000 --json" "$G --no-db solve --game $E/kayles.lua 10000 --json"
+pair "Kayles heap 10^4, plain loop" "$G --no-db solve 0.77 10000 --json" "$G --no-db solve --game benches/kayles-loop.lua 10000 --json"
+pair "Grundy's game heap 10^4" "$G --no-db solve grundys-game 10000 --json" "$G --no-db solve --game $E/grundys-game.lua 10000 --json"
 pair "Kayles heap 10^4, spec" "$G --no-db solve 0.77 10000 --json" "$G --no-db solve --game $E/kayles.toml 10000 --json"
 pair "Cutting Game table 100×100" "$G --no-db table cutting --size 100 --json" "$G --no-db table --game $E/cutting.lua --size 100 --json"
 pair "Wythoff table 100×100" "$G --no-db table --game $E/wythoff.toml --size 100 --json" "$G --no-db table --game $E/wythoff.lua --size 100 --json"

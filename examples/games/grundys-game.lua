@@ -1,10 +1,11 @@
--- Grundy's game: a move splits one heap into two heaps of different, non-zero sizes.
--- Positions are heap sizes: "7 10".
+-- Grundy's game: a heap of n tokens; a move splits one heap into two non-empty heaps of
+-- different sizes. Positions are heaps: "5 9 12".
 name = "grundys-game"
 position = "integer"
+-- Heaps: every option is a sum of smaller heaps, valued in a dense table.
+layout = "heaps"
 
+-- split(n, emit, "unequal"): emit(a, n - a) for every 1 <= a < n - a (docs/scripts.md).
 function options(n, emit)
-  for a = 1, (n - 1) // 2 do
-    emit(a, n - a)
-  end
+  split(n, emit, "unequal")
 end

@@ -166,7 +166,10 @@ impl<G: Game> Ruleset for Bounded<'_, G> {
         self.game.fault()
     }
     fn known_grundy(&self, c: &Self::Component) -> Option<Nimber> {
-        self.game.known_grundy(c)
+        self.game.known_grundy_until(c, &|| self.stop.stopped())
+    }
+    fn known_grundy_until(&self, c: &Self::Component, stop: &dyn Fn() -> bool) -> Option<Nimber> {
+        self.game.known_grundy_until(c, &|| self.stop.stopped() || stop())
     }
     fn code(&self, c: &Self::Component) -> Option<u64> {
         self.game.code(c)

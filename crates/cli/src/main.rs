@@ -60,6 +60,9 @@ enum Command {
 fn main() {
     grundy_core::memory::start_counting();
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Serve(_)) {
+        end_quietly_on_closed_pipe();
+    }
     let budget = match cli.memory_budget.as_deref().map(grundy_core::memory::parse_size) {
         None => grundy_core::memory::default_budget(),
         Some(Ok(b)) => b,
@@ -84,6 +87,19 @@ fn main() {
         Command::Serve(args) => report(serve::run(args, &store)),
     };
     std::process::exit(code);
+}
+
+/// Lets the process end as other command-line tools do when the reader of its output goes
+/// away (`grundy seq 0.77 --values | head`): by SIGPIPE, silently, instead of a panic in
+/// `println!`. Not for `serve`, whose writes to closed sockets must stay errors.
+#[allow(unsafe_code)]
+fn end_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restores the default action of one signal, before any thread is started; no
+    // handler runs Rust code.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
 
 /// Exit code of a command of the library, printing its error.

@@ -352,3 +352,30 @@ fn game_files() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// A reader that goes away early (`grundy seq ... --values | head -1`) ends the process as
+/// it ends other tools, silently (SIGPIPE on Unix), not with a panic about stdout.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["--no-db", "seq", "0.77", "--values", "-n", "1000000", "-q"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("grundy runs");
+    let mut out = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 2];
+    out.read_exact(&mut first).expect("the first value");
+    assert_eq!(&first, b"0\n");
+    drop(out);
+    let o = child.wait_with_output().expect("grundy ends");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(o.status.signal(), Some(13), "{:?}", o.status);
+    }
+}

@@ -60,6 +60,13 @@ pub trait Ruleset: Sync {
         None
     }
 
+    /// [`Ruleset::known_grundy`] for a view that can be stopped: a ruleset that builds its
+    /// table on demand (a script's heaps) asks `stop` as it goes and gives `None` once it
+    /// says so. The default is `known_grundy`.
+    fn known_grundy_until(&self, c: &Self::Component, _stop: &dyn Fn() -> bool) -> Option<Nimber> {
+        self.known_grundy(c)
+    }
+
     /// False when components interact beyond being summed (see [`Ruleset::normalize_sum`]):
     /// engines then skip theory that assumes independent sums (Conway's genus).
     const INDEPENDENT: bool = true;

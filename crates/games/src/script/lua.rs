@@ -83,13 +83,75 @@ impl Failure {
     }
 }
 
-/// Options returned by one call, flat: option `k` is `flat[ends[k-1]..ends[k]]`.
+/// Options returned by one call, flat: option `k` is `flat[ends[k-1]..ends[k]]`; the
+/// families of options `split` handed over whole come in `bulk`, in their place among them.
 #[derive(Debug, Default)]
 pub struct Emitted {
     /// Every component of every option, in order.
     pub flat: Vec<Value>,
     /// Where each option ends in `flat`.
     pub ends: Vec<usize>,
+    /// Families of options given by `split(n, emit, how)`, each after `at` options of `ends`.
+    pub bulk: Vec<Bulk>,
+}
+
+/// How `split(n, emit, how)` leaves `n` tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitHow {
+    /// `"any"` (the default): nothing when `n` is 0, else one row of `n` or two non-empty
+    /// rows (an octal digit 7).
+    Any,
+    /// `"two"`: two non-empty rows.
+    Two,
+    /// `"unequal"`: two non-empty rows of different sizes (Grundy's game).
+    Unequal,
+}
+
+impl SplitHow {
+    /// The names `split` takes.
+    pub const NAMES: [&'static str; 3] = ["any", "two", "unequal"];
+
+    fn from_name(name: &str) -> Option<SplitHow> {
+        match name {
+            "any" => Some(SplitHow::Any),
+            "two" => Some(SplitHow::Two),
+            "unequal" => Some(SplitHow::Unequal),
+            _ => None,
+        }
+    }
+
+    /// The smaller rows `i` of the two-row options `{i, n - i}` of `n` tokens.
+    pub fn pairs(self, n: i64) -> std::ops::RangeInclusive<i64> {
+        match self {
+            SplitHow::Any | SplitHow::Two => 1..=n / 2,
+            SplitHow::Unequal => 1..=(n - 1) / 2,
+        }
+    }
+
+    /// Calls `f` with each option of leaving `n` tokens this way.
+    pub fn each(self, n: i64, mut f: impl FnMut(&[Value])) {
+        if self == SplitHow::Any {
+            if n == 0 {
+                f(&[]);
+            } else {
+                f(&[Value::Int(n)]);
+            }
+        }
+        for i in self.pairs(n) {
+            f(&[Value::Int(i), Value::Int(n - i)]);
+        }
+    }
+}
+
+/// One family of options handed over by `split`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bulk {
+    /// How many options of `ends` come before it.
+    pub at: usize,
+    /// The tokens left.
+    pub n: i64,
+    /// How they are left.
+    pub how: SplitHow,
 }
 
 impl Emitted {
@@ -97,12 +159,37 @@ impl Emitted {
     pub fn clear(&mut self) {
         self.flat.clear();
         self.ends.clear();
+        self.bulk.clear();
     }
 
-    /// The options, each a slice of components.
-    pub fn options(&self) -> impl Iterator<Item = &[Value]> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts.zip(self.ends.iter().copied()).map(|(a, b)| &self.flat[a..b])
+    /// Writes the families of `bulk` out as options of `flat` (for a script whose components
+    /// are then made canonical one by one).
+    pub fn materialize(&mut self) {
+        if self.bulk.is_empty() {
+            return;
+        }
+        let mut out = Emitted::default();
+        self.each(|o| {
+            out.flat.extend_from_slice(o);
+            out.ends.push(out.flat.len());
+        });
+        *self = out;
+    }
+
+    /// Calls `f` with every option, each a slice of components, in the order emitted.
+    pub fn each(&self, mut f: impl FnMut(&[Value])) {
+        let mut bulk = self.bulk.iter().peekable();
+        let mut start = 0;
+        for (k, &end) in self.ends.iter().enumerate() {
+            while let Some(b) = bulk.next_if(|b| b.at == k) {
+                b.how.each(b.n, &mut f);
+            }
+            f(&self.flat[start..end]);
+            start = end;
+        }
+        for b in bulk {
+            b.how.each(b.n, &mut f);
+        }
     }
 }
 
@@ -187,7 +274,7 @@ pub fn compile(file: &GameFile) -> Result<Compiled, SpecError> {
         .position(|l| l.trim_start().starts_with("position"))
         .map_or(1, |i| i + 1);
     let lua = sandbox().map_err(|m| file.error(1, 1, m))?;
-    let (ticks, over) = limit(&lua);
+    let (ticks, over) = prepare(&lua).map_err(|m| file.error(1, 1, m))?;
     run_chunk(&lua, &compiled, &ticks, &over).map_err(|e| file.error(e.line, 1, unplaced(&e.message)))?;
     let g = lua.globals();
     match g.get::<mlua::Value>("position") {
@@ -308,6 +395,118 @@ fn limit(lua: &Lua) -> (Rc<Cell<u64>>, Rc<Cell<bool>>) {
     (ticks, over)
 }
 
+/// The operation counter of a state and whether it stopped a call ([`limit`]).
+type Counter = (Rc<Cell<u64>>, Rc<Cell<bool>>);
+
+/// What a state's `emit` and `split` share: where options go, which function is `emit`
+/// (its address), and the type of the script's components (known once it ran).
+struct Shared {
+    sink: Rc<RefCell<Emitted>>,
+    emit: Rc<Cell<usize>>,
+    kind: Rc<Cell<Kind>>,
+}
+
+/// Readies a sandboxed state for a script: the operation counter ([`limit`]) and the
+/// library function `split(n, emit, how)`, defined before the script runs so that a script
+/// may define its own `split` instead.
+///
+/// `split` hands `emit` a whole family of options at once: every way to leave `n` tokens
+/// as rows (`how`: [`SplitHow`]). Given the state's own `emit`, it is recorded as one entry
+/// (each of its options counts as one operation); given another function, that function is
+/// called once per option.
+fn prepare(lua: &Lua) -> Result<Counter, String> {
+    let (ticks, over) = limit(lua);
+    let shared = Shared {
+        sink: Rc::new(RefCell::new(Emitted::default())),
+        emit: Rc::new(Cell::new(0)),
+        kind: Rc::new(Cell::new(Kind::Integer)),
+    };
+    let (sink, emit, kind) = (shared.sink.clone(), shared.emit.clone(), shared.kind.clone());
+    let (t, o) = (ticks.clone(), over.clone());
+    let split = lua
+        .create_function(move |lua, (n, f, how): (mlua::Value, mlua::Value, mlua::Value)| {
+            let n = match n {
+                mlua::Value::Integer(n) => n,
+                mlua::Value::Number(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => x as i64,
+                other => {
+                    return Err(located(lua, format!(
+                        "split(n, emit, how): n must be an integer, not {}",
+                        describe(&other)
+                    )))
+                }
+            };
+            if n < 0 {
+                return Err(located(lua, format!("split(n, emit, how): n must be 0 or more, not {n}")));
+            }
+            let mlua::Value::Function(f) = f else {
+                return Err(located(lua, format!(
+                    "split(n, emit, how): emit must be a function, not {}",
+                    describe(&f)
+                )));
+            };
+            let how = match how {
+                mlua::Value::Nil => SplitHow::Any,
+                mlua::Value::String(s) => SplitHow::from_name(&s.to_string_lossy()).ok_or_else(|| {
+                    located(lua, format!(
+                        "split(n, emit, how): how = \"{}\" is not one of: {}",
+                        shorten(&s.to_string_lossy()),
+                        SplitHow::NAMES.join(", ")
+                    ))
+                })?,
+                other => {
+                    return Err(located(lua, format!(
+                        "split(n, emit, how): how must be a string such as \"unequal\", not {}",
+                        describe(&other)
+                    )))
+                }
+            };
+            if f.to_pointer() as usize != emit.get() {
+                if how == SplitHow::Any {
+                    if n == 0 {
+                        f.call::<()>(())?;
+                    } else {
+                        f.call::<()>(n)?;
+                    }
+                }
+                for i in how.pairs(n) {
+                    f.call::<()>((i, n - i))?;
+                }
+                return Ok(());
+            }
+            if kind.get() != Kind::Integer {
+                return Err(located(lua, format!(
+                    "split gives rows of tokens (integers), and this script's positions are {}",
+                    kind.get().describe()
+                )));
+            }
+            let count = (n / 2 + 1) as u64;
+            let used = t.get() + count.div_ceil(HOOK_EVERY as u64);
+            t.set(used);
+            if used > MAX_OPERATIONS / HOOK_EVERY as u64 {
+                o.set(true);
+                return Err(mlua::Error::runtime("operation limit"));
+            }
+            let mut e = sink.borrow_mut();
+            let at = e.ends.len();
+            e.bulk.push(Bulk { at, n, how });
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+    lua.globals().set("split", split).map_err(|e| e.to_string())?;
+    lua.set_app_data(shared);
+    Ok((ticks, over))
+}
+
+/// An error of a library function, placed at the script's line that called it.
+fn located(lua: &Lua, message: impl std::fmt::Display) -> mlua::Error {
+    let place = lua.inspect_stack(1).and_then(|d| {
+        let line = d.curr_line();
+        let source = d.source().short_src.map(|s| s.to_string())?;
+        (line > 0).then(|| format!("{source}:{line}: "))
+    });
+    mlua::Error::runtime(format!("{}{message}", place.unwrap_or_default()))
+}
+
 /// Runs the script's text once (its top level defines the globals).
 fn run_chunk(lua: &Lua, compiled: &Compiled, ticks: &Cell<u64>, over: &Cell<bool>) -> Result<(), LoadError> {
     ticks.set(0);
@@ -340,14 +539,18 @@ fn finish(lua: Lua, compiled: &Compiled, ticks: Rc<Cell<u64>>, over: Rc<Cell<boo
     let g = lua.globals();
     let get = |name: &str| g.get::<Option<Function>>(name).ok().flatten();
     let options = get(compiled.options_name).ok_or("the script's options function is gone")?;
-    let emitted = Rc::new(RefCell::new(Emitted::default()));
+    let (emitted, emit_address) = {
+        let shared = lua.app_data_ref::<Shared>().ok_or("the state was not prepared")?;
+        shared.kind.set(compiled.kind);
+        (shared.sink.clone(), shared.emit.clone())
+    };
     let kind = compiled.kind;
     let sink = emitted.clone();
     // Up to four components are read straight from the stack (no allocation per call); more
     // come as a variadic rest. A nil ends the arguments; a component after it is an error.
     type Args = (mlua::Value, mlua::Value, mlua::Value, mlua::Value, Variadic<mlua::Value>);
     let emit = lua
-        .create_function(move |_, (a, b, c, d, rest): Args| {
+        .create_function(move |lua, (a, b, c, d, rest): Args| {
             let mut e = sink.borrow_mut();
             let mut ended = false;
             for v in [&a, &b, &c, &d].into_iter().chain(rest.iter()) {
@@ -358,14 +561,14 @@ fn finish(lua: Lua, compiled: &Compiled, ticks: Rc<Cell<u64>>, over: Rc<Cell<boo
                 if ended {
                     let n = e.ends.last().copied().unwrap_or(0);
                     e.flat.truncate(n);
-                    return Err(mlua::Error::runtime("emit got nil where a component was expected"));
+                    return Err(located(lua, "emit got nil where a component was expected"));
                 }
                 match component(v, kind) {
                     Ok(c) => e.flat.push(c),
                     Err(m) => {
                         let n = e.ends.last().copied().unwrap_or(0);
                         e.flat.truncate(n);
-                        return Err(mlua::Error::runtime(format!("emit got {m}")));
+                        return Err(located(lua, format!("emit got {m}")));
                     }
                 }
             }
@@ -374,6 +577,7 @@ fn finish(lua: Lua, compiled: &Compiled, ticks: Rc<Cell<u64>>, over: Rc<Cell<boo
             Ok(())
         })
         .map_err(|e| e.to_string())?;
+    emit_address.set(emit.to_pointer() as usize);
     let state = State {
         components: get("components"),
         canonical: get("canonical"),
@@ -422,7 +626,7 @@ pub fn state(compiled: &Compiled) -> Result<Rc<State>, Failure> {
         return Ok(state);
     }
     let lua = sandbox().map_err(Failure::Script)?;
-    let (ticks, over) = limit(&lua);
+    let (ticks, over) = prepare(&lua).map_err(Failure::Script)?;
     run_chunk(&lua, compiled, &ticks, &over).map_err(|e| Failure::Script(e.message))?;
     let state = Rc::new(finish(lua, compiled, ticks, over).map_err(Failure::Script)?);
     keep(compiled.id, state.clone());
@@ -620,6 +824,7 @@ impl State {
             }
         }
         if self.canonical.is_some() {
+            out.materialize();
             for c in out.flat.iter_mut() {
                 *c = self.canonical(c)?;
             }

@@ -23,7 +23,7 @@ use crate::family::{
     TableKind,
 };
 use crate::gamefile::GameFile;
-use grundy_core::{Fault, Game, ParseError, Ruleset};
+use grundy_core::{Fault, Game, Nimber, ParseError, Ruleset};
 use lua::Emitted;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -87,6 +87,77 @@ pub struct ScriptGame {
     halted: AtomicBool,
     /// Built without a game file (the family's own Kayles script).
     builtin: bool,
+    /// The values of heaps 0, 1, 2, ... of a script that declares `layout = "heaps"`,
+    /// built bottom-up on demand ([`HeapTable`]).
+    heaps: Option<Mutex<HeapTable>>,
+}
+
+/// The most heaps a script's heap table holds (16 MiB of values).
+pub const HEAP_TABLE_MAX: usize = 1 << 22;
+
+/// Grundy values of the heaps of an integer script that declares `layout = "heaps"`: the
+/// script says its components are heaps whose options are sums of smaller heaps, so heap
+/// `m`'s value is the mex of the nim-sums of its options' values, found bottom-up in a dense
+/// array (no hashing, and `split`'s families of options valued in one loop). The first
+/// option that is not a sum of smaller heaps turns the table off (what it holds stays true)
+/// and the memo engine goes on as for any script.
+#[derive(Debug, Default)]
+pub struct HeapTable {
+    values: Vec<u32>,
+    off: bool,
+    /// Marks of the values seen among one heap's options, by value (a mark is the heap
+    /// plus one); a power of two above every value in `values`.
+    seen: Vec<u32>,
+}
+
+impl HeapTable {
+    /// Values heap `m` (the next one) from its options, or `None` when an option is not a
+    /// sum of heaps smaller than `m`.
+    fn value_next(&mut self, out: &Emitted) -> Option<u32> {
+        let m = self.values.len();
+        let mark = m as u32 + 1;
+        // Every value so far is below `seen.len()`, a power of two, and so is every nim-sum
+        // of them: the mask only spares the bounds check.
+        let (values, seen) = (&self.values, &mut self.seen[..]);
+        let mask = seen.len() - 1;
+        let mut see = |v: u32| seen[v as usize & mask] = mark;
+        let mut start = 0;
+        for &end in &out.ends {
+            let mut x = 0u32;
+            for c in &out.flat[start..end] {
+                match *c {
+                    Value::Int(k) if k >= 0 && (k as usize) < m => x ^= values[k as usize],
+                    _ => return None,
+                }
+            }
+            see(x);
+            start = end;
+        }
+        for b in &out.bulk {
+            let n = b.n as usize;
+            if b.how == lua::SplitHow::Any {
+                if n == 0 {
+                    see(0);
+                    continue;
+                }
+                if n >= m {
+                    return None;
+                }
+                see(values[n]);
+            } else if n > m {
+                return None;
+            }
+            for i in b.how.pairs(b.n) {
+                let i = i as usize;
+                see(values[i] ^ values[n - i]);
+            }
+        }
+        let mex = self.seen.iter().position(|&s| s != mark).unwrap_or(self.seen.len());
+        if mex + 1 >= self.seen.len() {
+            self.seen.resize((mex + 2).next_power_of_two(), 0);
+        }
+        Some(mex as u32)
+    }
 }
 
 impl std::fmt::Debug for ScriptGame {
@@ -101,10 +172,16 @@ impl ScriptGame {
         let script = file.cached(lua::compile)?;
         Ok(ScriptGame {
             file,
-            script,
             fault: Mutex::new(None),
             halted: AtomicBool::new(false),
             builtin: false,
+            heaps: (script.kind == Kind::Integer && script.table == Some("heaps")).then(|| {
+                Mutex::new(HeapTable {
+                    seen: vec![0; 2],
+                    ..HeapTable::default()
+                })
+            }),
+            script,
         })
     }
 
@@ -206,14 +283,47 @@ impl Ruleset for ScriptGame {
                 c.clone()
             }
         };
-        for o in out.options() {
-            emit(o);
-        }
+        out.each(&mut emit);
         LAST.with(|l| *l.borrow_mut() = Some((id, key, out)));
     }
 
     fn halted(&self) -> bool {
         self.halted.load(Ordering::Relaxed)
+    }
+
+    fn known_grundy(&self, c: &Value) -> Option<Nimber> {
+        self.known_grundy_until(c, &|| false)
+    }
+
+    fn known_grundy_until(&self, c: &Value, stop: &dyn Fn() -> bool) -> Option<Nimber> {
+        let table = self.heaps.as_ref()?;
+        let n = match *c {
+            Value::Int(n) if n >= 0 && (n as usize) < HEAP_TABLE_MAX => n as usize,
+            _ => return None,
+        };
+        let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&v) = t.values.get(n) {
+            return Some(Nimber(u64::from(v)));
+        }
+        if t.off {
+            return None;
+        }
+        let mut out = Emitted::default();
+        while t.values.len() <= n {
+            if stop() || self.halted() {
+                return None;
+            }
+            let m = Value::Int(t.values.len() as i64);
+            self.with(|s| s.options(&m, &mut out))?;
+            match t.value_next(&out) {
+                Some(v) => t.values.push(v),
+                None => {
+                    t.off = true;
+                    return None;
+                }
+            }
+        }
+        Some(Nimber(u64::from(t.values[n])))
     }
 
     fn fault(&self) -> Option<Fault> {
@@ -254,7 +364,7 @@ impl Game for ScriptGame {
             if self.halted() || self.with(|s| s.options(c, &mut out)).is_none() {
                 return;
             }
-            for o in out.options() {
+            out.each(|o| {
                 let mut sum = Vec::with_capacity(p.sum.len() + o.len());
                 sum.extend_from_slice(&p.sum[..k]);
                 sum.extend_from_slice(o);
@@ -266,7 +376,7 @@ impl Game for ScriptGame {
                     to: o.to_vec(),
                 };
                 emit(m, ScriptPosition { sum, whole: None });
-            }
+            });
         }
     }
 
