@@ -138,13 +138,16 @@ impl Genus {
         }
     }
 
-    /// The genus written as in Winning Ways: `0^120`, `4^146`, `2^20`; terms are separated
-    /// by commas when one has two digits (`6^(10,8)` is written `6^10,8`). The last two
-    /// superscript terms repeat forever.
+    /// The genus written as in Winning Ways: `0^120`, `4^146`, `2^20`; with commas and
+    /// parentheses when a term has two digits (`8^(10,8)`). The last two superscript terms
+    /// repeat forever.
     pub fn notation(&self) -> String {
         let sup: Vec<String> = self.sup.iter().map(|v| v.to_string()).collect();
-        let sep = if self.sup.iter().any(|&v| v > 9) { "," } else { "" };
-        format!("{}^{}", self.g, sup.join(sep))
+        if self.sup.iter().any(|&v| v > 9) {
+            format!("{}^({})", self.g, sup.join(","))
+        } else {
+            format!("{}^{}", self.g, sup.concat())
+        }
     }
 
     /// The genus as one list: `[g, g0, g1, ...]` (the last two terms repeat forever).
