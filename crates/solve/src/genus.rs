@@ -214,6 +214,9 @@ impl GenusTable {
     }
 }
 
+/// A sum being computed: the sum, its options, and how many of them are known.
+type Frame<C> = (Multiset<C>, Vec<Multiset<C>>, usize);
+
 /// Marks a sum whose genus is being computed (cycle detection).
 const IN_PROGRESS: u32 = u32::MAX;
 
@@ -273,15 +276,15 @@ impl<C: Clone + Eq + Hash + Ord + std::fmt::Debug> SumGenus<C> {
             return Ok(i);
         }
         // Frames: a sum, its options, and how many of them are known.
-        let mut stack: Vec<(Multiset<C>, Vec<Multiset<C>>, usize)> = Vec::new();
-        let push = |s: &mut Self, stack: &mut Vec<(Multiset<C>, Vec<Multiset<C>>, usize)>, p: Multiset<C>| {
+        let mut stack: Vec<Frame<C>> = Vec::new();
+        let push = |s: &mut Self, stack: &mut Vec<Frame<C>>, p: Multiset<C>| {
             if s.memo.len() >= s.limit {
                 return Err(SolveError::Limit(s.memo.len()));
             }
             if rules.halted() {
                 return Err(SolveError::Halted);
             }
-            if s.memory_check && s.memo.len() % 4096 == 0 && grundy_core::memory::Share::whole().over() {
+            if s.memory_check && s.memo.len().is_multiple_of(4096) && grundy_core::memory::Share::whole().over() {
                 return Err(SolveError::Halted);
             }
             let kids = search.children(&p);
