@@ -606,7 +606,25 @@ pub struct PositionGenus {
 pub fn position_genus(game: &HeapGame, heaps: &[u64]) -> Result<PositionGenus, Error> {
     let mut seq = GenusSeq::new(game.rules());
     let max = heaps.iter().copied().max().unwrap_or(0);
-    match seq.compute_to(max.saturating_add(1)) {
+    // Where a period of the genus sequence can be proven, heaps past it need not be
+    // computed: look for one at the fixed lengths of `check_points` on the way.
+    let mut period = None;
+    let mut done = Ok(());
+    if grundy_solve::seq::genus::window(game.rules()).is_some() {
+        for at in check_points(max.saturating_add(1)) {
+            done = seq.compute_to(at);
+            if done.is_err() {
+                break;
+            }
+            period = seq.period_of(at);
+            if period.is_some() {
+                break;
+            }
+        }
+    } else {
+        done = seq.compute_to(max.saturating_add(1));
+    }
+    match done {
         Ok(()) => {}
         Err(grundy_solve::SolveError::Halted) => {
             return Err(Error::Memory(format!(
@@ -621,7 +639,14 @@ pub fn position_genus(game: &HeapGame, heaps: &[u64]) -> Result<PositionGenus, E
     let heaps: Vec<(u64, Genus, bool)> = heaps
         .iter()
         .filter(|&&h| h > 0)
-        .map(|&h| (h, seq.genus(h).clone(), seq.tame(h)))
+        .map(|&h| {
+            // Past the computed heaps, one period earlier (proven above).
+            let at = match period {
+                Some(p) if h >= seq.len() => p.n0 + (h - p.n0) % p.period,
+                _ => h,
+            };
+            (h, seq.genus(at).clone(), seq.tame(at))
+        })
         .collect();
     let kinds: Option<Vec<Tame>> = heaps
         .iter()

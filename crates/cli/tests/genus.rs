@@ -207,6 +207,20 @@ fn solve_shows_each_heaps_genus() {
 }
 
 #[test]
+fn solve_genus_past_a_proven_period() {
+    // Heap 5000 of S(1,3,4): the genus comes from one period earlier (the period is proven
+    // long before), and agrees with the sequence computed all the way.
+    let out = json(&["solve", "sub:1,3,4", "5000", "7", "--misere", "--genus", "--json"]);
+    let seq = json(&["seq", "sub:1,3,4", "--misere", "--json", "-q", "--count", "5001"]);
+    assert_eq!(out["genus"]["heaps"][0]["genus"], seq["genus"][5000]);
+    assert_eq!(out["genus"]["heaps"][1]["genus"], seq["genus"][7]);
+    assert_eq!(out["genus"]["heaps"][0]["tame"], seq["tame"][5000]);
+    if out["genus"]["tame"] == true {
+        assert_eq!(out["genus"]["tame_outcome"], out["outcome"]);
+    }
+}
+
+#[test]
 fn bad_input_exits_2() {
     for args in [
         &["seq", "0.9x", "--misere"][..],

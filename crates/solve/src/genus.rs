@@ -284,7 +284,10 @@ impl<C: Clone + Eq + Hash + Ord + std::fmt::Debug> SumGenus<C> {
             if rules.halted() {
                 return Err(SolveError::Halted);
             }
-            if s.memory_check && s.memo.len().is_multiple_of(4096) && grundy_core::memory::Share::whole().over() {
+            if s.memory_check
+                && s.memo.len().is_multiple_of(4096)
+                && grundy_core::memory::Share::whole().over()
+            {
                 return Err(SolveError::Halted);
             }
             let kids = search.children(&p);
