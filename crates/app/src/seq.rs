@@ -6,7 +6,9 @@
 
 use crate::store::{load_seq, save_seq, SEQ_KEEP_MAX};
 use grundy_games::heap::HeapGame;
+use grundy_solve::genus::{tame_outcome, Genus, Tame};
 use grundy_solve::seq::checkpoint::{self, CheckpointWriter};
+use grundy_solve::seq::genus::{GenusMethod, GenusPeriod, GenusSeq};
 use grundy_solve::seq::{Period, SeqEngine, SeqError, StoreOptions, Summary, MAX_COUNT};
 use grundy_store::Store;
 use std::fmt;
@@ -148,6 +150,9 @@ pub enum Error {
     /// saved first.
     #[error("{0}")]
     Memory(String),
+    /// An option that misère (genus) runs do not have: checkpoints, resuming.
+    #[error("{0}")]
+    NotForGenus(String),
 }
 
 impl Error {
@@ -160,7 +165,8 @@ impl Error {
             | Error::Resume(_)
             | Error::CheckpointPath { .. }
             | Error::CheckpointTarget { .. }
-            | Error::ScratchDir(_) => true,
+            | Error::ScratchDir(_)
+            | Error::NotForGenus(_) => true,
             Error::Checkpointing(_) | Error::Engine(_) | Error::Memory(_) => false,
         }
     }
@@ -467,6 +473,188 @@ pub fn compute(
         period,
         summary,
         from_store,
+    })
+}
+
+/// The default count of a genus run (`grundy seq --misere` without `--count`): genera
+/// of games whose moves leave single heaps cost a few mex each, those of games that split
+/// heaps grow with the sums of heaps below (about the partitions of n).
+pub fn default_genus_count(rules: &grundy_core::HeapRules) -> u64 {
+    match GenusSeq::new(rules).method() {
+        GenusMethod::SingleHeaps => 1000,
+        GenusMethod::Sums => 40,
+    }
+}
+
+/// The answer to a genus run: the genera of heaps 0 .. count − 1.
+pub struct GenusComputed {
+    /// The game.
+    pub game: HeapGame,
+    /// The engine holding the genera (it may hold more than `count`).
+    pub seq: GenusSeq,
+    /// Heaps answered: 0 .. count − 1.
+    pub count: u64,
+    /// The period of the genus sequence proven by the `count` heaps (see
+    /// [`grundy_solve::seq::genus`]), when the window theorem applies and one is.
+    pub period: Option<GenusPeriod>,
+}
+
+/// Computes what `grundy seq --misere` shows: the genus of heaps 0 .. count − 1, telling
+/// `progress` how far it is (after each heap of a game that splits heaps, a few times a
+/// second otherwise). With `until_period`, stops at the first length (of
+/// [`check_points`]) that proves a period. Stops cleanly at the memory budget
+/// ([`Error::Memory`]). Checkpoints and resuming are refused ([`Error::NotForGenus`]).
+pub fn compute_genus(
+    request: &SeqRequest,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<GenusComputed, Error> {
+    let (game, count) = request.parse()?;
+    if request.checkpoint.is_some() || request.resume.is_some() {
+        return Err(Error::NotForGenus(
+            "--checkpoint and --resume are not available with --misere (genus runs start afresh)".into(),
+        ));
+    }
+    let name = game.name().to_string();
+    let report = |progress: &mut dyn FnMut(Progress<'_>), done: u64, phase: Phase| {
+        progress(Progress {
+            game: &name,
+            done: done.min(count),
+            total: count,
+            phase,
+        })
+    };
+    let mut seq = GenusSeq::new(game.rules());
+    let chunk_of = match seq.method() {
+        GenusMethod::SingleHeaps => 4096,
+        GenusMethod::Sums => 1,
+    };
+    report(progress, 0, Phase::Computing);
+    let mut checks = check_points(count).peekable();
+    let mut period = None;
+    let over = |seq: &GenusSeq, why: String| {
+        Error::Memory(format!(
+            "{why}, after the genus of heaps 0..{} ({} sums of heaps stored)",
+            seq.len().saturating_sub(1),
+            seq.sums_stored()
+        ))
+    };
+    loop {
+        if request.until_period {
+            while let Some(&at) = checks.peek() {
+                if at > seq.len() {
+                    break;
+                }
+                checks.next();
+                if let Some(p) = seq.period_of(at) {
+                    period = Some((p, at));
+                    break;
+                }
+            }
+            if period.is_some() {
+                break;
+            }
+        }
+        if seq.len() >= count {
+            break;
+        }
+        let mut stop = (seq.len() + chunk_of).min(count);
+        if request.until_period {
+            if let Some(&at) = checks.peek() {
+                stop = stop.min(at);
+            }
+        }
+        match seq.compute_to(stop) {
+            Ok(()) => {}
+            Err(grundy_solve::SolveError::Halted) => {
+                let why = grundy_core::memory::Share::whole().report().to_string();
+                return Err(over(&seq, why));
+            }
+            Err(e) => return Err(Error::Engine(SeqError::Storage(e.to_string()))),
+        }
+        report(progress, seq.len(), Phase::Computing);
+        if let Err(e) = grundy_core::memory::Share::whole().check() {
+            return Err(over(&seq, e.to_string()));
+        }
+    }
+    let (count, period) = match period {
+        Some((p, at)) => (at, Some(p)),
+        None => (count.min(seq.len()), seq.period_of(count)),
+    };
+    report(progress, count, Phase::Finished);
+    Ok(GenusComputed {
+        game,
+        seq,
+        count,
+        period,
+    })
+}
+
+/// The genus of each heap of a position of a heap game (`grundy solve ... --misere
+/// --genus`), and whether the sum is tame.
+#[derive(Clone, Debug)]
+pub struct PositionGenus {
+    /// Each non-empty heap of the position, in order: its size, its genus, and whether it
+    /// is tame (it and everything it can reach have the genera of Nim heaps).
+    pub heaps: Vec<(u64, Genus, bool)>,
+    /// The misère outcome by the rule of misère Nim, when every heap is tame (a sum of tame
+    /// games is tame); `None` when some heap is wild.
+    pub tame_outcome: Option<grundy_core::Outcome>,
+}
+
+/// The genus of every heap of `heaps` in `game` (all heaps up to the largest are computed,
+/// as `grundy seq --misere` does). Stops cleanly at the memory budget ([`Error::Memory`]).
+pub fn position_genus(game: &HeapGame, heaps: &[u64]) -> Result<PositionGenus, Error> {
+    let mut seq = GenusSeq::new(game.rules());
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    // Where a period of the genus sequence can be proven, heaps past it need not be
+    // computed: look for one at the fixed lengths of `check_points` on the way.
+    let mut period = None;
+    let mut done = Ok(());
+    if grundy_solve::seq::genus::window(game.rules()).is_some() {
+        for at in check_points(max.saturating_add(1)) {
+            done = seq.compute_to(at);
+            if done.is_err() {
+                break;
+            }
+            period = seq.period_of(at);
+            if period.is_some() {
+                break;
+            }
+        }
+    } else {
+        done = seq.compute_to(max.saturating_add(1));
+    }
+    match done {
+        Ok(()) => {}
+        Err(grundy_solve::SolveError::Halted) => {
+            return Err(Error::Memory(format!(
+                "{}, after the genus of heaps 0..{} ({} sums of heaps stored)",
+                grundy_core::memory::Share::whole().report(),
+                seq.len().saturating_sub(1),
+                seq.sums_stored()
+            )))
+        }
+        Err(e) => return Err(Error::Engine(SeqError::Storage(e.to_string()))),
+    }
+    let heaps: Vec<(u64, Genus, bool)> = heaps
+        .iter()
+        .filter(|&&h| h > 0)
+        .map(|&h| {
+            // Past the computed heaps, one period earlier (proven above).
+            let at = match period {
+                Some(p) if h >= seq.len() => p.n0 + (h - p.n0) % p.period,
+                _ => h,
+            };
+            (h, seq.genus(at).clone(), seq.tame(at))
+        })
+        .collect();
+    let kinds: Option<Vec<Tame>> = heaps
+        .iter()
+        .map(|(_, g, t)| if *t { g.tame() } else { None })
+        .collect();
+    Ok(PositionGenus {
+        tame_outcome: kinds.map(|k| tame_outcome(&k)),
+        heaps,
     })
 }
 

@@ -28,9 +28,14 @@ pub struct SeqArgs {
     #[arg(long = "game", value_name = "FILE")]
     pub game_file: Option<PathBuf>,
     /// How many values: G(0) to G(N-1); with --until-period, the most to compute. Accepts
-    /// 1000000, 1e6, 10^6, 2^21.
-    #[arg(long, short = 'n', default_value = "1000")]
-    pub count: String,
+    /// 1000000, 1e6, 10^6, 2^21. Default 1000; with --misere, 1000 for games whose moves
+    /// leave single heaps and 40 for games that split heaps (their genera cost far more).
+    #[arg(long, short = 'n')]
+    pub count: Option<String>,
+    /// Misère play: print the genus sequence (Conway's g^(g0 g1 ...) of every heap, tame and
+    /// wild heaps marked, and a proven period of the genus sequence for subtraction games).
+    #[arg(long, conflicts_with_all = ["checkpoint", "resume", "every_heap"])]
+    pub misere: bool,
     /// Print the values, one per line, instead of the summary.
     #[arg(long)]
     pub values: bool,
@@ -172,9 +177,12 @@ pub fn game_code(game: &str, file: Option<&std::path::Path>) -> Result<String, C
 
 /// Runs `grundy seq`: prints the summary, the values, or both as JSON.
 pub fn run(args: SeqArgs, db: &DbOptions) -> Result<(), CliError> {
+    if args.misere {
+        return run_genus(args);
+    }
     let request = SeqRequest {
         game: game_code(&args.game, args.game_file.as_deref())?,
-        count: args.count,
+        count: args.count.unwrap_or_else(|| "1000".into()),
         until_period: args.until_period,
         checkpoint: args.checkpoint,
         resume: args.resume,
@@ -293,5 +301,149 @@ fn summary_json(c: &Computed) -> serde_json::Value {
         "rare": s.rare,
         "rare_count": s.rare_count,
         "method": seq::method_name(c.engine.rules()),
+    })
+}
+
+/// Runs `grundy seq --misere`: the genus sequence, as a summary with the genera, one genus a
+/// line (`--values`), or JSON.
+fn run_genus(args: SeqArgs) -> Result<(), CliError> {
+    let code = game_code(&args.game, args.game_file.as_deref())?;
+    let mut request = SeqRequest::new(code, args.count.clone().unwrap_or_default());
+    request.until_period = args.until_period;
+    if args.count.is_none() {
+        // The default depends on the game: read it first (a bad code is reported as such).
+        request.count = "0".into();
+        let (game, _) = request.parse().map_err(seq_error)?;
+        request.count = app::default_genus_count(game.rules()).to_string();
+    }
+    let show_bar = !args.quiet && std::io::stderr().is_terminal();
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let mut progress = |p: Progress<'_>| match p.phase {
+        Phase::Computing => {
+            if show_bar {
+                bar.get_or_insert_with(|| progress_bar(p.game, p.total))
+                    .set_position(p.done);
+            }
+        }
+        Phase::Finished => {
+            if let Some(b) = bar.take() {
+                b.finish_and_clear();
+            }
+        }
+        Phase::FromStore | Phase::FromCheckpoint => {}
+    };
+    let result = app::compute_genus(&request, &mut progress);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let c = result.map_err(seq_error)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    if args.json {
+        writeln!(out, "{}", genus_json(&c))?;
+    } else if args.values {
+        for n in 0..c.count {
+            let t = if c.seq.tame(n) { "tame" } else { "wild" };
+            writeln!(out, "{}\t{t}", c.seq.genus(n).notation())?;
+        }
+    } else {
+        write_genus_summary(&mut out, &c)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Genera shown in the human summary (the rest with --values or --json).
+const GENUS_SHOWN: u64 = 200;
+
+fn write_genus_summary(out: &mut impl Write, c: &app::GenusComputed) -> std::io::Result<()> {
+    let name = c.game.name();
+    if c.count == 0 {
+        return writeln!(out, "{name} (misère): no heaps (count 0)");
+    }
+    writeln!(
+        out,
+        "{name} (misère): genus of heaps 0 .. {} ({} heaps; {})",
+        c.count - 1,
+        c.count,
+        c.seq.method().name()
+    )?;
+    writeln!(
+        out,
+        "genus g^(g0 g1 ...): g the normal value, gk the misère value with k heaps of 2 added; the last two superscript terms repeat forever; * marks a wild heap"
+    )?;
+    let shown = c.count.min(GENUS_SHOWN);
+    let width = (0..shown)
+        .map(|n| c.seq.genus(n).notation().len() + 1)
+        .max()
+        .unwrap_or(1);
+    for row in (0..shown).step_by(10) {
+        let cells: Vec<String> = (row..(row + 10).min(shown))
+            .map(|n| {
+                let mark = if c.seq.tame(n) { "" } else { "*" };
+                format!("{:<width$}", format!("{}{mark}", c.seq.genus(n).notation()))
+            })
+            .collect();
+        writeln!(out, "{row:>6}: {}", cells.join(" ").trim_end())?;
+    }
+    if shown < c.count {
+        writeln!(
+            out,
+            "        ... ({} more heaps: use --values or --json)",
+            c.count - shown
+        )?;
+    }
+    let tame = (0..c.count).filter(|&n| c.seq.tame(n)).count();
+    match c.seq.first_wild() {
+        Some(w) if w < c.count => writeln!(
+            out,
+            "first wild heap {w}; {tame} of {} heaps tame (a tame heap and everything it can reach have the genera of Nim heaps, so it plays like Nim in misère sums)",
+            c.count
+        )?,
+        _ => writeln!(
+            out,
+            "every heap tame up to {} (in misère sums they play like Nim heaps of their values)",
+            c.count - 1
+        )?,
+    }
+    match (&c.period, grundy_solve::seq::genus::window(c.seq.rules())) {
+        (Some(p), _) => writeln!(
+            out,
+            "genus period {} from n0 = {}, proven ({}): genus and tameness of n and n+{} agree for {} <= n < {}",
+            p.period,
+            p.n0,
+            grundy_solve::seq::genus::THEOREM,
+            p.period,
+            p.n0,
+            p.checked_to
+        ),
+        (None, Some(_)) => writeln!(out, "no genus period proven up to {}", c.count),
+        (None, None) => writeln!(
+            out,
+            "no genus period proven up to {} (no periodicity theorem for genus sequences applies to this game)",
+            c.count
+        ),
+    }
+}
+
+fn genus_json(c: &app::GenusComputed) -> serde_json::Value {
+    let genus: Vec<Vec<u64>> = (0..c.count).map(|n| c.seq.genus(n).to_list()).collect();
+    let notation: Vec<String> = (0..c.count).map(|n| c.seq.genus(n).notation()).collect();
+    let tame: Vec<bool> = (0..c.count).map(|n| c.seq.tame(n)).collect();
+    let first_wild = c.seq.first_wild().filter(|&w| w < c.count);
+    let theorem = grundy_solve::seq::genus::window(c.seq.rules()).map(|_| grundy_solve::seq::genus::THEOREM);
+    serde_json::json!({
+        "game": c.game.name(),
+        "convention": "misere",
+        "count": c.count,
+        "genus": genus,
+        "notation": notation,
+        "tame": tame,
+        "first_wild": first_wild,
+        "period": c.period.map(|p| p.period),
+        "n0": c.period.map(|p| p.n0),
+        "checked_to": c.period.map(|p| p.checked_to),
+        "theorem": theorem,
+        "method": c.seq.method().name(),
     })
 }

@@ -43,6 +43,10 @@ pub struct SolveArgs {
     /// Misère play: the player who cannot move wins.
     #[arg(long)]
     pub misere: bool,
+    /// With --misere, for heap games: also show each heap's genus g^(g0 g1 ...) (Conway),
+    /// whether it is tame, and the outcome by the rule of misère Nim when every heap is.
+    #[arg(long, requires = "misere")]
+    pub genus: bool,
     /// Print a JSON object (fields: family, position, convention, grundy, outcome, winning_moves).
     #[arg(long)]
     pub json: bool,
@@ -226,6 +230,7 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
     }
     let graph = args.game.graph_text()?;
     let game = args.game.game_text()?;
+    let from_file = game.is_some();
     let req = SolveRequest {
         family: args.family.clone(),
         game: game.as_ref().map(|(_, t)| t.clone()),
@@ -258,9 +263,98 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
         game_source: game.map(|(source, _)| source),
         progress: Some(&mut progress),
     };
+    // The genus first: a game that is not a heap game is refused before any search.
+    let genus = if args.genus {
+        Some(position_genus(&args, from_file, &req.position)?)
+    } else {
+        None
+    };
     let a = solve_with(&req, &Limits::local(args.max_positions), opts).map_err(app_error)?;
-    print(&args, &StoredAnalysis::from(&a));
+    match genus {
+        None => print(&args, &StoredAnalysis::from(&a)),
+        Some(g) => print_with_genus(&args, &StoredAnalysis::from(&a), &g),
+    }
     Ok(())
+}
+
+/// The genus of every heap of `position` (`--genus`): heap games given by a code or as
+/// `subtraction --set`; anything else is a usage error.
+fn position_genus(
+    args: &SolveArgs,
+    from_file: bool,
+    position: &str,
+) -> Result<grundy_app::seq::PositionGenus, CliError> {
+    use grundy_core::Game;
+    use grundy_games::heap::HeapGame;
+    let code = match (&args.game.set, args.family.as_str()) {
+        (Some(set), "subtraction" | "sub") => format!("sub:{set}"),
+        _ => args.family.clone(),
+    };
+    let game = match HeapGame::parse(&code) {
+        Ok(g) if !from_file => g,
+        _ => {
+            return Err(CliError::Usage(format!(
+                "--genus is for heap games given by a code (0.77, sub:1,3,4, grundys-game, ...), not '{}'",
+                grundy_core::parse::shorten(if from_file { "a game file" } else { &args.family })
+            )))
+        }
+    };
+    let heaps = game
+        .parse_position(position)
+        .map_err(|e| CliError::Usage(format!("position: column {}: {}", e.span.column, e.message)))?;
+    grundy_app::seq::position_genus(&game, &heaps).map_err(|e| {
+        if e.is_input() {
+            CliError::Usage(e.to_string())
+        } else {
+            CliError::Failure(e.into())
+        }
+    })
+}
+
+/// Prints an analysis with the genus of its heaps (`--genus`).
+fn print_with_genus(args: &SolveArgs, a: &StoredAnalysis, g: &grundy_app::seq::PositionGenus) {
+    if args.json {
+        let mut obj = analysis_json(args, a, None);
+        let heaps: Vec<serde_json::Value> = g
+            .heaps
+            .iter()
+            .map(|(h, genus, tame)| {
+                serde_json::json!({
+                    "heap": h,
+                    "genus": genus.to_list(),
+                    "notation": genus.notation(),
+                    "tame": tame,
+                })
+            })
+            .collect();
+        obj["genus"] = serde_json::json!({
+            "heaps": heaps,
+            "tame": g.tame_outcome.is_some(),
+            "tame_outcome": g.tame_outcome,
+        });
+        println!("{obj}");
+        return;
+    }
+    print_analysis(args, a, None);
+    println!("genus of each heap (g^(g0 g1 ...); the last two superscript terms repeat forever):");
+    for (h, genus, tame) in &g.heaps {
+        println!(
+            "  {h:<10} {:<16} {}",
+            genus.notation(),
+            if *tame { "tame" } else { "wild" }
+        );
+    }
+    match g.tame_outcome {
+        Some(o) => println!(
+            "sum:           tame: by the rule of misère Nim, {}",
+            if o == Outcome::Second {
+                "the second player wins"
+            } else {
+                "the first player wins"
+            }
+        ),
+        None => println!("sum:           not tame (a wild heap): the outcome above is from the search"),
+    }
 }
 
 /// An application error as the command line reports it: the user's input exits 2, a limit
@@ -305,8 +399,17 @@ pub(crate) struct DenseSize {
 /// Prints an analysis as text or JSON; `dense` for a dense solve (its size is printed too,
 /// and a missing Grundy value means the records did not keep it).
 pub(crate) fn print_analysis(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>) {
-    let second = |o: &Outcome| *o == Outcome::Second;
     if args.json {
+        println!("{}", analysis_json(args, a, dense));
+        return;
+    }
+    print_text(args, a, dense);
+}
+
+/// The JSON object of an analysis.
+fn analysis_json(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>) -> serde_json::Value {
+    let second = |o: &Outcome| *o == Outcome::Second;
+    {
         let mut obj = serde_json::json!({
             "family": a.family,
             "position": a.position,
@@ -343,9 +446,13 @@ pub(crate) fn print_analysis(args: &SolveArgs, a: &StoredAnalysis, dense: Option
                 .collect();
             obj["moves"] = serde_json::Value::Array(moves);
         }
-        println!("{obj}");
-        return;
+        obj
     }
+}
+
+/// Prints an analysis as text.
+fn print_text(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>) {
+    let second = |o: &Outcome| *o == Outcome::Second;
     let who = if second(&a.outcome) {
         "second player wins (the player to move loses)"
     } else {

@@ -6,6 +6,7 @@
 
 pub mod checkpoint;
 pub mod general;
+pub mod genus;
 pub mod naive;
 pub mod period;
 mod simd;

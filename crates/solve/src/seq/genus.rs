@@ -1,0 +1,304 @@
+//! Genus sequences of heap games (misère play): the genus g^(g0 g1 ...) of every heap, with
+//! the heaps marked tame or wild, and a proven period where a theorem gives one.
+//!
+//! Two methods:
+//! - **single heaps**, for games whose moves never split a heap (subtraction games,
+//!   all-but subtraction games, and take-and-break codes whose digits are 0 to 3): the
+//!   options of a heap are single heaps, so the genus of heap n is a function of the genera
+//!   of the heaps it can move to ([`Genus::from_options`]); each heap costs a few mex
+//!   computations over its options.
+//! - **sums of heaps**, for games that split heaps: the options of a heap are sums, whose
+//!   genera are not functions of their parts' genera, so the genus of every sum met is
+//!   computed from its own options ([`SumGenus`]), remembered across heaps. The sums grow
+//!   with the heap (roughly as the partitions of n), which bounds how far this goes.
+//!
+//! A heap is *tame* when its genus and the genus of every heap in its options' sums are
+//! tame (hereditary tameness: its followers are sums of tame heaps, and sums of tame games
+//! are tame), as [`crate::genus::GenusEngine::tame`] decides it.
+//!
+//! # Periodicity (single heaps, bounded moves)
+//!
+//! For a subtraction game S(s1, ..., sk), and for a take-and-break code with digits 0 to 3
+//! and t digits (a quaternary game in Allen's sense), every heap n ≥ r has the options
+//! n − k for a fixed set K of removals, largest t (r = t for S, the empty heap being heap 0;
+//! r = t + 1 for a code, whose "take all" moves end at t). The genus of a game depends only
+//! on the set of its options' genera, and tameness of a heap only on its genus and its
+//! options' tameness. So if heap n and heap n + p have the same genus and tameness for every
+//! n with n0 ≤ n < max(n0 + t, r), then by induction on N ≥ max(n0 + t, r) they agree for
+//! N and N + p too (both have all of K, and their options lie in [n0, N) and [n0 + p, N + p)):
+//! the genus sequence is periodic with period p from n0. The state carried is the whole
+//! genus, exact (its superscript is finite, see [`crate::genus`]), so the claim is about
+//! the infinite superscripts, not a truncation. Allen (INTEGERS 7 (2007) #G04) cites the
+//! genus sequences of finite subtraction games as eventually periodic and shows that for
+//! quaternary games in general only the truncated ones must be: a window that never repeats
+//! is then simply no proof. For games that split heaps no such theorem is known: no period
+//! is claimed.
+
+use crate::genus::{Genus, GenusTable, SumGenus};
+use crate::SolveError;
+use grundy_core::HeapRules;
+
+/// How a genus sequence is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenusMethod {
+    /// Options are single heaps: each heap's genus from its options' genera.
+    SingleHeaps,
+    /// Options are sums of heaps: the genus of every sum met.
+    Sums,
+}
+
+impl GenusMethod {
+    /// The method's name in summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            GenusMethod::SingleHeaps => "genus from the options' genera (moves leave single heaps)",
+            GenusMethod::Sums => "genus of every sum of heaps met (moves split heaps)",
+        }
+    }
+}
+
+/// A period of the genus sequence, proven by the window argument (module notes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenusPeriod {
+    /// The period p.
+    pub period: u64,
+    /// The first heap of the periodic part.
+    pub n0: u64,
+    /// Genus and tameness of n and n + p were compared for n0 ≤ n < checked_to.
+    pub checked_to: u64,
+}
+
+/// The theorem a genus period of these rules is proven by, when one applies: `(t, r)`,
+/// the longest removal and the heap from which every heap has all its moves.
+pub fn window(rules: &HeapRules) -> Option<(u64, u64)> {
+    match rules {
+        HeapRules::Subtraction(s) => {
+            let t = *s.last()?;
+            Some((t, t))
+        }
+        HeapRules::TakeBreak { repeat: 0, .. } if rules.max_parts() == 1 => {
+            let t = rules.max_removal()?;
+            Some((t, t + 1))
+        }
+        _ => None,
+    }
+}
+
+/// What the window theorem is called in summaries.
+pub const THEOREM: &str =
+    "finite window: heaps n and n+p agree on max(S) consecutive heaps (subtraction games; quaternary codes)";
+
+/// The genus sequence of a heap game, computed heap by heap.
+pub struct GenusSeq {
+    rules: HeapRules,
+    method: GenusMethod,
+    /// Genus of heap n, by number in `table` (single heaps) or in `sums.table`.
+    ids: Vec<u32>,
+    tame: Vec<bool>,
+    table: GenusTable,
+    sums: SumGenus<u64>,
+}
+
+impl GenusSeq {
+    /// An empty sequence of `rules`' genera.
+    pub fn new(rules: &HeapRules) -> GenusSeq {
+        let method = if rules.max_parts() <= 1 {
+            GenusMethod::SingleHeaps
+        } else {
+            GenusMethod::Sums
+        };
+        GenusSeq {
+            rules: rules.clone(),
+            method,
+            ids: Vec::new(),
+            tame: Vec::new(),
+            table: GenusTable::default(),
+            sums: SumGenus::default().with_memory_check(true),
+        }
+    }
+
+    /// The method this game is computed with.
+    pub fn method(&self) -> GenusMethod {
+        self.method
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &HeapRules {
+        &self.rules
+    }
+
+    /// Heaps computed: 0 .. len − 1.
+    pub fn len(&self) -> u64 {
+        self.ids.len() as u64
+    }
+
+    /// True before heap 0 is computed.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Sums of heaps whose genus is stored (0 for single heaps).
+    pub fn sums_stored(&self) -> usize {
+        self.sums.len()
+    }
+
+    /// The genus of heap `n` (computed).
+    pub fn genus(&self, n: u64) -> &Genus {
+        let id = self.ids[n as usize];
+        match self.method {
+            GenusMethod::SingleHeaps => self.table.get(id),
+            GenusMethod::Sums => self.sums.table.get(id),
+        }
+    }
+
+    /// Whether heap `n` (computed) is tame.
+    pub fn tame(&self, n: u64) -> bool {
+        self.tame[n as usize]
+    }
+
+    /// The first wild heap among those computed.
+    pub fn first_wild(&self) -> Option<u64> {
+        self.tame.iter().position(|&t| !t).map(|n| n as u64)
+    }
+
+    /// Computes heaps up to `to − 1`. Stops with [`SolveError::Halted`] when the process
+    /// passes its memory budget (the heaps before stay computed).
+    pub fn compute_to(&mut self, to: u64) -> Result<(), SolveError> {
+        let mut parts: Vec<u64> = Vec::new();
+        let mut option_ids: Vec<u32> = Vec::new();
+        while self.len() < to {
+            let n = self.len();
+            parts.clear();
+            option_ids.clear();
+            let id = match self.method {
+                GenusMethod::SingleHeaps => {
+                    self.rules.heap_options(n, |p| {
+                        let h = p.first().copied().unwrap_or(0);
+                        parts.push(h);
+                    });
+                    option_ids.extend(parts.iter().map(|&h| self.ids[h as usize]));
+                    option_ids.sort_unstable();
+                    option_ids.dedup();
+                    self.table.of_options(&option_ids)
+                }
+                GenusMethod::Sums => {
+                    self.rules.heap_options(n, |p| parts.extend_from_slice(p));
+                    let pos: Vec<u64> = if n == 0 { Vec::new() } else { vec![n] };
+                    self.sums.genus_id(&self.rules, &pos)?
+                }
+            };
+            if self.ids.len() == self.ids.capacity() && grundy_core::memory::Share::whole().over() {
+                return Err(SolveError::Halted);
+            }
+            self.ids.push(id);
+            let tame =
+                self.genus(n).tame().is_some() && parts.iter().all(|&h| h == 0 || self.tame[h as usize]);
+            self.tame.push(tame);
+        }
+        Ok(())
+    }
+
+    /// The least period (with its least n0) proven by the first `len` heaps, when the
+    /// window theorem applies (see the module notes).
+    pub fn period_of(&self, len: u64) -> Option<GenusPeriod> {
+        let (t, r) = window(&self.rules)?;
+        let len = len.min(self.len());
+        let same =
+            |a: u64, b: u64| self.ids[a as usize] == self.ids[b as usize] && self.tame(a) == self.tame(b);
+        let mut p = 1;
+        while p < len {
+            // The least n0 with state(n + p) = state(n) for all n0 ≤ n < len − p.
+            let mut n0 = len - p;
+            while n0 > 0 && same(n0 - 1, n0 - 1 + p) {
+                n0 -= 1;
+            }
+            let checked_to = (n0 + t).max(r);
+            if checked_to + p <= len {
+                return Some(GenusPeriod {
+                    period: p,
+                    n0,
+                    checked_to,
+                });
+            }
+            p += 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::genus::GenusEngine;
+
+    fn sub(s: &[u64]) -> HeapRules {
+        HeapRules::Subtraction(s.to_vec())
+    }
+
+    #[test]
+    fn single_heaps_agree_with_the_sum_engine() {
+        for rules in [
+            sub(&[1, 2]),
+            sub(&[2, 3, 7]),
+            sub(&[1, 3, 4]),
+            HeapRules::take_break(&[0, 3, 1, 2], &[], 0).unwrap(),
+            HeapRules::AllBut(vec![2, 5]),
+        ] {
+            let mut seq = GenusSeq::new(&rules);
+            assert_eq!(seq.method(), GenusMethod::SingleHeaps);
+            seq.compute_to(40).unwrap();
+            let mut e = GenusEngine::new(&rules);
+            for n in 0..40u64 {
+                let pos: Vec<u64> = if n == 0 { vec![] } else { vec![n] };
+                assert_eq!(seq.genus(n), &e.sum_genus(&pos).unwrap(), "{rules:?} heap {n}");
+                let tame = n == 0 || e.tame(&n).unwrap().is_some();
+                assert_eq!(seq.tame(n), tame, "{rules:?} heap {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn proven_periods_hold_further() {
+        // Every proof found in a short prefix must hold over a much longer one.
+        let mut proven = 0;
+        for set in [
+            vec![1, 2],
+            vec![2, 3, 7],
+            vec![1, 3, 4],
+            vec![2, 5, 6],
+            vec![3, 4, 9],
+            vec![1, 4, 5, 11],
+        ] {
+            let rules = sub(&set);
+            let mut seq = GenusSeq::new(&rules);
+            seq.compute_to(3000).unwrap();
+            for len in [60, 200, 600] {
+                if let Some(p) = seq.period_of(len) {
+                    proven += 1;
+                    for n in p.n0..3000 - p.period {
+                        assert_eq!(seq.genus(n), seq.genus(n + p.period), "{set:?} {p:?} at {n}");
+                        assert_eq!(seq.tame(n), seq.tame(n + p.period));
+                    }
+                }
+            }
+        }
+        assert!(proven >= 10, "only {proven} proofs");
+        // No claim for games that split heaps.
+        let kayles = HeapRules::take_break(&[0, 7, 7], &[], 0).unwrap();
+        let mut seq = GenusSeq::new(&kayles);
+        seq.compute_to(12).unwrap();
+        assert_eq!(seq.period_of(12), None);
+    }
+
+    #[test]
+    fn subtraction_one_two() {
+        // S(1,2): G(n) = n mod 3; heaps are tame (a subtraction game of Nim-like heaps).
+        let mut seq = GenusSeq::new(&sub(&[1, 2]));
+        seq.compute_to(30).unwrap();
+        let p = seq.period_of(30).unwrap();
+        assert_eq!(p.period, 3);
+        for n in 0..30 {
+            assert_eq!(seq.genus(n).g, n % 3);
+        }
+    }
+}
