@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks of `grundy seq CODE --misere` (genus sequences, docs/benchmarks.md).
-# Usage: scripts/bench-genus.sh [SCRATCH_DIR]
+# Usage: benches/genus.sh [SCRATCH_DIR]
 # Builds grundy in release mode, then times each case, best of 3 (wall and user seconds,
 # peak memory). Baselines in the same run: the normal-play sequence of the same game and
 # count, and the whole-position misère search of the largest heap alone
