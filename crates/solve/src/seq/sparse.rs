@@ -556,35 +556,12 @@ impl Sparse {
     /// how many (heap 0 included), when the rules allow one: splitting moves whose counts
     /// all have the same parity, values below 2^16.
     fn best_heap_parity(&self) -> Option<(Split, u64)> {
-        let kappa = self.rules.leave_two.first()? & 1;
-        if self.rules.unequal || self.rules.leave_two.iter().any(|&k| k & 1 != kappa) {
+        if self.rules.unequal {
             return None;
         }
-        let alpha = 1 - kappa;
-        let bits = usize::BITS - self.max_value.leading_zeros();
-        if bits > 16 {
-            return None;
-        }
-        let size = 1usize << bits;
-        // d[v] = (count of v on heaps where parity 0 is common) − (on the others): the
-        // transform's entry m is then (common heaps − rare heaps) with mask m.
-        let mut d = vec![0i64; size];
-        for (x, c) in self.counts.iter().enumerate() {
-            let sign = if alpha ^ x == 0 { 1 } else { -1 };
-            for (v, &k) in c.iter().enumerate() {
-                d[v] += sign * k as i64;
-            }
-        }
-        let heaps: i64 = self.counts.iter().flatten().map(|&k| k as i64).sum();
-        walsh_hadamard(&mut d);
-        // Mask 0 makes every value common on one side only: not a split worth having.
-        let (mask, best) = d
-            .iter()
-            .enumerate()
-            .skip(1)
-            .max_by_key(|&(m, &w)| (w, std::cmp::Reverse(m)))?;
-        let rare = (heaps - best) / 2;
-        Some((Split::HeapParity { mask, alpha }, rare.max(0) as u64))
+        let alpha = heap_parity_alpha(&self.rules.leave_two)?;
+        let (mask, rare) = best_parity_mask(&self.counts, alpha)?;
+        Some((Split::HeapParity { mask, alpha }, rare))
     }
 
     /// The rare/common split now: (common values, heaps with a rare value). With a
@@ -1146,6 +1123,44 @@ impl Seen for Mask {
             from + (self.0 >> from).trailing_ones() as usize
         }
     }
+}
+
+/// The α of a split by the heap's parity for splitting moves that remove the counts `leave_two`
+/// (see the module documentation): 1 − (k mod 2) when every k has the same parity, `None`
+/// otherwise (or without splitting moves).
+pub fn heap_parity_alpha(leave_two: &[usize]) -> Option<usize> {
+    let kappa = leave_two.first()? & 1;
+    leave_two.iter().all(|&k| k & 1 == kappa).then_some(1 - kappa)
+}
+
+/// The mask (not 0) whose split by the heap's parity with `alpha` leaves the fewest heaps
+/// rare, given the value counts on even heaps and on odd heaps, and that number (heap 0
+/// included). `None` when values reach 2^16 (the transform would be too large) or there
+/// are none.
+pub fn best_parity_mask(counts: &[Vec<u64>; 2], alpha: usize) -> Option<(usize, u64)> {
+    let values = counts[0].len().max(counts[1].len());
+    let bits = usize::BITS - values.saturating_sub(1).leading_zeros();
+    if bits > 16 {
+        return None;
+    }
+    // d[v] = (count of v on heaps where parity 0 is common) − (on the others): the
+    // transform's entry m is then (common heaps − rare heaps) with mask m.
+    let mut d = vec![0i64; 1usize << bits.max(1)];
+    for (x, c) in counts.iter().enumerate() {
+        let sign = if alpha ^ x == 0 { 1 } else { -1 };
+        for (v, &k) in c.iter().enumerate() {
+            d[v] += sign * k as i64;
+        }
+    }
+    let heaps: i64 = counts.iter().flatten().map(|&k| k as i64).sum();
+    walsh_hadamard(&mut d);
+    // Mask 0 makes every value common on one side only: not a split worth having.
+    let (mask, best) = d
+        .iter()
+        .enumerate()
+        .skip(1)
+        .max_by_key(|&(m, &w)| (w, std::cmp::Reverse(m)))?;
+    Some((mask, ((heaps - best) / 2).max(0) as u64))
 }
 
 /// The Walsh–Hadamard transform in place: entry m becomes Σ_v d[v]·(−1)^popcount(v & m).

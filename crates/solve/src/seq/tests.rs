@@ -746,3 +746,20 @@ proptest! {
         prop_assert_eq!(got, naive::values(&rules, count as usize));
     }
 }
+
+#[test]
+fn summary_reports_a_heap_parity_split() {
+    let rules = tb(vec![0, 1, 0, 6], false);
+    let e = compute(&rules, 4000);
+    let s = e.summary();
+    let (mask, alpha) = s.split_mask.expect("0.106 splits by the heap's parity");
+    let rare = s.rare_count.unwrap();
+    // Recount from the values: heaps n whose value v has parity(v & mask) ≠ alpha ⊕ n mod 2.
+    let recount = (0..4000)
+        .filter(|&n| (e.get(n) & mask).count_ones() as u64 % 2 != alpha ^ (n % 2))
+        .count() as u64;
+    assert_eq!(rare, recount);
+    assert!(rare < 200, "{rare}");
+    // Kayles keeps one split for every heap.
+    assert_eq!(compute(&rules_of("0.77"), 1000).summary().split_mask, None);
+}
