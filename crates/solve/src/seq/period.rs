@@ -71,7 +71,7 @@ pub fn find(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> Option
         // n0(p): the least n0 with G(n + p) = G(n) for all n0 ≤ n < len − p.
         let start = long_runs
             .iter()
-            .filter(|&&(d, _)| p % d == 0)
+            .filter(|&&(d, _)| p.is_multiple_of(d))
             .map(|&(_, n0)| n0)
             .min();
         let mut n0 = start.unwrap_or(len - p).min(len - p);
