@@ -239,6 +239,17 @@ fn write_summary(out: &mut impl Write, c: &Computed) -> std::io::Result<()> {
     )?;
     writeln!(out, "largest value {}, first at heap {}", s.max, s.first_max_at)?;
     match (&s.common, &s.rare, s.rare_count) {
+        (Some(common), Some(rare), Some(rc)) if s.split_mask.is_some() => {
+            let (mask, alpha) = s.split_mask.unwrap_or_default();
+            writeln!(
+                out,
+                "split by the heap's parity: v is common at heap n when parity(v & {mask}) = {alpha} xor (n mod 2); common values on even heaps {} ; rare values {} on {} of {} heaps",
+                list(common),
+                list(rare),
+                rc,
+                s.count
+            )?
+        }
         (Some(common), Some(rare), Some(rc)) => writeln!(
             out,
             "common values {} ; rare values {} on {} of {} heaps",
@@ -300,6 +311,8 @@ fn summary_json(c: &Computed) -> serde_json::Value {
         "common": s.common,
         "rare": s.rare,
         "rare_count": s.rare_count,
+        "split_mask": s.split_mask.map(|(mask, _)| mask),
+        "split_alpha": s.split_mask.map(|(_, alpha)| alpha),
         "method": seq::method_name(c.engine.rules()),
     })
 }

@@ -379,3 +379,18 @@ fn a_closed_pipe_ends_quietly() {
         assert_eq!(o.status.signal(), Some(13), "{:?}", o.status);
     }
 }
+
+#[test]
+fn heap_parity_split_is_reported() {
+    // 0.106: with one split for every heap, about half the heaps are rare.
+    let o = grundy(&["seq", "0.106", "--count", "20000", "--json", "-q"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["split_mask"].is_u64(), "{v}");
+    assert!(v["rare_count"].as_u64().unwrap() < 1000, "{v}");
+    let o = grundy(&["seq", "0.106", "--count", "20000", "-q"]);
+    assert!(stdout(&o).contains("split by the heap's parity"));
+    let o = grundy(&["seq", "0.77", "--count", "1000", "--json", "-q"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["split_mask"].is_null());
+}

@@ -455,12 +455,30 @@ pub struct Summary {
     pub rare: Option<Vec<u64>>,
     /// How many heaps have a rare value.
     pub rare_count: Option<u64>,
+    /// When the split depends on the heap's parity (see [`sparse::Split::HeapParity`]):
+    /// `(mask, alpha)`, v being common at heap n when parity(v & mask) = alpha ⊕ (n mod 2).
+    /// `common` then lists the values common on even heaps, `rare` the values that occur
+    /// on a heap where they are rare.
+    pub split_mask: Option<(u64, u64)>,
     /// The proven period, if any.
     pub period: Option<Period>,
 }
 
 /// Most distinct values for which a summary computes the rare/common split.
 pub const SPLIT_MAX_VALUES: usize = 4096;
+
+/// The α of a split by the heap's parity for `rules` (see [`sparse::heap_parity_alpha`]),
+/// for the games the rare/common method computes without the unequal rule.
+fn heap_parity_alpha(rules: &HeapRules) -> Option<usize> {
+    match rules {
+        HeapRules::TakeBreak { digits, unequal, .. }
+            if unequal.is_empty() && engine_of(rules) == TakeBreakEngine::Sparse =>
+        {
+            sparse::heap_parity_alpha(&sparse::SplitRules::new(digits, false).leave_two)
+        }
+        _ => None,
+    }
+}
 
 /// The summary of `len` values read through `get`.
 pub fn summarize(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> Summary {
@@ -490,7 +508,7 @@ pub fn summarize(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> S
     let [t0, t1, t2, t3] = &tallies;
     let counts: Vec<u64> = (0..t0.len()).map(|v| t0[v] + t1[v] + t2[v] + t3[v]).collect();
     let distinct = counts.iter().filter(|&&c| c > 0).count();
-    let (common, rare, rare_count) = if too_many || distinct > SPLIT_MAX_VALUES {
+    let (mut common, mut rare, mut rare_count) = if too_many || distinct > SPLIT_MAX_VALUES {
         (None, None, None)
     } else {
         let mut order: Vec<usize> = (0..counts.len()).filter(|&v| counts[v] > 0).collect();
@@ -512,7 +530,37 @@ pub fn summarize(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> S
         rare.sort_unstable();
         (Some(common), Some(rare), Some(rare_count))
     };
+    // A split by the heap's parity, when it leaves fewer heaps rare.
+    let mut split_mask = None;
+    if let (Some(alpha), Some(free)) = (heap_parity_alpha(rules), rare_count) {
+        let even: Vec<u64> = (0..t0.len()).map(|v| t0[v] + t2[v]).collect();
+        let odd: Vec<u64> = (0..t0.len()).map(|v| t1[v] + t3[v]).collect();
+        if let Some((mask, _)) = sparse::best_parity_mask(&[even.clone(), odd.clone()], alpha) {
+            let common_at = |x: usize, v: usize| (v & mask).count_ones() as usize & 1 == alpha ^ x;
+            // Both counts include heap 0 (G(0) = 0 is never common in a free split).
+            let rare_heaps: u64 = (0..even.len())
+                .map(|v| even[v] * u64::from(!common_at(0, v)) + odd[v] * u64::from(!common_at(1, v)))
+                .sum();
+            if rare_heaps < free {
+                split_mask = Some((mask as u64, alpha as u64));
+                rare_count = Some(rare_heaps);
+                common = Some(
+                    (0..even.len())
+                        .filter(|&v| common_at(0, v))
+                        .map(|v| v as u64)
+                        .collect(),
+                );
+                rare = Some(
+                    (0..even.len())
+                        .filter(|&v| (even[v] > 0 && !common_at(0, v)) || (odd[v] > 0 && !common_at(1, v)))
+                        .map(|v| v as u64)
+                        .collect(),
+                );
+            }
+        }
+    }
     Summary {
+        split_mask,
         count: len as u64,
         max,
         first_max_at,

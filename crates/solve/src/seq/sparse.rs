@@ -7,6 +7,15 @@
 //! heaps can produce it (C is XOR-free), so it is G(n). Otherwise every pair is scanned,
 //! stopping as soon as the mex becomes common. The split is rebuilt from the value counts
 //! (most frequent first) as the sequence grows, so it adapts to the game.
+//!
+//! The split may also depend on the heap (see [`Split`]): in some games (0.106, 0.104,
+//! 0.324, 0.142) a value is common on even heaps and rare on odd ones, or the other way
+//! round, so that any fixed split leaves about half the heaps rare. There the common values
+//! at heap n are those v with parity(v & mask) = α ⊕ (n mod 2), for a mask found from the
+//! value counts (a Walsh–Hadamard transform), α = 1 − (k mod 2) for the counts k of the
+//! splitting moves, which must all have the same parity. Then a pair of heaps (a, b) common
+//! at a and b, with a + b = n − k, has parity(G(a) ^ G(b) & mask) = (a + b) mod 2 = (n − k)
+//! mod 2 ≠ α ⊕ (n mod 2): its value is never common at n, which is all the method needs.
 
 use super::simd::{self, Avx2, Cpu};
 use super::store::Cell;
@@ -45,7 +54,7 @@ impl SplitRules {
 
 /// A growable bitset over values.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Bits(Vec<u64>);
+pub(super) struct Bits(pub(super) Vec<u64>);
 
 impl Bits {
     #[inline(always)]
@@ -62,15 +71,36 @@ impl Bits {
     }
 }
 
+/// How values are split into common and rare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// The same split on every heap: a set C of common values with no XOR of two members
+    /// in C, chosen greedily from the most frequent values.
+    Free,
+    /// Depending on the heap's parity: v is common at heap n when parity(v & `mask`) =
+    /// `alpha` ⊕ (n mod 2) (see the module documentation).
+    HeapParity {
+        /// The bits of the value whose parity decides.
+        mask: usize,
+        /// The parity of common values on even heaps.
+        alpha: usize,
+    },
+}
+
 /// The state of the rare/common method, rebuilt from the values alone (so a resumed run
 /// continues exactly where it stopped).
 #[derive(Clone, Debug)]
 pub struct Sparse {
     rules: SplitRules,
-    common: Bits,
-    classified: Bits,
+    /// The split in use.
+    split: Split,
+    /// Common values at heaps of each side ([`Sparse::side`]: always 0 with a free split,
+    /// the heap's parity with a heap-parity split).
+    common: [Bits; 2],
+    classified: [Bits; 2],
     common_list: Vec<usize>,
-    counts: Vec<u64>,
+    /// Value counts on even and on odd heaps.
+    counts: [Vec<u64>; 2],
     /// Heaps with a rare value, in order, with their value.
     rare: Vec<(u32, u32)>,
     /// The option values of the heap being computed: `seen[v] != 0` when v is an option.
@@ -387,10 +417,11 @@ impl Sparse {
     pub fn new<T: Cell>(rules: SplitRules, values: &[T]) -> Sparse {
         let mut s = Sparse {
             rules,
-            common: Bits::default(),
-            classified: Bits::default(),
+            split: Split::Free,
+            common: Default::default(),
+            classified: Default::default(),
             common_list: Vec::new(),
-            counts: Vec::new(),
+            counts: Default::default(),
             rare: Vec::new(),
             seen: vec![0; 2],
             max_value: 0,
@@ -407,18 +438,19 @@ impl Sparse {
             helper_marks: None,
             cpu: Cpu::detect(),
         };
-        for v in values {
-            s.count(v.get());
+        for (n, v) in values.iter().enumerate() {
+            s.count(n, v.get());
         }
         s.rebuild(values);
         s
     }
 
-    fn count(&mut self, v: usize) {
-        if v >= self.counts.len() {
-            self.counts.resize(v + 1, 0);
+    fn count(&mut self, n: usize, v: usize) {
+        let c = &mut self.counts[n & 1];
+        if v >= c.len() {
+            c.resize(v + 1, 0);
         }
-        self.counts[v] += 1;
+        c[v] += 1;
         if v > self.max_value {
             self.max_value = v;
         }
@@ -430,47 +462,89 @@ impl Sparse {
         }
     }
 
-    /// True when `v` could join C without breaking its XOR-freeness.
+    /// True when `v` could join C without breaking its XOR-freeness (free split).
     fn fits_common(&self, v: usize) -> bool {
-        v != 0 && self.common_list.iter().all(|&c| !self.common.has(v ^ c))
+        v != 0 && self.common_list.iter().all(|&c| !self.common[0].has(v ^ c))
     }
 
-    /// Whether `v` is common, classifying it first when it is seen for the first time.
+    /// Which set of common values heap n uses: 0 with a free split, n mod 2 with a
+    /// heap-parity split.
     #[inline(always)]
-    fn classify(&mut self, v: usize) -> bool {
-        if self.classified.has(v) {
-            return self.common.has(v);
+    pub(super) fn side(&self, n: usize) -> usize {
+        match self.split {
+            Split::Free => 0,
+            Split::HeapParity { .. } => n & 1,
         }
-        self.classify_new(v)
     }
 
-    /// Classifies a value seen for the first time; true when it is common.
+    /// The common values of heap n's side as bit words (see [`Sparse::side`]), and which
+    /// values are classified there.
+    #[inline(always)]
+    pub(super) fn common_words(&self, n: usize) -> (&Bits, &Bits) {
+        let x = self.side(n);
+        (&self.common[x], &self.classified[x])
+    }
+
+    /// Whether `v` is common at heap n, classifying it first when it is seen there for the
+    /// first time.
+    #[inline(always)]
+    fn classify(&mut self, n: usize, v: usize) -> bool {
+        let x = self.side(n);
+        if self.classified[x].has(v) {
+            return self.common[x].has(v);
+        }
+        self.classify_new(x, v)
+    }
+
+    /// Classifies a value seen for the first time on side x; true when it is common.
     #[cold]
-    fn classify_new(&mut self, v: usize) -> bool {
-        self.classified.set(v);
-        if self.fits_common(v) {
-            self.common.set(v);
-            self.common_list.push(v);
-            true
-        } else {
-            false
+    fn classify_new(&mut self, x: usize, v: usize) -> bool {
+        self.classified[x].set(v);
+        let common = match self.split {
+            Split::Free => self.fits_common(v),
+            Split::HeapParity { mask, alpha } => (v & mask).count_ones() as usize & 1 == alpha ^ x,
+        };
+        if common {
+            self.common[x].set(v);
+            if self.split == Split::Free {
+                self.common_list.push(v);
+            }
         }
+        common
     }
 
-    /// Chooses C again from the counts (most frequent values first) and lists the rare
-    /// positions of `values`.
+    /// Chooses the split again from the counts (a free split, most frequent values first,
+    /// or a heap-parity split when it leaves fewer heaps rare) and lists the rare positions
+    /// of `values`.
     fn rebuild<T: Cell>(&mut self, values: &[T]) {
-        let mut order: Vec<usize> = (0..self.counts.len()).filter(|&v| self.counts[v] > 0).collect();
-        order.sort_by_key(|&v| (std::cmp::Reverse(self.counts[v]), v));
-        self.common = Bits::default();
-        self.classified = Bits::default();
+        let total: Vec<u64> = (0..self.counts[0].len().max(self.counts[1].len()))
+            .map(|v| self.counts[0].get(v).unwrap_or(&0) + self.counts[1].get(v).unwrap_or(&0))
+            .collect();
+        let mut order: Vec<usize> = (0..total.len()).filter(|&v| total[v] > 0).collect();
+        order.sort_by_key(|&v| (std::cmp::Reverse(total[v]), v));
+        self.split = Split::Free;
+        self.common = Default::default();
+        self.classified = Default::default();
         self.common_list.clear();
         for v in order {
-            self.classify(v);
+            self.classify(0, v);
+        }
+        let free_rare: u64 = (0..total.len())
+            .filter(|&v| !self.common[0].has(v))
+            .map(|v| total[v])
+            .sum();
+        if let Some((split, rare)) = self.best_heap_parity() {
+            // Heap 0 is never listed, whichever split.
+            if rare < free_rare {
+                self.split = split;
+                self.common = Default::default();
+                self.classified = Default::default();
+                self.common_list.clear();
+            }
         }
         self.rare.clear();
         for (i, v) in values.iter().enumerate().skip(1) {
-            if !self.common.has(v.get()) {
+            if !self.classify(i, v.get()) {
                 self.rare.push((i as u32, v.get() as u32));
             }
         }
@@ -478,11 +552,34 @@ impl Sparse {
         self.next_rebuild = (values.len() * 2).max(64);
     }
 
-    /// The rare/common split now: (common values, rare values, heaps with a rare value).
+    /// The heap-parity split that leaves the fewest heaps rare with the counts so far, and
+    /// how many (heap 0 included), when the rules allow one: splitting moves whose counts
+    /// all have the same parity, values below 2^16.
+    fn best_heap_parity(&self) -> Option<(Split, u64)> {
+        if self.rules.unequal {
+            return None;
+        }
+        let alpha = heap_parity_alpha(&self.rules.leave_two)?;
+        let (mask, rare) = best_parity_mask(&self.counts, alpha)?;
+        Some((Split::HeapParity { mask, alpha }, rare))
+    }
+
+    /// The rare/common split now: (common values, heaps with a rare value). With a
+    /// heap-parity split, the values common on even heaps.
     pub fn split(&self) -> (Vec<usize>, usize) {
-        let mut c = self.common_list.clone();
+        let mut c: Vec<usize> = match self.split {
+            Split::Free => self.common_list.clone(),
+            Split::HeapParity { mask, alpha } => (0..=self.max_value)
+                .filter(|&v| (v & mask).count_ones() as usize & 1 == alpha)
+                .collect(),
+        };
         c.sort_unstable();
         (c, self.rare.len())
+    }
+
+    /// The kind of split in use.
+    pub fn split_kind(&self) -> Split {
+        self.split
     }
 
     /// Never use SIMD instructions, even where the CPU has them (for tests and benchmarks of
@@ -603,8 +700,8 @@ impl Sparse {
 
     /// Counts G(n) = g and lists heap n when g is rare.
     fn note(&mut self, n: usize, g: usize) {
-        self.count(g);
-        if !self.classify(g) && n > 0 {
+        self.count(n, g);
+        if !self.classify(n, g) && n > 0 {
             self.rare.push((n as u32, g as u32));
         }
     }
@@ -796,7 +893,7 @@ impl Sparse {
             }
         }
         let mut result = seen.mex();
-        if self.classify(result) {
+        if self.classify(n, result) {
             return result;
         }
         self.full_scans += 1;
@@ -839,7 +936,7 @@ impl Sparse {
                 if seen.has(result) {
                     // Every value below the old mex stays marked.
                     result = seen.next_unmarked(result + 1);
-                    if self.classify(result) {
+                    if self.classify(n, result) {
                         return result;
                     }
                 }
@@ -1025,6 +1122,60 @@ impl Seen for Mask {
         } else {
             from + (self.0 >> from).trailing_ones() as usize
         }
+    }
+}
+
+/// The α of a split by the heap's parity for splitting moves that remove the counts `leave_two`
+/// (see the module documentation): 1 − (k mod 2) when every k has the same parity, `None`
+/// otherwise (or without splitting moves).
+pub fn heap_parity_alpha(leave_two: &[usize]) -> Option<usize> {
+    let kappa = leave_two.first()? & 1;
+    leave_two.iter().all(|&k| k & 1 == kappa).then_some(1 - kappa)
+}
+
+/// The mask (not 0) whose split by the heap's parity with `alpha` leaves the fewest heaps
+/// rare, given the value counts on even heaps and on odd heaps, and that number (heap 0
+/// included). `None` when values reach 2^16 (the transform would be too large) or there
+/// are none.
+pub fn best_parity_mask(counts: &[Vec<u64>; 2], alpha: usize) -> Option<(usize, u64)> {
+    let values = counts[0].len().max(counts[1].len());
+    let bits = usize::BITS - values.saturating_sub(1).leading_zeros();
+    if bits > 16 {
+        return None;
+    }
+    // d[v] = (count of v on heaps where parity 0 is common) − (on the others): the
+    // transform's entry m is then (common heaps − rare heaps) with mask m.
+    let mut d = vec![0i64; 1usize << bits.max(1)];
+    for (x, c) in counts.iter().enumerate() {
+        let sign = if alpha ^ x == 0 { 1 } else { -1 };
+        for (v, &k) in c.iter().enumerate() {
+            d[v] += sign * k as i64;
+        }
+    }
+    let heaps: i64 = counts.iter().flatten().map(|&k| k as i64).sum();
+    walsh_hadamard(&mut d);
+    // Mask 0 makes every value common on one side only: not a split worth having.
+    let (mask, best) = d
+        .iter()
+        .enumerate()
+        .skip(1)
+        .max_by_key(|&(m, &w)| (w, std::cmp::Reverse(m)))?;
+    Some((mask, ((heaps - best) / 2).max(0) as u64))
+}
+
+/// The Walsh–Hadamard transform in place: entry m becomes Σ_v d[v]·(−1)^popcount(v & m).
+fn walsh_hadamard(d: &mut [i64]) {
+    let mut h = 1;
+    while h < d.len() {
+        for block in d.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for (a, b) in lo.iter_mut().zip(hi) {
+                let (x, y) = (*a, *b);
+                *a = x + y;
+                *b = x - y;
+            }
+        }
+        h *= 2;
     }
 }
 

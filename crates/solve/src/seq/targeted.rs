@@ -41,9 +41,9 @@ impl Sparse {
         let cells: &[u16] = bytemuck::cast_slice(cells);
         // The largest mex possible is 2^bits = limit − 1 (options are XORs of values below it).
         let top = (limit - 1).min(TARGET_VALUES - 1);
-        let (mut targets, common_at) = match self.targets_by_words(isa, seen, result, top) {
+        let (mut targets, common_at) = match self.targets_by_words(isa, n, seen, result, top) {
             Some(found) => found,
-            None => self.targets_one_by_one(seen, result, top),
+            None => self.targets_one_by_one(n, seen, result, top),
         };
         let unequal = self.rules.unequal;
         for ki in 0..self.rules.leave_two.len() {
@@ -83,10 +83,11 @@ impl Sparse {
     }
 
     /// The targets from `result` to `top` (at most) as a table, and the first unmarked
-    /// common value if there is one below `top`: classifies the unmarked values in order
+    /// common value at heap n if there is one below `top`: classifies the unmarked values in order
     /// until a common one.
     fn targets_one_by_one(
         &mut self,
+        n: usize,
         seen: &[u8; 1 << 16],
         result: usize,
         top: usize,
@@ -94,7 +95,7 @@ impl Sparse {
         let mut targets = [0u8; TARGET_VALUES / 8];
         for v in result..=top {
             if seen[v] == 0 {
-                if self.classify(v) {
+                if self.classify(n, v) {
                     return (targets, Some(v));
                 }
                 targets[v >> 3] |= 1 << (v & 7);
@@ -109,6 +110,7 @@ impl Sparse {
     fn targets_by_words(
         &self,
         isa: TargetIsa,
+        n: usize,
         seen: &[u8; 1 << 16],
         result: usize,
         top: usize,
@@ -130,8 +132,9 @@ impl Sparse {
                 std::slice::from_mut(&mut marked),
             );
             let unmarked = !marked & range;
-            let common = self.common.0.get(w).copied().unwrap_or(0);
-            let classified = self.classified.0.get(w).copied().unwrap_or(0);
+            let (common, classified) = self.common_words(n);
+            let common = common.0.get(w).copied().unwrap_or(0);
+            let classified = classified.0.get(w).copied().unwrap_or(0);
             let first_common = unmarked & common;
             // The unmarked values below the first common one (all of them without one).
             let before = match first_common {

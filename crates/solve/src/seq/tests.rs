@@ -673,3 +673,93 @@ fn the_targeted_scan_answers_a_mex_past_its_table() {
         assert_eq!(first, None, "first difference on {threads} threads");
     }
 }
+
+/// The split the rare/common method uses for `rules` after `count` heaps, and how many heaps
+/// are rare.
+fn split_after(rules: &HeapRules, count: u64, threads: usize) -> (Vec<u64>, sparse::Split, usize) {
+    let mut e = SeqEngine::new(rules, count, StoreOptions::default()).unwrap();
+    e.use_period(false);
+    e.set_threads(threads);
+    e.force_two_threads(threads > 1);
+    e.compute_to(count).unwrap();
+    let Method::Sparse(s) = &e.method else {
+        panic!("{rules:?} is not computed by the rare/common method");
+    };
+    let values = (0..count).map(|i| e.get(i)).collect();
+    (values, s.split_kind(), s.split().1)
+}
+
+/// Games whose rare values would be on about half the heaps with one split for all heaps
+/// (0.106: 32661 rare among 65536) take a split by the heap's parity: few heaps are rare,
+/// and the values are the naive ones, on one thread and on two.
+#[test]
+fn heap_parity_splits_keep_games_sparse() {
+    for (code, digits) in [
+        ("0.106", vec![0, 1, 0, 6]),
+        ("0.104", vec![0, 1, 0, 4]),
+        ("0.324", vec![0, 3, 2, 4]),
+        ("0.142", vec![0, 1, 4, 2]),
+    ] {
+        let rules = tb(digits, false);
+        let count = 4800;
+        let want = naive::values(&rules, count as usize);
+        for threads in [1, 2] {
+            let (got, split, rare) = split_after(&rules, count, threads);
+            assert_eq!(got, want, "{code} on {threads} threads");
+            assert!(
+                matches!(split, sparse::Split::HeapParity { .. }),
+                "{code}: {split:?}"
+            );
+            // With a free split, 37% to 50% of the heaps are rare (2380 of 4800 for 0.106);
+            // 0.142 keeps about 19% rare with its heap-parity split, the others under 3%.
+            assert!(rare < count as usize / 4, "{code}: {rare} rare heaps");
+        }
+    }
+}
+
+/// Rules whose splitting moves all remove counts of one parity (where a split by the heap's
+/// parity may be chosen), from the digits of up to 4 counts.
+fn same_parity_split_rules() -> impl Strategy<Value = HeapRules> {
+    (proptest::collection::vec(0u32..8, 1..5), any::<bool>()).prop_map(|(rest, odd)| {
+        let mut digits = vec![0];
+        for (i, d) in rest.into_iter().enumerate() {
+            let k = i + 1;
+            // Splitting only at odd k (or only at even k).
+            digits.push(if (k % 2 == 1) == odd { d } else { d & 3 });
+        }
+        tb(digits, false)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Whatever split the method picks, the values are the naive ones.
+    #[test]
+    fn same_parity_split_rules_match_naive(rules in same_parity_split_rules()) {
+        let count = 2500;
+        let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
+        e.use_period(false);
+        for to in [300, 1001, count] {
+            e.compute_to(to).unwrap();
+        }
+        let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+        prop_assert_eq!(got, naive::values(&rules, count as usize));
+    }
+}
+
+#[test]
+fn summary_reports_a_heap_parity_split() {
+    let rules = tb(vec![0, 1, 0, 6], false);
+    let e = compute(&rules, 4000);
+    let s = e.summary();
+    let (mask, alpha) = s.split_mask.expect("0.106 splits by the heap's parity");
+    let rare = s.rare_count.unwrap();
+    // Recount from the values: heaps n whose value v has parity(v & mask) ≠ alpha ⊕ n mod 2.
+    let recount = (0..4000)
+        .filter(|&n| (e.get(n) & mask).count_ones() as u64 % 2 != alpha ^ (n % 2))
+        .count() as u64;
+    assert_eq!(rare, recount);
+    assert!(rare < 200, "{rare}");
+    // Kayles keeps one split for every heap.
+    assert_eq!(compute(&rules_of("0.77"), 1000).summary().split_mask, None);
+}
