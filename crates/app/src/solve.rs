@@ -550,6 +550,57 @@ impl Solve<'_, '_> {
     }
 }
 
+impl Solve<'_, '_> {
+    /// The misère analysis of a sum of heaps by the game's quotient
+    /// ([`crate::quotient::solving_quotient`]) and the search over its elements: the
+    /// outcome, and every move with the outcome it leads to.
+    #[allow(clippy::too_many_arguments)]
+    fn misere_by_quotient<F: Family>(
+        &self,
+        family: &F,
+        game: &F::Game,
+        p: &<F::Game as Game>::Position,
+        name: &str,
+        rules: &grundy_core::HeapRules,
+        heaps: &[u64],
+        stop: &Stop,
+    ) -> Result<Analysis<<F::Game as Game>::Move>, AppError> {
+        let halt = || stop.stopped();
+        let largest = heaps.iter().copied().max().unwrap_or(0);
+        let q = match crate::quotient::solving_quotient(name, rules, largest, self.opts.store, &halt) {
+            Ok(q) => q,
+            Err(e) => return stop.finish(Err(e)),
+        };
+        let mut sums = crate::quotient::MisereSums::new(&q, self.limits.max_positions, &halt);
+        let outcome = stop.finish(sums.outcome(heaps))?;
+        let mut after = Vec::new();
+        game.moves(p, |m, next| after.push((m, next)));
+        let mut moves = Vec::with_capacity(after.len());
+        for (mv, next) in after {
+            let next_heaps = family.heaps(game, &next).map(|(_, h)| h).unwrap_or_default();
+            let o = stop.finish(sums.outcome(&next_heaps))?;
+            moves.push(grundy_solve::analysis::MoveReport {
+                mv,
+                grundy: None,
+                outcome: o,
+                remoteness: None,
+            });
+        }
+        let winning_moves = moves
+            .iter()
+            .filter(|r| r.outcome == Outcome::Second)
+            .map(|r| r.mv.clone())
+            .collect();
+        Ok(Analysis {
+            grundy: None,
+            outcome,
+            winning_moves,
+            moves,
+            remoteness: None,
+        })
+    }
+}
+
 impl WithGame for Solve<'_, '_> {
     type Output = SolveResponse;
     type Error = AppError;
@@ -628,8 +679,18 @@ impl WithGame for Solve<'_, '_> {
         let started = Instant::now();
         let stop = std::mem::replace(&mut self.stop, Stop::new(self.limits));
         let bounded = Bounded { game, stop: &stop };
-        let a = self.analyze(&bounded, &p, convention, search);
-        let a = bounded.finish(a)?;
+        // Misère sums of heap games: by the game's misère quotient (grundy_app::quotient).
+        let heaps = match convention {
+            Convention::Misere if !req.remoteness => family.heaps(game, &p),
+            _ => None,
+        };
+        let a = match heaps {
+            Some((rules, heaps)) => self.misere_by_quotient(family, game, &p, &info.name, &rules, &heaps, &stop)?,
+            None => {
+                let a = self.analyze(&bounded, &p, convention, search);
+                bounded.finish(a)?
+            }
+        };
         let immediate = game.immediate_wins(&p).is_some();
         // The answer is built within the same limits as the solve.
         let mut after = Vec::with_capacity(a.moves.len());
