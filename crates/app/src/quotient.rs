@@ -1,19 +1,17 @@
 //! Misère quotients for every front end: `grundy quotient GAME --heaps N` ([`compute`]),
 //! and the misère sums of heap games that `solve`, `play` and the web answer through the
-//! quotient ([`misere_sums`]): the quotient of the heaps up to the largest heap of the sum
-//! (kept in the store, read back only when its checksum holds), with a search over
-//! (element, larger heaps) past the order it may reach ([`SOLVE_MAX_ORDER`]).
+//! quotient ([`solving_quotient`]): the quotient of the heaps up to the largest heap of the
+//! sum (kept in the store, read back only when its checksum holds), when it can be built
+//! and checked within [`SOLVE_MAX_ORDER`]; otherwise the whole-position search answers.
 
 use crate::solve::{AppError, ErrorKind};
-use grundy_core::{HeapRules, Outcome};
+use grundy_core::HeapRules;
 use grundy_games::heap::HeapGame;
-use grundy_solve::quotient::{generator_name, Quotient, QuotientError, SumSearch};
-use grundy_solve::SolveError;
+use grundy_solve::quotient::{generator_name, Quotient, QuotientError};
 use grundy_store::Store;
 use serde::Serialize;
 
-/// The largest quotient a misère solve builds before it searches the larger heaps with
-/// the quotient's elements as memo keys (measured: docs/benchmarks.md).
+/// The largest quotient a misère solve builds; past it the whole-position search answers.
 pub const SOLVE_MAX_ORDER: usize = 1024;
 
 /// What `grundy quotient` asks.
@@ -164,7 +162,9 @@ pub fn check(key: &str, payload: &[u8]) -> Result<(), String> {
 fn stopped(e: QuotientError) -> AppError {
     let kind = match e {
         QuotientError::Memory { .. } => ErrorKind::Memory,
-        QuotientError::MaxOrder { .. } => ErrorKind::Limit,
+        QuotientError::MaxOrder { .. } | QuotientError::Unverified { .. } | QuotientError::VerifyLimit { .. } => {
+            ErrorKind::Limit
+        }
         QuotientError::Halted => ErrorKind::Cancelled,
     };
     AppError::new(kind, e.to_string())
@@ -251,8 +251,9 @@ pub fn report(game: &str, q: &Quotient) -> QuotientReport {
 }
 
 /// The quotient a misère solve of heaps up to `largest` uses: the store's, extended (and
-/// kept) up to `largest` or until the next heap would pass [`SOLVE_MAX_ORDER`] or the
-/// memory left, or until its period is proven.
+/// kept) up to `largest` or until the next heap would pass [`SOLVE_MAX_ORDER`], the memory
+/// left or its check, or until its period is proven. It may cover fewer heaps than asked:
+/// the caller checks ([`Quotient::element_of`]).
 pub fn solving_quotient(
     game: &str,
     rules: &HeapRules,
@@ -277,9 +278,12 @@ pub fn solving_quotient(
                 cap = heap;
                 break;
             }
-            // Past the memory left, the search takes the larger heaps.
-            Err(QuotientError::Memory { .. }) => break,
             Err(QuotientError::Halted) => return Err(AppError::new(ErrorKind::Cancelled, "stopped")),
+            // Past the memory left, or a step that fails its check: the search answers.
+            Err(e) => {
+                cap = e.reached().map_or(0, |r| r + 1);
+                break;
+            }
         }
     }
     if let Some(s) = store {
@@ -290,23 +294,3 @@ pub fn solving_quotient(
     Ok(q)
 }
 
-/// The misère outcome of a sum of heaps and of each position after a move, by the
-/// quotient and the search over its elements.
-pub struct MisereSums<'q> {
-    search: SumSearch<'q>,
-}
-
-impl<'q> MisereSums<'q> {
-    /// Answers sums of `q`'s game, storing at most `limit` search states, stopping when
-    /// `halt` says so.
-    pub fn new(q: &'q Quotient, limit: usize, halt: &'q dyn Fn() -> bool) -> MisereSums<'q> {
-        MisereSums {
-            search: SumSearch::new(q).with_limit(limit).with_halt(halt),
-        }
-    }
-
-    /// The misère outcome of the sum of `heaps`.
-    pub fn outcome(&mut self, heaps: &[u64]) -> Result<Outcome, SolveError> {
-        self.search.outcome(heaps)
-    }
-}

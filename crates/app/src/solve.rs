@@ -552,8 +552,9 @@ impl Solve<'_, '_> {
 
 impl Solve<'_, '_> {
     /// The misère analysis of a sum of heaps by the game's quotient
-    /// ([`crate::quotient::solving_quotient`]) and the search over its elements: the
-    /// outcome, and every move with the outcome it leads to.
+    /// ([`crate::quotient::solving_quotient`]): the outcome, and every move with the outcome
+    /// it leads to, each a product in the monoid. `None` when the quotient does not cover
+    /// the heaps (the whole-position search answers then).
     #[allow(clippy::too_many_arguments)]
     fn misere_by_quotient<F: Family>(
         &self,
@@ -564,21 +565,24 @@ impl Solve<'_, '_> {
         rules: &grundy_core::HeapRules,
         heaps: &[u64],
         stop: &Stop,
-    ) -> Result<Analysis<<F::Game as Game>::Move>, AppError> {
+    ) -> Result<Option<Analysis<<F::Game as Game>::Move>>, AppError> {
         let halt = || stop.stopped();
         let largest = heaps.iter().copied().max().unwrap_or(0);
         let q = match crate::quotient::solving_quotient(name, rules, largest, self.opts.store, &halt) {
             Ok(q) => q,
             Err(e) => return stop.finish(Err(e)),
         };
-        let mut sums = crate::quotient::MisereSums::new(&q, self.limits.max_positions, &halt);
-        let outcome = stop.finish(sums.outcome(heaps))?;
         let mut after = Vec::new();
         game.moves(p, |m, next| after.push((m, next)));
+        let Some(outcome) = q.outcome(heaps) else {
+            return Ok(None);
+        };
         let mut moves = Vec::with_capacity(after.len());
         for (mv, next) in after {
             let next_heaps = family.heaps(game, &next).map(|(_, h)| h).unwrap_or_default();
-            let o = stop.finish(sums.outcome(&next_heaps))?;
+            let Some(o) = q.outcome(&next_heaps) else {
+                return Ok(None);
+            };
             moves.push(grundy_solve::analysis::MoveReport {
                 mv,
                 grundy: None,
@@ -591,13 +595,13 @@ impl Solve<'_, '_> {
             .filter(|r| r.outcome == Outcome::Second)
             .map(|r| r.mv.clone())
             .collect();
-        Ok(Analysis {
+        Ok(Some(Analysis {
             grundy: None,
             outcome,
             winning_moves,
             moves,
             remoteness: None,
-        })
+        }))
     }
 }
 
@@ -684,8 +688,12 @@ impl WithGame for Solve<'_, '_> {
             Convention::Misere if !req.remoteness => family.heaps(game, &p),
             _ => None,
         };
-        let a = match heaps {
+        let by_quotient = match heaps {
             Some((rules, heaps)) => self.misere_by_quotient(family, game, &p, &info.name, &rules, &heaps, &stop)?,
+            None => None,
+        };
+        let a = match by_quotient {
+            Some(a) => a,
             None => {
                 let a = self.analyze(&bounded, &p, convention, search);
                 bounded.finish(a)?
