@@ -294,3 +294,114 @@ pub fn solving_quotient(
     Ok(q)
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::{solve_with, Limits, SolveOptions, SolveRequest};
+    use grundy_core::Game;
+    use grundy_solve::{brute, Convention};
+
+    fn misere(family: &str, position: &str, store: Option<&Store>) -> crate::solve::SolveResponse {
+        let req = SolveRequest {
+            family: family.into(),
+            position: position.into(),
+            misere: true,
+            ..SolveRequest::default()
+        };
+        let opts = SolveOptions {
+            store,
+            ..SolveOptions::default()
+        };
+        solve_with(&req, &Limits::local(1 << 22), opts).unwrap()
+    }
+
+    #[test]
+    fn misere_solves_by_the_quotient_match_the_reference() {
+        // 0.75 has a finite quotient (every heap covered); Kayles only to heap 8 (beyond,
+        // the whole-position search answers): both agree with the reference solver.
+        for (code, positions) in [
+            ("0.75", &["1 2 5", "3 3 7", "4 9 10", "2 2 2 6"][..]),
+            ("0.77", &["1 2 5", "3 3 7", "4 8", "2 5 6"][..]),
+            ("sub:1,2", &["1 2 5", "3 3 7", "4 9 10"][..]),
+        ] {
+            let game = HeapGame::parse(code).unwrap();
+            for &text in positions {
+                let p = game.parse_position(text).unwrap();
+                let a = misere(code, text, None);
+                assert_eq!(a.outcome, brute::outcome(&game, &p, Convention::Misere), "{code} {text}");
+                let mut got = a.winning_moves.clone();
+                got.sort();
+                assert_eq!(got, brute::winning_moves(&game, &p, Convention::Misere), "{code} {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn huge_heaps_of_a_finite_quotient() {
+        let a = misere("0.75", "100000 99999 3", None);
+        // R8: 100000 is b (even heaps from 8), 99999 is ab^2 (odd), 3 is a: b·ab^2·a = b^3 = b, an N-position.
+        assert_eq!(a.outcome, grundy_core::Outcome::First);
+        assert!(!a.winning_moves.is_empty());
+    }
+
+    #[test]
+    fn kept_quotients_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb"), "test").unwrap();
+        let _ = misere("0.75", "4 9 10", Some(&store));
+        let rules = HeapGame::parse("0.75").unwrap().rules().clone();
+        let (_, kept) = load(&store, "0.75", &rules).expect("kept");
+        assert!(kept.heaps() >= 10 || kept.periodicity().is_some());
+        // A damaged entry does not read back: it is recomputed.
+        let mut bytes = encode("0.75", 0, &kept);
+        let n = bytes.len();
+        bytes[n / 2] ^= 1;
+        assert!(decode("0.75", &rules, &bytes).is_none());
+        assert!(decode("0.77", &rules, &encode("0.75", 0, &kept)).is_none());
+        let entry = grundy_store::NewEntry {
+            key: &quotient_key("0.75"),
+            kind: KIND_QUOTIENT,
+            family: "0.75",
+            summary: "damaged",
+        };
+        store.put(&entry, &bytes).unwrap();
+        assert!(load(&store, "0.75", &rules).is_none());
+        assert!(check(&quotient_key("0.75"), &bytes).is_err());
+        // Another position (the first one's answer is kept under its own key).
+        let again = misere("0.75", "4 9 11", Some(&store));
+        assert_eq!(again.outcome, misere("0.75", "4 9 11", None).outcome);
+        assert!(load(&store, "0.75", &rules).is_some());
+    }
+
+    #[test]
+    fn bad_codes_are_refused_with_the_reason() {
+        let req = QuotientRequest {
+            game: "0.8".into(),
+            heaps: 10,
+            max_order: 100,
+        };
+        let e = compute(&req, None).unwrap_err();
+        assert!(e.is_input(), "{e}");
+        assert!(e.message.contains("column"), "{e}");
+        let req = QuotientRequest {
+            game: "0.75".into(),
+            heaps: 10,
+            max_order: 4,
+        };
+        let e = compute(&req, None).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert!(e.message.contains("complete to heap"), "{e}");
+        let r = compute(
+            &QuotientRequest {
+                game: "0.75".into(),
+                heaps: 20,
+                max_order: 100,
+            },
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.order, 8);
+        assert!(r.finite);
+    }
+}

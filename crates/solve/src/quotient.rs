@@ -1042,6 +1042,50 @@ mod tests {
         }
     }
 
+    /// A code of the data file: `0.` then octal digits, the last block in brackets repeating.
+    fn read_code(code: &str) -> HeapRules {
+        let body = code.strip_prefix("0.").unwrap();
+        let repeat = body.find('[').map_or(0, |i| body.len() - i - 2);
+        let digits: Vec<u32> = std::iter::once(0)
+            .chain(body.chars().filter_map(|c| c.to_digit(8)))
+            .collect();
+        HeapRules::take_break(&digits, &[], repeat).unwrap()
+    }
+
+    #[test]
+    fn published_quotients() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/misere-quotients.tsv");
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut rows = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 7, "{line}");
+            let rules = read_code(f[0]);
+            let heaps: u64 = f[1].parse().unwrap();
+            match f[5] {
+                "reproduced" => {
+                    let q = Quotient::build(rules, heaps, 4096).unwrap();
+                    assert_eq!(q.order().to_string(), f[2], "{line}");
+                    let p: Vec<String> = q.p_portion().iter().map(|&e| q.element_name(e)).collect();
+                    assert_eq!(p.join(","), f[3], "{line}");
+                    let rel: Vec<String> = q
+                        .relations()
+                        .iter()
+                        .map(|r| format!("{} = {}", q.word_name(&r.lhs), q.word_name(&r.rhs)))
+                        .collect();
+                    assert_eq!(rel.join(", "), f[4], "{line}");
+                }
+                "refused" => {
+                    let (q, e) = Quotient::build(rules, heaps, 4096).unwrap_err();
+                    assert!(q.heaps() < heaps, "{line}: {e}");
+                }
+                other => panic!("unknown status {other}"),
+            }
+            rows += 1;
+        }
+        assert!(rows >= 4);
+    }
+
     #[test]
     fn subtraction_games() {
         for set in [vec![1, 2], vec![1, 3], vec![2, 3], vec![1, 2, 3], vec![1, 4], vec![2, 5]] {
