@@ -144,7 +144,11 @@ pub fn save(store: &Store, game: &str, capped_at: u64, q: &Quotient) {
         key: &quotient_key(game),
         kind: KIND_QUOTIENT,
         family: game,
-        summary: &format!("misère quotient of {game} to heap {}, order {}", q.heaps(), q.order()),
+        summary: &format!(
+            "misère quotient of {game} to heap {}, order {}",
+            q.heaps(),
+            q.order()
+        ),
     };
     let _ = store.put(&entry, &encode(game, capped_at, q));
 }
@@ -162,9 +166,9 @@ pub fn check(key: &str, payload: &[u8]) -> Result<(), String> {
 fn stopped(e: QuotientError) -> AppError {
     let kind = match e {
         QuotientError::Memory { .. } => ErrorKind::Memory,
-        QuotientError::MaxOrder { .. } | QuotientError::Unverified { .. } | QuotientError::VerifyLimit { .. } => {
-            ErrorKind::Limit
-        }
+        QuotientError::MaxOrder { .. }
+        | QuotientError::Unverified { .. }
+        | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
         QuotientError::Halted => ErrorKind::Cancelled,
     };
     AppError::new(kind, e.to_string())
@@ -264,7 +268,11 @@ pub fn solving_quotient(
     let (capped, mut q) = store
         .and_then(|s| load(s, game, rules))
         .unwrap_or_else(|| (0, Quotient::new(rules.clone())));
-    let target = if capped > 0 { largest.min(capped - 1) } else { largest };
+    let target = if capped > 0 {
+        largest.min(capped - 1)
+    } else {
+        largest
+    };
     if q.heaps() >= target || q.periodicity().is_some() {
         return Ok(q);
     }
@@ -293,7 +301,6 @@ pub fn solving_quotient(
     }
     Ok(q)
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -329,10 +336,18 @@ mod tests {
             for &text in positions {
                 let p = game.parse_position(text).unwrap();
                 let a = misere(code, text, None);
-                assert_eq!(a.outcome, brute::outcome(&game, &p, Convention::Misere), "{code} {text}");
+                assert_eq!(
+                    a.outcome,
+                    brute::outcome(&game, &p, Convention::Misere),
+                    "{code} {text}"
+                );
                 let mut got = a.winning_moves.clone();
                 got.sort();
-                assert_eq!(got, brute::winning_moves(&game, &p, Convention::Misere), "{code} {text}");
+                assert_eq!(
+                    got,
+                    brute::winning_moves(&game, &p, Convention::Misere),
+                    "{code} {text}"
+                );
             }
         }
     }

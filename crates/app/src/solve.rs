@@ -684,12 +684,17 @@ impl WithGame for Solve<'_, '_> {
         let stop = std::mem::replace(&mut self.stop, Stop::new(self.limits));
         let bounded = Bounded { game, stop: &stop };
         // Misère sums of heap games: by the game's misère quotient (grundy_app::quotient).
+        // GRUNDY_NO_QUOTIENT=1: the whole-position search only (the baseline of the benchmarks).
         let heaps = match convention {
-            Convention::Misere if !req.remoteness => family.heaps(game, &p),
+            Convention::Misere if !req.remoteness && std::env::var_os("GRUNDY_NO_QUOTIENT").is_none() => {
+                family.heaps(game, &p)
+            }
             _ => None,
         };
         let by_quotient = match heaps {
-            Some((rules, heaps)) => self.misere_by_quotient(family, game, &p, &info.name, &rules, &heaps, &stop)?,
+            Some((rules, heaps)) => {
+                self.misere_by_quotient(family, game, &p, &info.name, &rules, &heaps, &stop)?
+            }
             None => None,
         };
         let a = match by_quotient {

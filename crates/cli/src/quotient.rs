@@ -18,7 +18,11 @@ use std::path::{Path, PathBuf};
 pub struct QuotientArgs {
     /// The game: a take-and-break code (0.75, 4.07, 0.F, 0.{0,1,4}, 4!.0, 0.[3]),
     /// grundys-game, sub:1,3,4 or sub-all-but:2,5 (none with --game FILE).
-    #[arg(required_unless_present = "game_file", default_value = "", hide_default_value = true)]
+    #[arg(
+        required_unless_present = "game_file",
+        default_value = "",
+        hide_default_value = true
+    )]
     pub game: String,
     /// A heap game defined in a file: a TOML spec of kind "take-and-break" or "subtraction"
     /// (docs/game-files.md).
@@ -100,11 +104,19 @@ pub fn human(r: &QuotientReport) -> String {
     let _ = writeln!(s, "misère quotient of {} to heap {}", r.game, r.heaps);
     let _ = writeln!(s, "order:        {}", r.order);
     let _ = writeln!(s, "P-portion:    {{{}}}", r.p_portion.join(", "));
-    let gens: Vec<String> = r.generators.iter().map(|g| format!("{} (heap {})", g.name, g.heap)).collect();
+    let gens: Vec<String> = r
+        .generators
+        .iter()
+        .map(|g| format!("{} (heap {})", g.name, g.heap))
+        .collect();
     let _ = writeln!(
         s,
         "presentation: <{} | {}>",
-        r.generators.iter().map(|g| g.name.as_str()).collect::<Vec<_>>().join(", "),
+        r.generators
+            .iter()
+            .map(|g| g.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
         r.relations.join(", ")
     );
     if !gens.is_empty() {

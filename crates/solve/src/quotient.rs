@@ -201,11 +201,15 @@ impl Quotient {
     }
 
     /// The quotient of heaps 0..=n of `rules` (see [`Quotient::extend_to`]).
-    pub fn build(rules: HeapRules, n: u64, max_order: usize) -> Result<Quotient, (Quotient, QuotientError)> {
+    pub fn build(
+        rules: HeapRules,
+        n: u64,
+        max_order: usize,
+    ) -> Result<Quotient, Box<(Quotient, QuotientError)>> {
         let mut q = Quotient::new(rules).with_max_order(max_order);
         match q.extend_to(n) {
             Ok(()) => Ok(q),
-            Err(e) => Err((q, e)),
+            Err(e) => Err(Box::new((q, e))),
         }
     }
 
@@ -239,7 +243,9 @@ impl Quotient {
 
     /// The P-portion, in element order.
     pub fn p_portion(&self) -> Vec<Element> {
-        (0..self.order as Element).filter(|&a| self.p[a as usize]).collect()
+        (0..self.order as Element)
+            .filter(|&a| self.p[a as usize])
+            .collect()
     }
 
     /// The heap of each generator (generator 0 is written `a`, 1 `b`, ...).
@@ -342,7 +348,9 @@ impl Quotient {
     /// to n0 + p + t. The least such (n0 + p, then p) within the heaps computed.
     pub fn periodicity(&self) -> Option<Periodicity> {
         let t = match &self.rules {
-            HeapRules::TakeBreak { repeat: 0, .. } if self.rules.max_parts() <= 2 && !self.rules.has_unequal() => {
+            HeapRules::TakeBreak { repeat: 0, .. }
+                if self.rules.max_parts() <= 2 && !self.rules.has_unequal() =>
+            {
                 self.rules.max_removal()?
             }
             HeapRules::Subtraction(_) => self.rules.max_removal()?,
@@ -449,7 +457,7 @@ impl Quotient {
         order.push(start);
         let mut at = 0;
         while at < order.len() {
-            if at % 4096 == 0 && (halt() || self.share.over()) {
+            if at.is_multiple_of(4096) && (halt() || self.share.over()) {
                 return Verified::Halted;
             }
             let (e, w) = order[at].clone();
@@ -504,7 +512,11 @@ impl Quotient {
             return self.clone();
         }
         let ngens = self.gens.iter().filter(|&&g| g <= n).count();
-        let order = self.words.iter().filter(|w| w[ngens..].iter().all(|&e| e == 0)).count();
+        let order = self
+            .words
+            .iter()
+            .filter(|w| w[ngens..].iter().all(|&e| e == 0))
+            .count();
         let mut mul = Vec::with_capacity(order * order);
         for a in 0..order {
             mul.extend_from_slice(&self.mul[a * self.order..a * self.order + order]);
@@ -600,7 +612,7 @@ impl Quotient {
             }
             seen.insert(col.clone(), k);
             cols.push(col);
-            if k % 64 == 0 {
+            if k.is_multiple_of(64) {
                 stop(self)?;
             }
         };
@@ -654,7 +666,7 @@ impl Quotient {
                 }
                 class_of[q * c + k] = id;
             }
-            if k % 8 == 0 {
+            if k.is_multiple_of(8) {
                 stop(self)?;
             }
         }
@@ -843,23 +855,34 @@ impl Quotient {
         let order = r.len(left / 4)?;
         let ngens = r.len(left / 8)?;
         let gens: Vec<u64> = (0..ngens).map(|_| r.u64()).collect::<Option<_>>()?;
-        if order == 0 || order.checked_mul(order)? > left / 4 || heaps as usize > left / 4 || last_growth > heaps {
+        if order == 0
+            || order.checked_mul(order)? > left / 4
+            || heaps as usize > left / 4
+            || last_growth > heaps
+        {
             return None;
         }
         let ok = |e: u32| (e as usize) < order;
-        let mul: Vec<Element> = (0..order * order).map(|_| r.u32().filter(|&e| ok(e))).collect::<Option<_>>()?;
+        let mul: Vec<Element> = (0..order * order)
+            .map(|_| r.u32().filter(|&e| ok(e)))
+            .collect::<Option<_>>()?;
         let p: Vec<bool> = r.take(order)?.iter().map(|&b| b == 1).collect();
         let mut opts = Vec::with_capacity(order);
         for _ in 0..order {
             let n = r.len(left / 4)?;
-            opts.push((0..n).map(|_| r.u32().filter(|&e| ok(e))).collect::<Option<Vec<_>>>()?);
+            opts.push(
+                (0..n)
+                    .map(|_| r.u32().filter(|&e| ok(e)))
+                    .collect::<Option<Vec<_>>>()?,
+            );
         }
         let mut words = Vec::with_capacity(order);
         for _ in 0..order {
             words.push((0..ngens).map(|_| r.u32()).collect::<Option<Vec<_>>>()?);
         }
-        let heap_elem: Vec<Element> =
-            (0..=heaps).map(|_| r.u32().filter(|&e| ok(e))).collect::<Option<_>>()?;
+        let heap_elem: Vec<Element> = (0..=heaps)
+            .map(|_| r.u32().filter(|&e| ok(e)))
+            .collect::<Option<_>>()?;
         let nrel = r.len(left / 4)?;
         let mut relations = Vec::with_capacity(nrel);
         for _ in 0..nrel {
@@ -928,7 +951,6 @@ impl UnionFind {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -943,7 +965,7 @@ mod tests {
 
     /// The quotient as far as it goes (to `n` at most).
     fn partial(rules: &HeapRules, n: u64) -> Quotient {
-        Quotient::build(rules.clone(), n, 4096).unwrap_or_else(|(q, _)| q)
+        Quotient::build(rules.clone(), n, 4096).unwrap_or_else(|b| b.0)
     }
 
     #[test]
@@ -963,13 +985,16 @@ mod tests {
         let per = q.periodicity().expect("periodic");
         assert_eq!(per.period, 2);
         // Past the heaps computed, by the period.
-        assert_eq!(q.element_of(1_000_001), q.element_of(per.preperiod + 1 + (1_000_000 - per.preperiod) % 2));
+        assert_eq!(
+            q.element_of(1_000_001),
+            q.element_of(per.preperiod + 1 + (1_000_000 - per.preperiod) % 2)
+        );
     }
 
     #[test]
     fn a_failed_step_stops_and_keeps_the_last_checked_quotient() {
         // Kayles: the quotient of heaps up to 8 does not carry over to heap 9.
-        let (q, e) = Quotient::build(octal(&[7, 7]), 20, 4096).unwrap_err();
+        let (q, e) = *Quotient::build(octal(&[7, 7]), 20, 4096).unwrap_err();
         assert!(matches!(e, QuotientError::Unverified { heap: 9, .. }), "{e}");
         assert_eq!(q.heaps(), 8);
         assert_eq!(q.verify(1 << 20, &|| false), Verified::Correct);
@@ -981,7 +1006,7 @@ mod tests {
 
     #[test]
     fn max_order_stops_cleanly() {
-        let (q, e) = Quotient::build(octal(&[7, 5]), 30, 4).unwrap_err();
+        let (q, e) = *Quotient::build(octal(&[7, 5]), 30, 4).unwrap_err();
         assert!(matches!(e, QuotientError::MaxOrder { limit: 4, .. }), "{e}");
         assert!(q.order() <= 4);
         assert_eq!(e.reached(), Some(q.heaps()));
@@ -1054,7 +1079,10 @@ mod tests {
 
     #[test]
     fn published_quotients() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/misere-quotients.tsv");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/misere-quotients.tsv"
+        );
         let text = std::fs::read_to_string(path).unwrap();
         let mut rows = 0;
         for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
@@ -1076,7 +1104,7 @@ mod tests {
                     assert_eq!(rel.join(", "), f[4], "{line}");
                 }
                 "refused" => {
-                    let (q, e) = Quotient::build(rules, heaps, 4096).unwrap_err();
+                    let (q, e) = *Quotient::build(rules, heaps, 4096).unwrap_err();
                     assert!(q.heaps() < heaps, "{line}: {e}");
                 }
                 other => panic!("unknown status {other}"),
@@ -1088,7 +1116,14 @@ mod tests {
 
     #[test]
     fn subtraction_games() {
-        for set in [vec![1, 2], vec![1, 3], vec![2, 3], vec![1, 2, 3], vec![1, 4], vec![2, 5]] {
+        for set in [
+            vec![1, 2],
+            vec![1, 3],
+            vec![2, 3],
+            vec![1, 2, 3],
+            vec![1, 4],
+            vec![2, 5],
+        ] {
             let rules = HeapRules::Subtraction(set.clone());
             let q = partial(&rules, 14);
             let mut search = MisereSearch::new(&rules);
@@ -1097,7 +1132,11 @@ mod tests {
                 for b in a..=n {
                     for c in [0, 1, 2, n] {
                         let heaps: Vec<u64> = [a, b, c].into_iter().filter(|&h| h > 0).collect();
-                        assert_eq!(q.outcome(&heaps), Some(search.outcome(&heaps).unwrap()), "{set:?} {heaps:?}");
+                        assert_eq!(
+                            q.outcome(&heaps),
+                            Some(search.outcome(&heaps).unwrap()),
+                            "{set:?} {heaps:?}"
+                        );
                     }
                 }
             }
