@@ -6,6 +6,7 @@
 pub mod cancel;
 pub mod dense;
 pub mod gamefile;
+pub mod quotient;
 pub mod seq;
 pub mod solve;
 pub mod store;

@@ -550,6 +550,61 @@ impl Solve<'_, '_> {
     }
 }
 
+impl Solve<'_, '_> {
+    /// The misère analysis of a sum of heaps by the game's quotient
+    /// ([`crate::quotient::solving_quotient`]): the outcome, and every move with the outcome
+    /// it leads to, each a product in the monoid. `None` when the quotient does not cover
+    /// the heaps (the whole-position search answers then).
+    #[allow(clippy::too_many_arguments)]
+    fn misere_by_quotient<F: Family>(
+        &self,
+        family: &F,
+        game: &F::Game,
+        p: &<F::Game as Game>::Position,
+        name: &str,
+        rules: &grundy_core::HeapRules,
+        heaps: &[u64],
+        stop: &Stop,
+    ) -> Result<Option<Analysis<<F::Game as Game>::Move>>, AppError> {
+        let halt = || stop.stopped();
+        let largest = heaps.iter().copied().max().unwrap_or(0);
+        let q = match crate::quotient::solving_quotient(name, rules, largest, self.opts.store, &halt) {
+            Ok(q) => q,
+            Err(e) => return stop.finish(Err(e)),
+        };
+        let mut after = Vec::new();
+        game.moves(p, |m, next| after.push((m, next)));
+        let Some(outcome) = q.outcome(heaps) else {
+            return Ok(None);
+        };
+        let mut moves = Vec::with_capacity(after.len());
+        for (mv, next) in after {
+            let next_heaps = family.heaps(game, &next).map(|(_, h)| h).unwrap_or_default();
+            let Some(o) = q.outcome(&next_heaps) else {
+                return Ok(None);
+            };
+            moves.push(grundy_solve::analysis::MoveReport {
+                mv,
+                grundy: None,
+                outcome: o,
+                remoteness: None,
+            });
+        }
+        let winning_moves = moves
+            .iter()
+            .filter(|r| r.outcome == Outcome::Second)
+            .map(|r| r.mv.clone())
+            .collect();
+        Ok(Some(Analysis {
+            grundy: None,
+            outcome,
+            winning_moves,
+            moves,
+            remoteness: None,
+        }))
+    }
+}
+
 impl WithGame for Solve<'_, '_> {
     type Output = SolveResponse;
     type Error = AppError;
@@ -628,8 +683,27 @@ impl WithGame for Solve<'_, '_> {
         let started = Instant::now();
         let stop = std::mem::replace(&mut self.stop, Stop::new(self.limits));
         let bounded = Bounded { game, stop: &stop };
-        let a = self.analyze(&bounded, &p, convention, search);
-        let a = bounded.finish(a)?;
+        // Misère sums of heap games: by the game's misère quotient (grundy_app::quotient).
+        // GRUNDY_NO_QUOTIENT=1: the whole-position search only (the baseline of the benchmarks).
+        let heaps = match convention {
+            Convention::Misere if !req.remoteness && std::env::var_os("GRUNDY_NO_QUOTIENT").is_none() => {
+                family.heaps(game, &p)
+            }
+            _ => None,
+        };
+        let by_quotient = match heaps {
+            Some((rules, heaps)) => {
+                self.misere_by_quotient(family, game, &p, &info.name, &rules, &heaps, &stop)?
+            }
+            None => None,
+        };
+        let a = match by_quotient {
+            Some(a) => a,
+            None => {
+                let a = self.analyze(&bounded, &p, convention, search);
+                bounded.finish(a)?
+            }
+        };
         let immediate = game.immediate_wins(&p).is_some();
         // The answer is built within the same limits as the solve.
         let mut after = Vec::with_capacity(a.moves.len());

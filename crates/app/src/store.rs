@@ -16,6 +16,8 @@
 //!   START is the hexadecimal mask of the cells (vertices) present in the position the table
 //!   was solved from: the table answers every position below it. Only tables whose records
 //!   take at most [`DENSE_KEEP_MAX_BYTES`] are kept.
+//! - `quotient/GAME`: the misère quotient of GAME kept by `grundy quotient` and misère solves
+//!   (layout and checksum: `crate::quotient`, `grundy_solve::quotient::Quotient::to_bytes`).
 //! - `dense-analysis/FAMILY/GEOMETRY/RULE/CONVENTION/RECORD/POSITION`: a [`DenseAnswer`] as
 //!   JSON, for every dense solve whatever its size.
 
@@ -661,6 +663,7 @@ pub fn check(info: &EntryInfo, payload: Vec<u8>) -> Result<(), String> {
             }
             Ok(())
         }
+        crate::quotient::KIND_QUOTIENT => crate::quotient::check(&info.key, &payload),
         _ => Ok(()),
     }
 }

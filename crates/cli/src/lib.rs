@@ -8,6 +8,7 @@ pub mod input;
 pub mod judge;
 pub mod numbers;
 pub mod play;
+pub mod quotient;
 pub mod serve;
 pub mod solve;
 pub mod table;

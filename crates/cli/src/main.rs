@@ -8,7 +8,7 @@ mod plot;
 mod seq;
 
 use clap::{Parser, Subcommand};
-use grundy_cli::{db, judge, play, serve, solve, table};
+use grundy_cli::{db, judge, play, quotient, serve, solve, table};
 use std::path::PathBuf;
 
 /// Every allocation is counted, so engines can stop at the memory budget (`--memory-budget`)
@@ -44,6 +44,9 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Grundy values G(0), ..., G(N-1) of a heap game, with a proven period when there is one.
     Seq(seq::SeqArgs),
+    /// The misère quotient of a heap game to heap N: order, P-portion, presentation, the
+    /// element of every heap, and whether it has stabilised.
+    Quotient(quotient::QuotientArgs),
     /// The table of Grundy values of a family with one or two axes (a heap game, the Cutting
     /// Game, a coordinate game), as text, CSV or JSON.
     Table(table::TableArgs),
@@ -80,6 +83,7 @@ fn main() {
         Command::Solve(args) => report(solve::run(args, &store)),
         Command::Judge(args) => report(judge::run(args)),
         Command::Seq(args) => report(seq::run(args, &store)),
+        Command::Quotient(args) => report(quotient::run(args, &store)),
         Command::Table(args) => report(table::run(args, &store)),
         Command::Plot(args) => report(plot::run(args, &store)),
         Command::Db(args) => report(db::run(args, &store)),

@@ -423,6 +423,17 @@ pub trait Family: Sync + 'static {
         String::new()
     }
 
+    /// For heap games: the rules and the heaps of `p` (zero heaps included), so misère
+    /// sums can be answered by the quotient engine (`grundy_solve::quotient`). `None` for
+    /// other families (the default).
+    fn heaps(
+        &self,
+        _game: &Self::Game,
+        _p: &<Self::Game as Game>::Position,
+    ) -> Option<(grundy_core::HeapRules, Vec<u64>)> {
+        None
+    }
+
     /// Runs `action` on the family's dense form ([`DenseForm`]) at position `p`, for the
     /// families that have one (`Some`, and their description says `dense: true`); `None`
     /// for the others (the default).

@@ -612,6 +612,10 @@ impl Family for HeapFamily {
     fn board(&self, _: &HeapGame, p: &Vec<u64>) -> BoardView {
         BoardView::Heaps { heaps: p.clone() }
     }
+
+    fn heaps(&self, game: &HeapGame, p: &Vec<u64>) -> Option<(HeapRules, Vec<u64>)> {
+        Some((game.rules().clone(), p.clone()))
+    }
 }
 
 

@@ -11,6 +11,7 @@ pub mod dense;
 pub mod genus;
 pub mod memo;
 pub mod misere;
+pub mod quotient;
 pub mod remoteness;
 pub mod search;
 pub mod seq;

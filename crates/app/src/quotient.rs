@@ -1,0 +1,422 @@
+//! Misère quotients for every front end: `grundy quotient GAME --heaps N` ([`compute`]),
+//! and the misère sums of heap games that `solve`, `play` and the web answer through the
+//! quotient ([`solving_quotient`]): the quotient of the heaps up to the largest heap of the
+//! sum (kept in the store, read back only when its checksum holds), when it can be built
+//! and checked within [`SOLVE_MAX_ORDER`]; otherwise the whole-position search answers.
+
+use crate::solve::{AppError, ErrorKind};
+use grundy_core::HeapRules;
+use grundy_games::heap::HeapGame;
+use grundy_solve::quotient::{generator_name, Quotient, QuotientError};
+use grundy_store::Store;
+use serde::Serialize;
+
+/// The largest quotient a misère solve builds; past it the whole-position search answers.
+pub const SOLVE_MAX_ORDER: usize = 1024;
+
+/// What `grundy quotient` asks.
+#[derive(Clone, Debug)]
+pub struct QuotientRequest {
+    /// The game's code (`0.75`, `sub:1,3,4`, ...; read by [`HeapGame::parse`]).
+    pub game: String,
+    /// Heaps 0..=heaps.
+    pub heaps: u64,
+    /// Stop rather than pass this order.
+    pub max_order: usize,
+}
+
+/// A generator of a presentation.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GeneratorOut {
+    /// Its name (`a`, `b`, ...).
+    pub name: String,
+    /// The heap it stands for.
+    pub heap: u64,
+}
+
+/// The element of one heap.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct HeapElementOut {
+    /// The heap.
+    pub heap: u64,
+    /// Its element, as a word in the generators (`1` for the identity).
+    pub element: String,
+    /// Whether the heap alone is a misère P-position.
+    pub p: bool,
+}
+
+/// The periodicity the misère periodicity theorem proves.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PeriodOut {
+    /// First heap of the periodic part (n0).
+    pub preperiod: u64,
+    /// The period (p).
+    pub period: u64,
+    /// The most tokens a move removes (t).
+    pub max_removal: u64,
+    /// The argument, in words.
+    pub argument: String,
+}
+
+/// The misère quotient of a heap game, as `grundy quotient` prints it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct QuotientReport {
+    /// The game's canonical code.
+    pub game: String,
+    /// The quotient covers heaps 0..=heaps.
+    pub heaps: u64,
+    /// Number of elements.
+    pub order: usize,
+    /// The generators, one for each heap that brought new elements.
+    pub generators: Vec<GeneratorOut>,
+    /// The relations, `lhs = rhs`, in the order found.
+    pub relations: Vec<String>,
+    /// The elements that are misère P-positions.
+    pub p_portion: Vec<String>,
+    /// Every element, in order (the least sums first).
+    pub elements: Vec<String>,
+    /// The element of every heap 0..=heaps.
+    pub heap_elements: Vec<HeapElementOut>,
+    /// The last heap that added elements (0: none): the quotient of heaps up to N is that of
+    /// heaps up to this one.
+    pub stable_from: u64,
+    /// The periodicity of the heaps' elements, when proven (then the quotient of every heap
+    /// is this one: `finite`).
+    pub period: Option<PeriodOut>,
+    /// Whether the quotient of the whole game is proven to be this one.
+    pub finite: bool,
+}
+
+/// Reads a heap game's code, with the reason when it does not read.
+pub fn parse_game(code: &str) -> Result<HeapGame, AppError> {
+    HeapGame::parse(code).map_err(|e| {
+        AppError::bad(format!(
+            "invalid game '{}': column {}: {}",
+            grundy_core::parse::shorten(code),
+            e.span.column,
+            e.message
+        ))
+    })
+}
+
+/// The kind of the store's entries of quotients.
+pub const KIND_QUOTIENT: &str = "quotient";
+
+/// The store's key of a game's quotient.
+pub fn quotient_key(game: &str) -> String {
+    format!("quotient/{game}")
+}
+
+/// A kept quotient: the game's name, then how far a solve found it may grow (0: no
+/// limit met; else the heap whose step would pass [`SOLVE_MAX_ORDER`]), then the quotient's
+/// own bytes with their checksum ([`Quotient::to_bytes`]).
+fn encode(game: &str, capped_at: u64, q: &Quotient) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&(game.len() as u32).to_le_bytes());
+    out.extend_from_slice(game.as_bytes());
+    out.extend_from_slice(&capped_at.to_le_bytes());
+    out.extend_from_slice(&q.to_bytes());
+    out
+}
+
+/// Reads [`encode`] back: `None` for another game's entry, a damaged one, or one whose
+/// checksum fails.
+fn decode(game: &str, rules: &HeapRules, payload: &[u8]) -> Option<(u64, Quotient)> {
+    let len = u32::from_le_bytes(payload.get(..4)?.try_into().ok()?) as usize;
+    let name = payload.get(4..4 + len)?;
+    if name != game.as_bytes() {
+        return None;
+    }
+    let capped = u64::from_le_bytes(payload.get(4 + len..12 + len)?.try_into().ok()?);
+    let q = Quotient::from_bytes(rules.clone(), payload.get(12 + len..)?)?;
+    Some((capped, q))
+}
+
+/// The quotient of `game` kept in the store, if any reads back whole.
+pub fn load(store: &Store, game: &str, rules: &HeapRules) -> Option<(u64, Quotient)> {
+    let (_, payload) = store.get(&quotient_key(game)).ok()??;
+    decode(game, rules, &payload)
+}
+
+/// Keeps `q` as `game`'s quotient (a failure to write only loses the cache).
+pub fn save(store: &Store, game: &str, capped_at: u64, q: &Quotient) {
+    let entry = grundy_store::NewEntry {
+        key: &quotient_key(game),
+        kind: KIND_QUOTIENT,
+        family: game,
+        summary: &format!(
+            "misère quotient of {game} to heap {}, order {}",
+            q.heaps(),
+            q.order()
+        ),
+    };
+    let _ = store.put(&entry, &encode(game, capped_at, q));
+}
+
+/// Checks a kept quotient for `grundy db verify`.
+pub fn check(key: &str, payload: &[u8]) -> Result<(), String> {
+    let game = key.strip_prefix("quotient/").ok_or("not a quotient key")?;
+    let rules = HeapGame::parse(game).map_err(|e| e.message)?.rules().clone();
+    decode(game, &rules, payload)
+        .map(|_| ())
+        .ok_or_else(|| "the quotient does not read back (checksum or layout)".to_string())
+}
+
+/// The error of a quotient that stopped.
+fn stopped(e: QuotientError) -> AppError {
+    let kind = match e {
+        QuotientError::Memory { .. } => ErrorKind::Memory,
+        QuotientError::MaxOrder { .. }
+        | QuotientError::Unverified { .. }
+        | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
+        QuotientError::Halted => ErrorKind::Cancelled,
+    };
+    AppError::new(kind, e.to_string())
+}
+
+/// Computes the quotient of a request (from the store's when it covers the heaps asked),
+/// and its report.
+pub fn compute(req: &QuotientRequest, store: Option<&Store>) -> Result<QuotientReport, AppError> {
+    let game = parse_game(&req.game)?;
+    let name = game.name().to_string();
+    let rules = game.rules().clone();
+    let kept = store.and_then(|s| load(s, &name, &rules));
+    let kept_heaps = kept.as_ref().map_or(0, |(_, q)| q.heaps());
+    let mut q = match kept {
+        Some((_, q)) if q.heaps() >= req.heaps => q.truncated(req.heaps),
+        Some((_, q)) if q.order() <= req.max_order => q,
+        _ => Quotient::new(rules.clone()),
+    }
+    .with_max_order(req.max_order);
+    let result = q.extend_to(req.heaps);
+    if let Some(s) = store {
+        if q.heaps() > kept_heaps {
+            save(s, &name, 0, &q);
+        }
+    }
+    result.map_err(stopped)?;
+    Ok(report(&name, &q))
+}
+
+/// The report of a quotient.
+pub fn report(game: &str, q: &Quotient) -> QuotientReport {
+    let names: Vec<String> = (0..q.order() as u32).map(|e| q.element_name(e)).collect();
+    let period = q.periodicity().map(|p| PeriodOut {
+        preperiod: p.preperiod,
+        period: p.period,
+        max_removal: p.max_removal,
+        argument: format!(
+            "the element of heap n + {} is that of heap n for {} <= n < {} = 2*{} + {} + {} (t = {}, the most tokens a move removes), and no heap after {} adds an element: by the misère periodicity theorem (Plambeck and Siegel) this holds for every n >= {}, and the quotient of the whole game is this one",
+            p.period,
+            p.preperiod,
+            2 * p.preperiod + p.period + p.max_removal,
+            p.preperiod,
+            p.period,
+            p.max_removal,
+            p.max_removal,
+            p.preperiod + p.period + p.max_removal,
+            p.preperiod
+        ),
+    });
+    QuotientReport {
+        game: game.to_string(),
+        heaps: q.heaps(),
+        order: q.order(),
+        generators: q
+            .generators()
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| GeneratorOut {
+                name: generator_name(i),
+                heap: h,
+            })
+            .collect(),
+        relations: q
+            .relations()
+            .iter()
+            .map(|r| format!("{} = {}", q.word_name(&r.lhs), q.word_name(&r.rhs)))
+            .collect(),
+        p_portion: q.p_portion().iter().map(|&e| names[e as usize].clone()).collect(),
+        heap_elements: q
+            .heap_elements()
+            .iter()
+            .enumerate()
+            .map(|(h, &e)| HeapElementOut {
+                heap: h as u64,
+                element: names[e as usize].clone(),
+                p: q.is_p(e),
+            })
+            .collect(),
+        elements: names,
+        stable_from: q.last_growth(),
+        finite: period.is_some(),
+        period,
+    }
+}
+
+/// The quotient a misère solve of heaps up to `largest` uses: the store's, extended (and
+/// kept) up to `largest` or until the next heap would pass [`SOLVE_MAX_ORDER`], the memory
+/// left or its check, or until its period is proven. It may cover fewer heaps than asked:
+/// the caller checks ([`Quotient::element_of`]).
+pub fn solving_quotient(
+    game: &str,
+    rules: &HeapRules,
+    largest: u64,
+    store: Option<&Store>,
+    halt: &dyn Fn() -> bool,
+) -> Result<Quotient, AppError> {
+    let (capped, mut q) = store
+        .and_then(|s| load(s, game, rules))
+        .unwrap_or_else(|| (0, Quotient::new(rules.clone())));
+    let target = if capped > 0 {
+        largest.min(capped - 1)
+    } else {
+        largest
+    };
+    if q.heaps() >= target || q.periodicity().is_some() {
+        return Ok(q);
+    }
+    q = q.with_max_order(SOLVE_MAX_ORDER);
+    let before = q.heaps();
+    let mut cap = 0;
+    while q.heaps() < target && q.periodicity().is_none() {
+        match q.extend_until(q.heaps() + 1, halt) {
+            Ok(()) => {}
+            Err(QuotientError::MaxOrder { heap, .. }) => {
+                cap = heap;
+                break;
+            }
+            Err(QuotientError::Halted) => return Err(AppError::new(ErrorKind::Cancelled, "stopped")),
+            // Past the memory left, or a step that fails its check: the search answers.
+            Err(e) => {
+                cap = e.reached().map_or(0, |r| r + 1);
+                break;
+            }
+        }
+    }
+    if let Some(s) = store {
+        if q.heaps() > before || cap > 0 {
+            save(s, game, cap, &q);
+        }
+    }
+    Ok(q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::{solve_with, Limits, SolveOptions, SolveRequest};
+    use grundy_core::Game;
+    use grundy_solve::{brute, Convention};
+
+    fn misere(family: &str, position: &str, store: Option<&Store>) -> crate::solve::SolveResponse {
+        let req = SolveRequest {
+            family: family.into(),
+            position: position.into(),
+            misere: true,
+            ..SolveRequest::default()
+        };
+        let opts = SolveOptions {
+            store,
+            ..SolveOptions::default()
+        };
+        solve_with(&req, &Limits::local(1 << 22), opts).unwrap()
+    }
+
+    #[test]
+    fn misere_solves_by_the_quotient_match_the_reference() {
+        // 0.75 has a finite quotient (every heap covered); Kayles only to heap 8 (beyond,
+        // the whole-position search answers): both agree with the reference solver.
+        for (code, positions) in [
+            ("0.75", &["1 2 5", "3 3 7", "4 9 10", "2 2 2 6"][..]),
+            ("0.77", &["1 2 5", "3 3 7", "4 8", "2 5 6"][..]),
+            ("sub:1,2", &["1 2 5", "3 3 7", "4 9 10"][..]),
+        ] {
+            let game = HeapGame::parse(code).unwrap();
+            for &text in positions {
+                let p = game.parse_position(text).unwrap();
+                let a = misere(code, text, None);
+                assert_eq!(
+                    a.outcome,
+                    brute::outcome(&game, &p, Convention::Misere),
+                    "{code} {text}"
+                );
+                let mut got = a.winning_moves.clone();
+                got.sort();
+                assert_eq!(
+                    got,
+                    brute::winning_moves(&game, &p, Convention::Misere),
+                    "{code} {text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn huge_heaps_of_a_finite_quotient() {
+        let a = misere("0.75", "100000 99999 3", None);
+        // R8: 100000 is b (even heaps from 8), 99999 is ab^2 (odd), 3 is a: b·ab^2·a = b^3 = b, an N-position.
+        assert_eq!(a.outcome, grundy_core::Outcome::First);
+        assert!(!a.winning_moves.is_empty());
+    }
+
+    #[test]
+    fn kept_quotients_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb"), "test").unwrap();
+        let _ = misere("0.75", "4 9 10", Some(&store));
+        let rules = HeapGame::parse("0.75").unwrap().rules().clone();
+        let (_, kept) = load(&store, "0.75", &rules).expect("kept");
+        assert!(kept.heaps() >= 10 || kept.periodicity().is_some());
+        // A damaged entry does not read back: it is recomputed.
+        let mut bytes = encode("0.75", 0, &kept);
+        let n = bytes.len();
+        bytes[n / 2] ^= 1;
+        assert!(decode("0.75", &rules, &bytes).is_none());
+        assert!(decode("0.77", &rules, &encode("0.75", 0, &kept)).is_none());
+        let entry = grundy_store::NewEntry {
+            key: &quotient_key("0.75"),
+            kind: KIND_QUOTIENT,
+            family: "0.75",
+            summary: "damaged",
+        };
+        store.put(&entry, &bytes).unwrap();
+        assert!(load(&store, "0.75", &rules).is_none());
+        assert!(check(&quotient_key("0.75"), &bytes).is_err());
+        // Another position (the first one's answer is kept under its own key).
+        let again = misere("0.75", "4 9 11", Some(&store));
+        assert_eq!(again.outcome, misere("0.75", "4 9 11", None).outcome);
+        assert!(load(&store, "0.75", &rules).is_some());
+    }
+
+    #[test]
+    fn bad_codes_are_refused_with_the_reason() {
+        let req = QuotientRequest {
+            game: "0.8".into(),
+            heaps: 10,
+            max_order: 100,
+        };
+        let e = compute(&req, None).unwrap_err();
+        assert!(e.is_input(), "{e}");
+        assert!(e.message.contains("column"), "{e}");
+        let req = QuotientRequest {
+            game: "0.75".into(),
+            heaps: 10,
+            max_order: 4,
+        };
+        let e = compute(&req, None).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert!(e.message.contains("complete to heap"), "{e}");
+        let r = compute(
+            &QuotientRequest {
+                game: "0.75".into(),
+                heaps: 20,
+                max_order: 100,
+            },
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.order, 8);
+        assert!(r.finite);
+    }
+}

@@ -1,0 +1,81 @@
+//! `grundy quotient` end to end: the table, `--json`, exit codes of bad codes and limits, and
+//! misère solves of heap games through the quotient.
+
+use std::process::{Command, Output, Stdio};
+
+fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--no-db")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("grundy runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn the_quotient_of_0_75() {
+    let o = grundy(&["quotient", "0.75", "--heaps", "20"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("order:        8"), "{out}");
+    assert!(out.contains("P-portion:    {a, b^2}"), "{out}");
+    assert!(
+        out.contains("<a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2>"),
+        "{out}"
+    );
+    let o = grundy(&["quotient", "0.75", "--heaps", "20", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["order"], 8);
+    assert_eq!(v["p_portion"], serde_json::json!(["a", "b^2"]));
+    assert_eq!(v["heap_elements"].as_array().unwrap().len(), 21);
+    assert_eq!(v["finite"], true);
+}
+
+#[test]
+fn bad_codes_and_limits() {
+    let o = grundy(&["quotient", "0.8", "--heaps", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("column"), "{}", stderr(&o));
+    let o = grundy(&["quotient", "0.75", "--heaps", "10", "--max-order", "3"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("complete to heap"), "{}", stderr(&o));
+    // Kayles: the step to heap 9 fails its check; the error names the last heap proven.
+    let o = grundy(&["quotient", "0.77", "--heaps", "12"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("proven correct to heap 8"), "{}", stderr(&o));
+    let o = grundy(&["quotient", "0.75", "--heaps", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn misere_solves_agree_with_the_search() {
+    for args in [
+        ["0.75", "9", "12", "5"],
+        ["0.75", "4", "4", "7"],
+        ["0.77", "3", "9", "2"],
+    ] {
+        let mut a = vec!["solve"];
+        a.extend(args);
+        a.extend(["--misere", "--json"]);
+        let by_quotient = grundy(&a);
+        assert_eq!(by_quotient.status.code(), Some(0), "{}", stderr(&by_quotient));
+        let searched = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .env("GRUNDY_NO_QUOTIENT", "1")
+            .arg("--no-db")
+            .args(&a)
+            .output()
+            .unwrap();
+        let q: serde_json::Value = serde_json::from_slice(&by_quotient.stdout).unwrap();
+        let s: serde_json::Value = serde_json::from_slice(&searched.stdout).unwrap();
+        assert_eq!(q["outcome"], s["outcome"], "{args:?}");
+        assert_eq!(q["winning_moves"], s["winning_moves"], "{args:?}");
+    }
+}
