@@ -81,9 +81,7 @@ impl Error {
     /// True for the user's input (exit code 2), false for a failure (exit code 1).
     pub fn is_input(&self) -> bool {
         match self {
-            Error::Pattern { .. } | Error::List { .. } | Error::Count(_) | Error::Journal { .. } => {
-                true
-            }
+            Error::Pattern { .. } | Error::List { .. } | Error::Count(_) | Error::Journal { .. } => true,
             Error::JournalWrite { .. } => false,
             Error::Game { source, .. } => source.is_input(),
         }
@@ -432,12 +430,17 @@ impl Journal {
         };
         let mut lines = text.lines().enumerate();
         let Some((_, first)) = lines.next() else {
-            return Err(bad("empty file (not a census journal; remove it or give another --journal)".into()));
+            return Err(bad(
+                "empty file (not a census journal; remove it or give another --journal)".into(),
+            ));
         };
-        let header: Header = serde_json::from_str(first)
-            .map_err(|e| bad(format!("line 1: not a census journal ({e})")))?;
+        let header: Header =
+            serde_json::from_str(first).map_err(|e| bad(format!("line 1: not a census journal ({e})")))?;
         if header.census != 1 {
-            return Err(bad(format!("line 1: journal version {} (expected 1)", header.census)));
+            return Err(bad(format!(
+                "line 1: journal version {} (expected 1)",
+                header.census
+            )));
         }
         if header.count != count || header.games != journal.header.games {
             return Err(bad(format!(
@@ -452,13 +455,21 @@ impl Journal {
             if line.trim().is_empty() {
                 continue;
             }
-            let row: Row = serde_json::from_str(line)
-                .map_err(|e| bad(format!("line {}: {e}", n + 1)))?;
+            let row: Row = serde_json::from_str(line).map_err(|e| bad(format!("line {}: {e}", n + 1)))?;
             if !journal.header.games.contains(&row.game) {
-                return Err(bad(format!("line {}: game {} is not in this census", n + 1, row.game)));
+                return Err(bad(format!(
+                    "line {}: game {} is not in this census",
+                    n + 1,
+                    row.game
+                )));
             }
             if row.count != count {
-                return Err(bad(format!("line {}: {} computed to {} values, not {count}", n + 1, row.game, row.count)));
+                return Err(bad(format!(
+                    "line {}: {} computed to {} values, not {count}",
+                    n + 1,
+                    row.game,
+                    row.count
+                )));
             }
             if done.insert(row.game.clone(), ()).is_some() {
                 return Err(bad(format!("line {}: game {} recorded twice", n + 1, row.game)));

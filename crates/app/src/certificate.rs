@@ -40,7 +40,10 @@ pub fn theorem_line(rules: &HeapRules, p: &period::Period) -> Option<(String, u6
         }
         r => {
             let (h, t) = period::theorem(r)?;
-            Some((format!("take-and-break h={h} t={t}"), period::bound(h, t, p.period, p.n0)))
+            Some((
+                format!("take-and-break h={h} t={t}"),
+                period::bound(h, t, p.period, p.n0),
+            ))
         }
     }
 }
@@ -64,7 +67,11 @@ pub fn write(path: &Path, c: &Computed) -> Result<u64, Error> {
     let tmp = std::path::PathBuf::from(tmp);
     let file = std::fs::File::create(&tmp).map_err(fail)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
-    let claim = if p.saltus > 0 { "arithmetic-periodic" } else { "periodic" };
+    let claim = if p.saltus > 0 {
+        "arithmetic-periodic"
+    } else {
+        "periodic"
+    };
     write!(
         out,
         "grundy-certificate 1\n# written by grundy {}; check with: grundy verify FILE\ngame {}\nclaim {claim}\nperiod {}\nn0 {}\nsaltus {}\ntheorem {theorem}\nbound {bound}\nvalues {len}\n",

@@ -92,7 +92,12 @@ fn check(limit_solved: u64, unsolved_count: u64) -> (usize, usize) {
                 }
                 let row = run_game(&r.code, &options(count), None).unwrap();
                 assert_eq!(row.verdict, Verdict::Periodic, "{}: {row:?}", r.code);
-                assert_eq!((row.period, row.n0), (Some(p), Some(n0)), "{} (published period {p}, prefix {n0})", r.code);
+                assert_eq!(
+                    (row.period, row.n0),
+                    (Some(p), Some(n0)),
+                    "{} (published period {p}, prefix {n0})",
+                    r.code
+                );
                 solved += 1;
             }
             None => {

@@ -58,7 +58,10 @@ fn games_of(pattern: &str) -> Result<(Games, String), CliError> {
         // The journal's key: the list's contents, so an edited list is another census.
         Ok((games, format!("@{text}")))
     } else {
-        Ok((app::expand(pattern).map_err(census_error)?, pattern.trim().to_string()))
+        Ok((
+            app::expand(pattern).map_err(census_error)?,
+            pattern.trim().to_string(),
+        ))
     }
 }
 
@@ -130,7 +133,10 @@ pub fn run(args: CensusArgs, db: &DbOptions) -> Result<(), CliError> {
             writeln!(out, "{obj}")?;
         }
     } else if args.csv {
-        writeln!(out, "game,verdict,period,n0,saltus,max,rare,rare_count,count,computed,checked_to,same_as")?;
+        writeln!(
+            out,
+            "game,verdict,period,n0,saltus,max,rare,rare_count,count,computed,checked_to,same_as"
+        )?;
         for (r, s) in rows.iter().zip(&same) {
             writeln!(
                 out,
@@ -168,7 +174,12 @@ fn rare(r: &Row) -> String {
         .unwrap_or_default()
 }
 
-fn write_table(out: &mut impl Write, rows: &[Row], same: &[Option<String>], count: u64) -> std::io::Result<()> {
+fn write_table(
+    out: &mut impl Write,
+    rows: &[Row],
+    same: &[Option<String>],
+    count: u64,
+) -> std::io::Result<()> {
     let w = rows.iter().map(|r| r.game.len()).max().unwrap_or(4).max(4);
     writeln!(
         out,
@@ -203,7 +214,11 @@ fn write_table(out: &mut impl Write, rows: &[Row], same: &[Option<String>], coun
     if groups.is_empty() {
         writeln!(out, "no two games have equal sequences up to {count}")?;
     } else {
-        writeln!(out, "games with equal sequences up to {count} ({} groups):", groups.len())?;
+        writeln!(
+            out,
+            "games with equal sequences up to {count} ({} groups):",
+            groups.len()
+        )?;
         for g in groups {
             writeln!(out, "  {}", g.join(" = "))?;
         }

@@ -34,7 +34,8 @@ pub fn write_values(out: &mut impl Write, c: &Computed, format: Format) -> std::
 /// Writes the certificate of the period `c` proves to `path`, with a note on stderr unless
 /// `quiet`. No period proven is a failure (exit 1): the run could not prove what was asked.
 pub fn certificate(path: &Path, c: &Computed, quiet: bool) -> Result<(), CliError> {
-    let n = grundy_app::certificate::write(path, c).map_err(|e| CliError::Failure(anyhow::anyhow!(e.to_string())))?;
+    let n = grundy_app::certificate::write(path, c)
+        .map_err(|e| CliError::Failure(anyhow::anyhow!(e.to_string())))?;
     if !quiet {
         eprintln!(
             "grundy: certificate {} written ({n} values); check it with: grundy verify {}",

@@ -35,16 +35,39 @@ fn rows(o: &Output) -> Vec<serde_json::Value> {
 fn two_digit_octal_games() {
     let dir = tempfile::tempdir().unwrap();
     let j = dir.path().join("j.jsonl");
-    let o = grundy(&["census", "0.??", "--count", "3000", "--json", "-q", "--journal", j.to_str().unwrap()]);
+    let o = grundy(&[
+        "census",
+        "0.??",
+        "--count",
+        "3000",
+        "--json",
+        "-q",
+        "--journal",
+        j.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let rows = rows(&o);
     assert_eq!(rows.len(), 64);
     let get = |g: &str| rows.iter().find(|r| r["game"] == g).unwrap().clone();
     // Kayles and Dawson's Kayles.
     let k = get("0.77");
-    assert_eq!((k["verdict"].as_str(), k["period"].as_u64(), k["n0"].as_u64()), (Some("periodic"), Some(12), Some(71)));
+    assert_eq!(
+        (k["verdict"].as_str(), k["period"].as_u64(), k["n0"].as_u64()),
+        (Some("periodic"), Some(12), Some(71))
+    );
     assert_eq!(k["count"], 3000);
-    for field in ["game", "period", "n0", "saltus", "max", "rare", "count", "checked_to", "verdict", "same_as"] {
+    for field in [
+        "game",
+        "period",
+        "n0",
+        "saltus",
+        "max",
+        "rare",
+        "count",
+        "checked_to",
+        "verdict",
+        "same_as",
+    ] {
         assert!(k.get(field).is_some(), "{field}");
     }
     let d = get("0.07");
@@ -57,15 +80,44 @@ fn two_digit_octal_games() {
     // 0.10 is listed once, as 0.1.
     assert!(rows.iter().all(|r| r["game"] != "0.10"));
     // A second run reads everything from the journal; CSV and the table from it too.
-    let again = grundy(&["census", "0.??", "--count", "3000", "--csv", "--journal", j.to_str().unwrap()]);
-    assert!(stderr(&again).contains("64 done before, 0 to run"), "{}", stderr(&again));
+    let again = grundy(&[
+        "census",
+        "0.??",
+        "--count",
+        "3000",
+        "--csv",
+        "--journal",
+        j.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr(&again).contains("64 done before, 0 to run"),
+        "{}",
+        stderr(&again)
+    );
     let csv = stdout(&again);
-    assert!(csv.starts_with("game,verdict,period,n0,saltus,max,rare,rare_count,count,computed,checked_to,same_as\n"));
+    assert!(csv.starts_with(
+        "game,verdict,period,n0,saltus,max,rare,rare_count,count,computed,checked_to,same_as\n"
+    ));
     assert!(csv.lines().any(|l| l.starts_with("0.77,periodic,12,71,0,")));
-    let table = grundy(&["census", "0.??", "--count", "3000", "-q", "--journal", j.to_str().unwrap()]);
+    let table = grundy(&[
+        "census",
+        "0.??",
+        "--count",
+        "3000",
+        "-q",
+        "--journal",
+        j.to_str().unwrap(),
+    ]);
     assert!(stdout(&table).contains("0.26 = 0.27"), "{}", stdout(&table));
     // Another count with this journal: refused.
-    let o = grundy(&["census", "0.??", "--count", "3001", "--journal", j.to_str().unwrap()]);
+    let o = grundy(&[
+        "census",
+        "0.??",
+        "--count",
+        "3001",
+        "--journal",
+        j.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--count 3000"), "{}", stderr(&o));
 }
@@ -87,7 +139,9 @@ fn killed_census_resumes_exactly() {
     // Kill it (SIGKILL) once a few games are in the journal.
     let started = std::time::Instant::now();
     while started.elapsed().as_secs() < 60 {
-        let lines = std::fs::read_to_string(&j).map(|t| t.lines().count()).unwrap_or(0);
+        let lines = std::fs::read_to_string(&j)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
         if lines >= 4 {
             break;
         }
@@ -103,7 +157,11 @@ fn killed_census_resumes_exactly() {
         .output()
         .unwrap();
     assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
-    assert!(stderr(&resumed).contains(&format!("{before} done before")), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains(&format!("{before} done before")),
+        "{}",
+        stderr(&resumed)
+    );
     let fresh = grundy(&args);
     assert_eq!(rows(&resumed), rows(&fresh));
     // Every game once in the journal.
@@ -118,7 +176,10 @@ fn bad_input_is_refused() {
         (vec!["census", "1.?"], "names no game"),
         (vec!["census", "0.???????"], "at most 6"),
         (vec!["census", "0.??", "--count", "many"], "invalid count"),
-        (vec!["--memory-budget", "1M", "census", "0.??", "--count", "1e6"], "memory budget"),
+        (
+            vec!["--memory-budget", "1M", "census", "0.??", "--count", "1e6"],
+            "memory budget",
+        ),
         (vec!["census", "@/nonexistent/list"], "list of games"),
     ] {
         let o = grundy(&args);
@@ -133,7 +194,14 @@ fn bad_input_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 3"), "{}", stderr(&o));
     std::fs::write(&list, "0.77\n0.137\n0.770\n").unwrap();
-    let o = grundy(&["census", &format!("@{}", list.display()), "-n", "1000", "--json", "-q"]);
+    let o = grundy(&[
+        "census",
+        &format!("@{}", list.display()),
+        "-n",
+        "1000",
+        "--json",
+        "-q",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(rows(&o).len(), 2);
 }
@@ -157,14 +225,27 @@ fn certificates_verify_and_tampering_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let cert = dir.path().join("k.cert");
     let c = cert.to_str().unwrap();
-    let o = grundy(&["seq", "0.77", "-n", "1e5", "--until-period", "--certificate", c, "-q"]);
+    let o = grundy(&[
+        "seq",
+        "0.77",
+        "-n",
+        "1e5",
+        "--until-period",
+        "--certificate",
+        c,
+        "-q",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = std::fs::read_to_string(&cert).unwrap();
     assert!(text.starts_with("grundy-certificate 1\n"));
     assert!(text.contains("\ngame 0.77\nclaim periodic\nperiod 12\nn0 71\nsaltus 0\ntheorem take-and-break h=2 t=2\nbound 156\nvalues 168\n"), "{text}");
     let v = grundy(&["verify", c]);
     assert_eq!(v.status.code(), Some(0), "{}", stderr(&v));
-    assert!(stdout(&v).starts_with("valid: 0.77 has period 12 from n0 = 71"), "{}", stdout(&v));
+    assert!(
+        stdout(&v).starts_with("valid: 0.77 has period 12 from n0 = 71"),
+        "{}",
+        stdout(&v)
+    );
     // The separate binary agrees.
     let tamper = |from: &str, to: &str| -> Output {
         let t = dir.path().join("t.cert");
@@ -176,7 +257,11 @@ fn certificates_verify_and_tampering_is_refused() {
     let line = text.lines().find(|l| l.starts_with("0 1 2 3 1 4 ")).unwrap();
     let o = tamper(line, &line.replacen("0 1 2 3 1 4 ", "0 1 2 3 1 5 ", 1));
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("G(5) is 5 in the certificate"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("G(5) is 5 in the certificate"),
+        "{}",
+        stderr(&o)
+    );
     // Claims the values do not show, or a bound too small.
     for (from, to, needle) in [
         ("period 12\n", "period 6\n", "theorem"),
@@ -190,13 +275,26 @@ fn certificates_verify_and_tampering_is_refused() {
         assert!(stderr(&o).contains(needle), "{from}: {}", stderr(&o));
     }
     // Not a certificate: cut short, garbage, a missing file.
-    for (from, to) in [("end\n", ""), ("values 168\n", "values many\n"), ("grundy-certificate 1", "hello")] {
+    for (from, to) in [
+        ("end\n", ""),
+        ("values 168\n", "values many\n"),
+        ("grundy-certificate 1", "hello"),
+    ] {
         let o = tamper(from, to);
         assert_eq!(o.status.code(), Some(2), "{from}: {}", stderr(&o));
     }
     assert_eq!(grundy(&["verify", "/nonexistent.cert"]).status.code(), Some(2));
     // No period proven: no certificate, exit 1.
-    let o = grundy(&["seq", "0.6", "-n", "500", "--until-period", "--certificate", c, "-q"]);
+    let o = grundy(&[
+        "seq",
+        "0.6",
+        "-n",
+        "500",
+        "--until-period",
+        "--certificate",
+        c,
+        "-q",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no period proven"), "{}", stderr(&o));
 }

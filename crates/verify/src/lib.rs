@@ -51,28 +51,36 @@ pub fn parse_game(text: &str) -> Result<Rules, String> {
     };
     let chars: Vec<char> = head.chars().chain(tail.chars()).collect();
     if head.chars().count() != 1 || chars.len() < 2 {
-        return Err(format!("'{t}': expected one digit before the point and at least one after"));
+        return Err(format!(
+            "'{t}': expected one digit before the point and at least one after"
+        ));
     }
     let has_letter = chars.iter().any(|c| c.is_ascii_alphabetic());
     let mut digits = Vec::new();
     for c in chars {
-        let d = c
-            .to_digit(16)
-            .ok_or_else(|| format!("'{t}': '{c}' is not a digit (codes with braces, '!' or '[' have no certificate)"))?;
+        let d = c.to_digit(16).ok_or_else(|| {
+            format!("'{t}': '{c}' is not a digit (codes with braces, '!' or '[' have no certificate)")
+        })?;
         if d >= 8 && !hex && !has_letter {
             return Err(format!("'{t}': digit {c} in an octal code (write hex:{t})"));
         }
         digits.push(d as u8);
     }
     if digits[0] & 3 != 0 {
-        return Err(format!("'{t}': the digit before the point may only split (0, 4, 8 or C)"));
+        return Err(format!(
+            "'{t}': the digit before the point may only split (0, 4, 8 or C)"
+        ));
     }
     Ok(Rules::TakeBreak(digits))
 }
 
 fn parse_counts(text: &str, empty_ok: bool) -> Result<Vec<u64>, String> {
     if text.trim().is_empty() {
-        return if empty_ok { Ok(Vec::new()) } else { Err("empty subtraction set".into()) };
+        return if empty_ok {
+            Ok(Vec::new())
+        } else {
+            Err("empty subtraction set".into())
+        };
     }
     let mut v = Vec::new();
     for part in text.split(',') {
@@ -96,7 +104,11 @@ pub fn heaps_and_removal(rules: &Rules) -> Option<(u64, u64)> {
     match rules {
         Rules::TakeBreak(d) => {
             let t = d.iter().rposition(|&x| x != 0).unwrap_or(0) as u64;
-            let h = d.iter().map(|&x| 8 - u64::from(x.leading_zeros())).max().unwrap_or(0);
+            let h = d
+                .iter()
+                .map(|&x| 8 - u64::from(x.leading_zeros()))
+                .max()
+                .unwrap_or(0);
             // Bit j is "leave j heaps": the highest bit set is the most heaps.
             Some((h.saturating_sub(1).max(1), t))
         }
@@ -159,9 +171,9 @@ pub fn values(rules: &Rules, len: usize, progress: &mut dyn FnMut(usize)) -> Vec
                 }
             }
             Rules::AllBut(set) => {
-                for m in 0..n {
+                for (m, &gm) in g.iter().enumerate() {
                     if set.binary_search(&((n - m) as u64)).is_err() {
-                        mark(g[m], &mut seen);
+                        mark(gm, &mut seen);
                     }
                 }
             }
@@ -251,7 +263,10 @@ pub fn read(input: impl BufRead) -> Result<Certificate, Refusal> {
                     message: format!("the file ends before the '{key}' line"),
                 });
             };
-            let line = line.map_err(|e| Refusal::Malformed { line: n, message: e.to_string() })?;
+            let line = line.map_err(|e| Refusal::Malformed {
+                line: n,
+                message: e.to_string(),
+            })?;
             let line = line.trim().to_string();
             if line.is_empty() || line.starts_with('#') {
                 continue;
@@ -285,7 +300,10 @@ pub fn read(input: impl BufRead) -> Result<Certificate, Refusal> {
     if claim != "periodic" && claim != "arithmetic-periodic" {
         return Err(Refusal::Malformed {
             line: n,
-            message: format!("claim '{}' (expected periodic or arithmetic-periodic)", cut(&claim)),
+            message: format!(
+                "claim '{}' (expected periodic or arithmetic-periodic)",
+                cut(&claim)
+            ),
         });
     }
     let period = number(next_header("period")?, "period")?;
@@ -304,11 +322,17 @@ pub fn read(input: impl BufRead) -> Result<Certificate, Refusal> {
     let mut values: Vec<u32> = Vec::with_capacity(count.min(1 << 26) as usize);
     let mut ended = false;
     for (n, line) in lines {
-        let line = line.map_err(|e| Refusal::Malformed { line: n, message: e.to_string() })?;
+        let line = line.map_err(|e| Refusal::Malformed {
+            line: n,
+            message: e.to_string(),
+        })?;
         let line = line.trim();
         if ended {
             if !line.is_empty() {
-                return Err(Refusal::Malformed { line: n, message: "text after 'end'".into() });
+                return Err(Refusal::Malformed {
+                    line: n,
+                    message: "text after 'end'".into(),
+                });
             }
             continue;
         }
@@ -331,7 +355,10 @@ pub fn read(input: impl BufRead) -> Result<Certificate, Refusal> {
         }
     }
     if !ended {
-        return Err(Refusal::Malformed { line: 0, message: "no 'end' line (the file is cut short)".into() });
+        return Err(Refusal::Malformed {
+            line: 0,
+            message: "no 'end' line (the file is cut short)".into(),
+        });
     }
     if values.len() as u64 != count {
         return Err(Refusal::Malformed {
@@ -408,7 +435,9 @@ pub fn check(c: &Certificate, progress: &mut dyn FnMut(u64, u64)) -> Result<Prov
             (format!("take-and-break h={h} t={t}"), b)
         }
         None => {
-            let Rules::AllBut(set) = &c.rules else { unreachable!() };
+            let Rules::AllBut(set) = &c.rules else {
+                unreachable!()
+            };
             if c.claim != "arithmetic-periodic" || s == 0 {
                 return wrong(format!(
                     "claim {} with saltus {s}: for an all-but game the certificate claims an arithmetic period (claim arithmetic-periodic, saltus at least 1)",
@@ -420,7 +449,10 @@ pub fn check(c: &Certificate, progress: &mut dyn FnMut(u64, u64)) -> Result<Prov
         }
     };
     if c.theorem != theorem {
-        return wrong(format!("theorem '{}' stated; for {} it is '{theorem}'", c.theorem, c.game));
+        return wrong(format!(
+            "theorem '{}' stated; for {} it is '{theorem}'",
+            c.theorem, c.game
+        ));
     }
     let Some(bound) = bound else {
         return wrong("the bound overflows".into());
@@ -431,7 +463,9 @@ pub fn check(c: &Certificate, progress: &mut dyn FnMut(u64, u64)) -> Result<Prov
             c.bound
         ));
     }
-    let need = bound.checked_add(p).ok_or_else(|| Refusal::Wrong("the bound overflows".into()))?;
+    let need = bound
+        .checked_add(p)
+        .ok_or_else(|| Refusal::Wrong("the bound overflows".into()))?;
     let len = c.values.len() as u64;
     if len < need {
         return wrong(format!(
@@ -495,6 +529,87 @@ pub fn verify(input: impl BufRead, progress: &mut dyn FnMut(u64, u64)) -> Result
     check(&c, progress)
 }
 
+/// Checks the certificate in `path`, writing the verdict of a valid one to `out` and the
+/// estimate, the progress and any refusal to `log`; returns the exit code: 0 valid, 1 refused (the values or the claim are
+/// wrong), 2 the file does not read as a certificate.
+pub fn run_file(
+    path: &std::path::Path,
+    out: &mut dyn std::io::Write,
+    log: &mut dyn std::io::Write,
+    started: std::time::Instant,
+) -> i32 {
+    let shown = path.display();
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            let _ = writeln!(log, "grundy verify: {shown}: {e}");
+            return 2;
+        }
+    };
+    let c = match read(std::io::BufReader::new(file)) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(log, "grundy verify: {shown}: not a certificate: {e}");
+            return 2;
+        }
+    };
+    let ops = work(&c.rules, c.values.len() as u64);
+    if ops > 1e9 {
+        let _ = writeln!(
+            log,
+            "grundy verify: recomputing {} values of {} lists about {:.1e} options (at 1e8 to 1e9 a second: {:.0} to {:.0} s)",
+            c.values.len(),
+            c.game,
+            ops,
+            ops / 1e9,
+            ops / 1e8
+        );
+    }
+    let mut last = std::time::Instant::now();
+    let mut progress = |done: u64, total: u64| {
+        if ops > 1e9 && last.elapsed().as_secs() >= 5 {
+            last = std::time::Instant::now();
+            // Work grows with the square of the heap: the share done is (done/total)^2.
+            let share = (done as f64 / total.max(1) as f64).powi(2);
+            let _ = writeln!(
+                log,
+                "grundy verify: G({done}) of {total} ({:.0}% of the work)",
+                share * 100.0
+            );
+        }
+    };
+    match check(&c, &mut progress) {
+        Ok(p) => {
+            let claim = if p.saltus > 0 {
+                format!(
+                    "arithmetic period {} with saltus {} from n0 = {}",
+                    p.period, p.saltus, p.n0
+                )
+            } else {
+                format!("period {} from n0 = {}", p.period, p.n0)
+            };
+            let _ = writeln!(
+                out,
+                "valid: {} has {claim} (theorem {}, bound {}; {} values recomputed from the rules{}) in {:.2} s",
+                p.game,
+                p.theorem,
+                p.bound,
+                p.values,
+                if p.least_n0 { ", n0 is the least" } else { "; a smaller n0 also holds" },
+                started.elapsed().as_secs_f64()
+            );
+            0
+        }
+        Err(e) => {
+            let _ = writeln!(log, "grundy verify: {shown}: refused: {e}");
+            match e {
+                Refusal::Malformed { .. } => 2,
+                Refusal::Wrong(_) => 1,
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -550,24 +665,43 @@ mod tests {
         assert!(ok.least_n0);
         // One value altered.
         let bad = good.replacen("values 176\n0 0 1", "values 176\n0 0 2", 1);
-        assert!(matches!(verify(bad.as_bytes(), &mut |_, _| {}), Err(Refusal::Wrong(m)) if m.starts_with("G(2)")));
+        assert!(
+            matches!(verify(bad.as_bytes(), &mut |_, _| {}), Err(Refusal::Wrong(m)) if m.starts_with("G(2)"))
+        );
         // A wrong bound, a wrong period, a short list.
         let bad = good.replace("bound 142", "bound 141");
-        assert!(matches!(verify(bad.as_bytes(), &mut |_, _| {}), Err(Refusal::Wrong(_))));
+        assert!(matches!(
+            verify(bad.as_bytes(), &mut |_, _| {}),
+            Err(Refusal::Wrong(_))
+        ));
         let bad = cert("0.07", 17, 53, 125, "take-and-break h=2 t=2", 176);
-        assert!(matches!(verify(bad.as_bytes(), &mut |_, _| {}), Err(Refusal::Wrong(m)) if m.contains("fails")));
+        assert!(
+            matches!(verify(bad.as_bytes(), &mut |_, _| {}), Err(Refusal::Wrong(m)) if m.contains("fails"))
+        );
         let bad = cert("0.07", 34, 53, 142, "take-and-break h=2 t=2", 175);
-        assert!(matches!(verify(bad.as_bytes(), &mut |_, _| {}), Err(Refusal::Wrong(_))));
+        assert!(matches!(
+            verify(bad.as_bytes(), &mut |_, _| {}),
+            Err(Refusal::Wrong(_))
+        ));
         // Another game's name with these values.
         let bad = good.replace("game 0.07", "game 0.77");
         assert!(verify(bad.as_bytes(), &mut |_, _| {}).is_err());
         // Malformed: no end, a bad number, a wrong count.
         let bad = good.replace("end\n", "");
-        assert!(matches!(verify(bad.as_bytes(), &mut |_, _| {}), Err(Refusal::Malformed { .. })));
+        assert!(matches!(
+            verify(bad.as_bytes(), &mut |_, _| {}),
+            Err(Refusal::Malformed { .. })
+        ));
         let bad = good.replace("period 34", "period x");
-        assert!(matches!(verify(bad.as_bytes(), &mut |_, _| {}), Err(Refusal::Malformed { line: 5, .. })));
+        assert!(matches!(
+            verify(bad.as_bytes(), &mut |_, _| {}),
+            Err(Refusal::Malformed { line: 5, .. })
+        ));
         let bad = good.replace("values 176", "values 177");
-        assert!(matches!(verify(bad.as_bytes(), &mut |_, _| {}), Err(Refusal::Malformed { .. })));
+        assert!(matches!(
+            verify(bad.as_bytes(), &mut |_, _| {}),
+            Err(Refusal::Malformed { .. })
+        ));
     }
 
     #[test]
@@ -577,79 +711,5 @@ mod tests {
         verify(text.as_bytes(), &mut |_, _| {}).unwrap();
         let bad = text.replace("saltus 1", "saltus 2");
         assert!(verify(bad.as_bytes(), &mut |_, _| {}).is_err());
-    }
-}
-
-/// Checks the certificate in `path`, writing the verdict of a valid one to `out` and the
-/// estimate, the progress and any refusal to `log`; returns the exit code: 0 valid, 1 refused (the values or the claim are
-/// wrong), 2 the file does not read as a certificate.
-pub fn run_file(
-    path: &std::path::Path,
-    out: &mut dyn std::io::Write,
-    log: &mut dyn std::io::Write,
-    started: std::time::Instant,
-) -> i32 {
-    let shown = path.display();
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => {
-            let _ = writeln!(log, "grundy verify: {shown}: {e}");
-            return 2;
-        }
-    };
-    let c = match read(std::io::BufReader::new(file)) {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = writeln!(log, "grundy verify: {shown}: not a certificate: {e}");
-            return 2;
-        }
-    };
-    let ops = work(&c.rules, c.values.len() as u64);
-    if ops > 1e9 {
-        let _ = writeln!(
-            log,
-            "grundy verify: recomputing {} values of {} lists about {:.1e} options (at 1e8 to 1e9 a second: {:.0} to {:.0} s)",
-            c.values.len(),
-            c.game,
-            ops,
-            ops / 1e9,
-            ops / 1e8
-        );
-    }
-    let mut last = std::time::Instant::now();
-    let mut progress = |done: u64, total: u64| {
-        if ops > 1e9 && last.elapsed().as_secs() >= 5 {
-            last = std::time::Instant::now();
-            // Work grows with the square of the heap: the share done is (done/total)^2.
-            let share = (done as f64 / total.max(1) as f64).powi(2);
-            let _ = writeln!(log, "grundy verify: G({done}) of {total} ({:.0}% of the work)", share * 100.0);
-        }
-    };
-    match check(&c, &mut progress) {
-        Ok(p) => {
-            let claim = if p.saltus > 0 {
-                format!("arithmetic period {} with saltus {} from n0 = {}", p.period, p.saltus, p.n0)
-            } else {
-                format!("period {} from n0 = {}", p.period, p.n0)
-            };
-            let _ = writeln!(
-                out,
-                "valid: {} has {claim} (theorem {}, bound {}; {} values recomputed from the rules{}) in {:.2} s",
-                p.game,
-                p.theorem,
-                p.bound,
-                p.values,
-                if p.least_n0 { ", n0 is the least" } else { "; a smaller n0 also holds" },
-                started.elapsed().as_secs_f64()
-            );
-            0
-        }
-        Err(e) => {
-            let _ = writeln!(log, "grundy verify: {shown}: refused: {e}");
-            match e {
-                Refusal::Malformed { .. } => 2,
-                Refusal::Wrong(_) => 1,
-            }
-        }
     }
 }
