@@ -127,7 +127,7 @@ fn killed_census_resumes_exactly() {
     let dir = tempfile::tempdir().unwrap();
     let j = dir.path().join("k.jsonl");
     let js = j.to_str().unwrap();
-    let args = ["census", "0.??", "--count", "2^15", "--json", "-q"];
+    let args = ["census", "0.??", "--count", "2^14", "--json", "-q"];
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .arg("--no-db")
         .args(args)
@@ -153,7 +153,7 @@ fn killed_census_resumes_exactly() {
     assert!(before >= 3);
     let resumed = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .arg("--no-db")
-        .args(["census", "0.??", "--count", "2^15", "--json", "--journal", js])
+        .args(["census", "0.??", "--count", "2^14", "--json", "--journal", js])
         .output()
         .unwrap();
     assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
