@@ -4,6 +4,8 @@
 //! computations live here.
 
 pub mod cancel;
+pub mod census;
+pub mod certificate;
 pub mod dense;
 pub mod gamefile;
 pub mod quotient;

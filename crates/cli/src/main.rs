@@ -4,6 +4,8 @@
 //! hands them to the engines and prints what comes back. Exit codes: 0 ok, 1 failure, 2 usage
 //! or input error.
 
+mod census;
+mod export;
 mod plot;
 mod seq;
 
@@ -47,6 +49,9 @@ enum Command {
     /// The misère quotient of a heap game to heap N: order, P-portion, presentation, the
     /// element of every heap, and whether it has stabilised.
     Quotient(quotient::QuotientArgs),
+    /// Every game of a family of codes (0.??, 4.???, @FILE) to N values: periods, verdicts,
+    /// groups of equal sequences; resumable.
+    Census(census::CensusArgs),
     /// The table of Grundy values of a family with one or two axes (a heap game, the Cutting
     /// Game, a coordinate game), as text, CSV or JSON.
     Table(table::TableArgs),
@@ -54,10 +59,20 @@ enum Command {
     Plot(plot::PlotArgs),
     /// Play a position against perfect play in the terminal.
     Play(play::PlayArgs),
+    /// Check a periodicity certificate (from grundy seq --certificate) with a separate, simple
+    /// checker: exit 0 valid, 1 refused (values or claim wrong), 2 not a certificate.
+    Verify(VerifyArgs),
     /// The store of results: list, show, verify, repair, prune.
     Db(db::DbArgs),
     /// Serve the web explorer and its JSON API (default http://127.0.0.1:7878/).
     Serve(serve::ServeArgs),
+}
+
+/// Arguments of `grundy verify`.
+#[derive(clap::Args, Debug)]
+struct VerifyArgs {
+    /// The certificate file.
+    file: PathBuf,
 }
 
 fn main() {
@@ -84,9 +99,16 @@ fn main() {
         Command::Judge(args) => report(judge::run(args)),
         Command::Seq(args) => report(seq::run(args, &store)),
         Command::Quotient(args) => report(quotient::run(args, &store)),
+        Command::Census(args) => report(census::run(args, &store)),
         Command::Table(args) => report(table::run(args, &store)),
         Command::Plot(args) => report(plot::run(args, &store)),
         Command::Db(args) => report(db::run(args, &store)),
+        Command::Verify(args) => grundy_verify::run_file(
+            &args.file,
+            &mut std::io::stdout(),
+            &mut std::io::stderr(),
+            std::time::Instant::now(),
+        ),
         Command::Play(args) => report(play::run(args, &store)),
         Command::Serve(args) => report(serve::run(args, &store)),
     };

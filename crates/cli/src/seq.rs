@@ -77,6 +77,14 @@ pub struct SeqArgs {
     /// (a folder, a device, a pipe or a socket is refused even so).
     #[arg(long, requires = "checkpoint")]
     pub force: bool,
+    /// Write the values instead of the summary: bfile (an OEIS b-file, lines `n G(n)`) or
+    /// csv (header `n,g`).
+    #[arg(long, value_enum, conflicts_with_all = ["json", "values"])]
+    pub format: Option<crate::export::Format>,
+    /// Write a certificate of the proven period to FILE (docs/certificates.md), for
+    /// `grundy verify FILE`; no period proven is a failure (exit 1).
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<PathBuf>,
 }
 
 /// A failure of the sequence driver as the command line reports it: the user's input is a
@@ -195,9 +203,14 @@ pub fn run(args: SeqArgs, db: &DbOptions) -> Result<(), CliError> {
         force: args.force,
     };
     let c = compute(&request, args.quiet, db)?;
+    if let Some(path) = &args.certificate {
+        crate::export::certificate(path, &c, args.quiet)?;
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    if args.json {
+    if let Some(format) = args.format {
+        crate::export::write_values(&mut out, &c, format)?;
+    } else if args.json {
         let mut obj = summary_json(&c);
         if args.values {
             obj["values"] = c.values().collect();
