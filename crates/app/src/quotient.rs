@@ -206,13 +206,14 @@ pub fn report(game: &str, q: &Quotient) -> QuotientReport {
         period: p.period,
         max_removal: p.max_removal,
         argument: format!(
-            "the element of heap n + {} is that of heap n for {} <= n < {} = 2*{} + {} + {} (t = {}, the most tokens a move removes), and no heap after {} adds an element: by the misère periodicity theorem (Plambeck and Siegel) this holds for every n >= {}, and the quotient of the whole game is this one",
+            "the element of heap n + {} is that of heap n for every n from {} to {} (the heaps computed; at least 2*{} + 2*{} + {} = {} are needed, t = {} the most tokens a move removes), and no heap after {} adds an element: by the misère periodicity theorem (Plambeck and Siegel) this holds for every n >= {}, and the quotient of the whole game is this one",
             p.period,
             p.preperiod,
-            2 * p.preperiod + p.period + p.max_removal,
+            q.heaps() - p.period,
             p.preperiod,
             p.period,
             p.max_removal,
+            2 * p.preperiod + 2 * p.period + p.max_removal,
             p.max_removal,
             p.preperiod + p.period + p.max_removal,
             p.preperiod
@@ -410,7 +411,7 @@ mod tests {
         let r = compute(
             &QuotientRequest {
                 game: "0.75".into(),
-                heaps: 20,
+                heaps: 24,
                 max_order: 100,
             },
             None,

@@ -342,10 +342,13 @@ impl Quotient {
     /// The periodicity of the heaps' elements proven by the misère periodicity theorem
     /// (Plambeck and Siegel): for an octal game (finitely many digits, at most two heaps
     /// left by a move) or a finite subtraction game with t the most tokens a move removes,
-    /// if Φ(n + p) = Φ(n) for n0 ≤ n < 2·n0 + p + t, where Φ(n) is the element of heap n in
-    /// the quotient of heaps up to 2·n0 + p + t, and no element is added after heap
-    /// n0 + p + t, then Φ(n + p) = Φ(n) for every n ≥ n0 and the quotient is that of heaps up
-    /// to n0 + p + t. The least such (n0 + p, then p) within the heaps computed.
+    /// when the quotient of heaps up to 2·n0 + 2p + t has no element that the quotient of
+    /// heaps up to n0 + p + t lacks, and Φ(n + p) = Φ(n) for n0 ≤ n < n0 + p + t (Φ(n) the
+    /// element of heap n), then Φ(n + p) = Φ(n) for every n ≥ n0 and the quotient is that of
+    /// heaps up to n0 + p + t. Two readings of the theorem's bounds are in circulation, so
+    /// this asks for both at once, which is more than either: every heap up to 2·n0 + 2p + t
+    /// computed, no element added after heap n0 + p + t, and Φ(n + p) = Φ(n) for every
+    /// n ≥ n0 computed. The least such (n0 + p, then p) within the heaps computed.
     pub fn periodicity(&self) -> Option<Periodicity> {
         let t = match &self.rules {
             HeapRules::TakeBreak { repeat: 0, .. }
@@ -358,17 +361,17 @@ impl Quotient {
         };
         let n = self.heaps;
         let phi = &self.heap_elem;
-        // n0 + p + t ≤ 2·n0 + p + t ≤ n.
+        // n0 + p + t ≤ 2·n0 + 2p + t ≤ n.
         for span in 1..=n {
             for p in 1..=span {
                 let n0 = span - p;
-                if 2 * n0 + p + t > n {
+                if 2 * n0 + 2 * p + t > n {
                     continue;
                 }
                 if self.last_growth > n0 + p + t {
                     continue;
                 }
-                let ok = (n0..2 * n0 + t).all(|h| phi[(h + p) as usize] == phi[h as usize]);
+                let ok = (n0..=n - p).all(|h| phi[(h + p) as usize] == phi[h as usize]);
                 if ok {
                     return Some(Periodicity {
                         preperiod: n0,
