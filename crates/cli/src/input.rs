@@ -63,6 +63,35 @@ pub fn read_line(input: &mut (impl BufRead + ?Sized), line: &mut String) -> Resu
     Ok(n)
 }
 
+/// The heap code a heap command (`grundy seq`, `grundy quotient`, named `command`) runs: its
+/// game argument, or the code a `--game` spec reads as (a file of another kind, or both a
+/// code and a file, is a usage error).
+pub fn heap_game_code(game: &str, file: Option<&Path>, command: &str) -> Result<String, CliError> {
+    let Some(path) = file else {
+        return Ok(game.to_string());
+    };
+    if !game.is_empty() {
+        return Err(CliError::Usage(format!(
+            "give the game either as a code ('{}') or with --game FILE, not both",
+            grundy_core::parse::shorten(game)
+        )));
+    }
+    let text = read_file(path, "game file")?;
+    let source = path.display().to_string();
+    let spec = grundy_app::gamefile::load(&source, &text).map_err(|e| CliError::Usage(e.message))?;
+    use grundy_games::gamefile::FileKind;
+    if !matches!(spec.kind(), FileKind::TakeAndBreak | FileKind::Subtraction) {
+        return Err(CliError::Usage(format!(
+            "{source}: a game of kind '{}' is not a heap game; {command} computes heap games (kind = \"take-and-break\" or \"subtraction\")",
+            spec.kind().as_str()
+        )));
+    }
+    let (code, _) = spec
+        .resolve(&grundy_games::family::FamilyOptions::default())
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok(code)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use crate::db::DbOptions;
 use crate::error::CliError;
 use crate::solve::app_error;
 use grundy_app::quotient::{compute, QuotientReport, QuotientRequest};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Arguments of `grundy quotient`.
 #[derive(clap::Args, Debug)]
@@ -49,32 +49,9 @@ fn max_order(text: &str) -> Result<usize, String> {
     crate::numbers::whole(text, 1, 1 << 20).map(|v| v as usize)
 }
 
-/// The heap code of the game: the argument, or the code a `--game` spec reads as (a file
-/// of another kind is a usage error).
-fn game_code(game: &str, file: Option<&Path>) -> Result<String, CliError> {
-    let Some(path) = file else {
-        return Ok(game.to_string());
-    };
-    if !game.is_empty() {
-        return Err(CliError::Usage(format!(
-            "give the game either as a code ('{}') or with --game FILE, not both",
-            grundy_core::parse::shorten(game)
-        )));
-    }
-    let text = crate::input::read_file(path, "game file")?;
-    let source = path.display().to_string();
-    let spec = grundy_app::gamefile::load(&source, &text).map_err(|e| CliError::Usage(e.message))?;
-    use grundy_games::gamefile::FileKind;
-    if !matches!(spec.kind(), FileKind::TakeAndBreak | FileKind::Subtraction) {
-        return Err(CliError::Usage(format!(
-            "{source}: a game of kind '{}' is not a heap game; grundy quotient computes heap games (kind = \"take-and-break\" or \"subtraction\")",
-            spec.kind().as_str()
-        )));
-    }
-    let (code, _) = spec
-        .resolve(&grundy_games::family::FamilyOptions::default())
-        .map_err(|e| CliError::Usage(e.to_string()))?;
-    Ok(code)
+/// The heap code of the game (`--game FILE` read as a code).
+fn game_code(game: &str, file: Option<&std::path::Path>) -> Result<String, CliError> {
+    crate::input::heap_game_code(game, file, "grundy quotient")
 }
 
 /// Runs `grundy quotient`.

@@ -155,32 +155,9 @@ fn progress_bar(game: &str, total: u64) -> indicatif::ProgressBar {
     b
 }
 
-/// The heap code of `grundy seq`'s game: the argument, or the code a `--game` spec reads
-/// as (a file of another kind is a usage error).
-pub fn game_code(game: &str, file: Option<&std::path::Path>) -> Result<String, CliError> {
-    let Some(path) = file else {
-        return Ok(game.to_string());
-    };
-    if !game.is_empty() {
-        return Err(CliError::Usage(format!(
-            "give the game either as a code ('{}') or with --game FILE, not both",
-            grundy_core::parse::shorten(game)
-        )));
-    }
-    let text = grundy_cli::input::read_file(path, "game file")?;
-    let source = path.display().to_string();
-    let spec = grundy_app::gamefile::load(&source, &text).map_err(|e| CliError::Usage(e.message))?;
-    use grundy_games::gamefile::FileKind;
-    if !matches!(spec.kind(), FileKind::TakeAndBreak | FileKind::Subtraction) {
-        return Err(CliError::Usage(format!(
-            "{source}: a game of kind '{}' is not a heap game; grundy seq computes heap games (kind = \"take-and-break\" or \"subtraction\")",
-            spec.kind().as_str()
-        )));
-    }
-    let (code, _) = spec
-        .resolve(&grundy_games::family::FamilyOptions::default())
-        .map_err(|e| CliError::Usage(e.to_string()))?;
-    Ok(code)
+/// The heap code of the game (`--game FILE` read as a code).
+fn game_code(game: &str, file: Option<&std::path::Path>) -> Result<String, CliError> {
+    grundy_cli::input::heap_game_code(game, file, "grundy seq")
 }
 
 /// Runs `grundy seq`: prints the summary, the values, or both as JSON.
