@@ -1,23 +1,9 @@
 //! `grundy census`, `grundy verify`, `grundy seq --certificate` and `--format` end to end.
 
+mod common;
+
+use common::{no_db as grundy, stderr_of as stderr, stdout_of as stdout};
 use std::process::{Command, Output, Stdio};
-
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .arg("--no-db")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("grundy runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// The JSON rows without the time each took.
 fn rows(o: &Output) -> Vec<serde_json::Value> {

@@ -1,24 +1,10 @@
 //! `grundy quotient` end to end: the table, `--json`, exit codes of bad codes and limits, and
 //! misère solves of heap games through the quotient.
 
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .arg("--no-db")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("grundy runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{no_db as grundy, stderr_of as stderr, stdout_of as stdout};
+use std::process::Command;
 
 #[test]
 fn the_quotient_of_0_75() {

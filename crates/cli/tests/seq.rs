@@ -1,20 +1,10 @@
 //! `grundy seq` and `grundy plot` end to end: outputs, exit codes, checkpoints. These run
 //! without a store, so every value is computed (the store's part is in tests/db.rs).
 
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .arg("--no-db")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("grundy runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use common::{no_db as grundy, stdout_of as stdout};
+use std::process::{Command, Stdio};
 
 fn reference(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -144,3 +144,23 @@ pub fn post(addr: &str, path: &str, body: &str) -> Option<String> {
     s.read_to_string(&mut out).ok()?;
     Some(out)
 }
+
+/// Runs `grundy --no-db ARGS` with nothing on stdin: every value computed, nothing kept.
+pub fn no_db(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--no-db")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("grundy runs")
+}
+
+/// The standard output of a run, as text.
+pub fn stdout_of(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The standard error of a run, as text.
+pub fn stderr_of(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
