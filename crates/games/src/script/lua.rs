@@ -411,9 +411,9 @@ struct Shared {
 /// may define its own `split` instead.
 ///
 /// `split` hands `emit` a whole family of options at once: every way to leave `n` tokens
-/// as rows (`how`: [`SplitHow`]). Given the state's own `emit`, it is recorded as one entry
-/// (each of its options counts as one operation); given another function, that function is
-/// called once per option.
+/// as rows (`how`: [`SplitHow`]); each option counts as one operation. Given the state's
+/// own `emit`, the family is recorded as one entry; given another function, that function
+/// is called once per option.
 fn prepare(lua: &Lua) -> Result<Counter, String> {
     let (ticks, over) = limit(lua);
     let shared = Shared {
@@ -460,6 +460,15 @@ fn prepare(lua: &Lua) -> Result<Counter, String> {
                     )))
                 }
             };
+            // Each option counts as an operation, whichever function takes it (a function of
+            // Lua's libraries runs no instruction the hook would count).
+            let count = (n / 2 + 1) as u64;
+            let used = t.get() + count.div_ceil(HOOK_EVERY as u64);
+            t.set(used);
+            if used > MAX_OPERATIONS / HOOK_EVERY as u64 {
+                o.set(true);
+                return Err(mlua::Error::runtime("operation limit"));
+            }
             if f.to_pointer() as usize != emit.get() {
                 if how == SplitHow::Any {
                     if n == 0 {
@@ -478,13 +487,6 @@ fn prepare(lua: &Lua) -> Result<Counter, String> {
                     "split gives rows of tokens (integers), and this script's positions are {}",
                     kind.get().describe()
                 )));
-            }
-            let count = (n / 2 + 1) as u64;
-            let used = t.get() + count.div_ceil(HOOK_EVERY as u64);
-            t.set(used);
-            if used > MAX_OPERATIONS / HOOK_EVERY as u64 {
-                o.set(true);
-                return Err(mlua::Error::runtime("operation limit"));
             }
             let mut e = sink.borrow_mut();
             let at = e.ends.len();

@@ -246,6 +246,9 @@ fn split_errors_are_faults() {
     // Each option of a family counts as an operation.
     let f = fault_of("function options(n, emit) split(1000000000000, emit) end\n", Value::Int(5));
     assert!(f.limit && f.message.contains("operations"), "{f:?}");
+    // Also when the options go to a function of Lua's libraries, which the hook never sees.
+    let f = fault_of("function options(n, emit) split(1000000000000, math.abs) end\n", Value::Int(5));
+    assert!(f.limit && f.message.contains("operations"), "{f:?}");
 }
 
 #[test]
