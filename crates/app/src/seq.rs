@@ -243,6 +243,21 @@ pub fn check_points(limit: u64) -> impl Iterator<Item = u64> {
     })
 }
 
+/// Takes off `checks` the check points a run of `len` values has reached, and gives the
+/// first at which `period_of` proves a period, with that point.
+fn due_period<P, I: Iterator<Item = u64>>(
+    checks: &mut std::iter::Peekable<I>,
+    len: u64,
+    mut period_of: impl FnMut(u64) -> Option<P>,
+) -> Option<(P, u64)> {
+    while let Some(at) = checks.next_if(|&at| at <= len) {
+        if let Some(p) = period_of(at) {
+            return Some((p, at));
+        }
+    }
+    None
+}
+
 /// Where a run stands, given to the progress callback of [`compute`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress<'a> {
@@ -402,16 +417,7 @@ pub fn compute(
     loop {
         // Period checks at fixed lengths already reached.
         if request.until_period {
-            while let Some(&at) = checks.peek() {
-                if at > engine.len() {
-                    break;
-                }
-                checks.next();
-                if let Some(p) = engine.period_of(at as usize) {
-                    period = Some((p, at));
-                    break;
-                }
-            }
+            period = due_period(&mut checks, engine.len(), |at| engine.period_of(at as usize));
             if period.is_some() {
                 break;
             }
@@ -540,16 +546,7 @@ pub fn compute_genus(
     };
     loop {
         if request.until_period {
-            while let Some(&at) = checks.peek() {
-                if at > seq.len() {
-                    break;
-                }
-                checks.next();
-                if let Some(p) = seq.period_of(at) {
-                    period = Some((p, at));
-                    break;
-                }
-            }
+            period = due_period(&mut checks, seq.len(), |at| seq.period_of(at));
             if period.is_some() {
                 break;
             }
