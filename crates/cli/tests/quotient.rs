@@ -65,3 +65,22 @@ fn misere_solves_agree_with_the_search() {
         assert_eq!(q["winning_moves"], s["winning_moves"], "{args:?}");
     }
 }
+
+/// `--game FILE` with a heap spec is the quotient of the code it reads as; a file of
+/// another kind, or a code and a file together, is a usage error.
+#[test]
+fn a_heap_spec_file_is_its_code() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/games/");
+    let spec = format!("{examples}kayles.toml");
+    let by_file = grundy(&["quotient", "--game", &spec, "--heaps", "8", "--json"]);
+    assert_eq!(by_file.status.code(), Some(0), "{}", stderr(&by_file));
+    let by_code = grundy(&["quotient", "0.77", "--heaps", "8", "--json"]);
+    assert_eq!(stdout(&by_file), stdout(&by_code));
+    let wythoff = format!("{examples}wythoff.toml");
+    let o = grundy(&["quotient", "--game", &wythoff, "--heaps", "8"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is not a heap game"), "{}", stderr(&o));
+    let o = grundy(&["quotient", "0.77", "--game", &spec, "--heaps", "8"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not both"), "{}", stderr(&o));
+}
