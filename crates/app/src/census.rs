@@ -321,35 +321,49 @@ pub fn check_count(count: u64) -> Result<(), Error> {
     Ok(())
 }
 
-/// Computes one game of a census: values through [`seq::compute`] (seeded by and kept in
-/// `store`) until a period is proven or `count` values are computed, then the summary of
-/// G(0) .. G(count − 1) (the values past a proven period follow from it: G(n) = G(n − p) + s
-/// for n ≥ n0 + p), exactly what `grundy seq GAME --count N --json` reports, and the digest.
-pub fn run_game(game: &str, options: &GameOptions, store: Option<&Store>) -> Result<Row, Error> {
-    let started = std::time::Instant::now();
+/// The values of `game` through [`seq::compute`] (seeded by and kept in `store`) until a
+/// period is proven or `options.count` values are computed.
+fn compute(game: &str, options: &GameOptions, store: Option<&Store>) -> Result<seq::Computed, Error> {
     let request = SeqRequest {
         storage: options.storage.clone(),
         threads: options.threads,
         until_period: true,
         ..SeqRequest::new(game, options.count.to_string())
     };
-    let computed = seq::compute(&request, store, &mut |_| {}).map_err(|e| Error::Game {
+    seq::compute(&request, store, &mut |_| {}).map_err(|e| Error::Game {
         game: game.to_string(),
         source: e,
-    })?;
+    })
+}
+
+/// G(i): computed, or implied by the proven period (G(n) = G(n − p) + s for n ≥ n0 + p).
+fn value(computed: &seq::Computed, i: u64) -> u64 {
+    match computed.period {
+        Some(p) if i >= computed.count => {
+            let k = (i - p.n0) / p.period;
+            computed.get(p.n0 + (i - p.n0) % p.period) + k * p.saltus
+        }
+        _ => computed.get(i),
+    }
+}
+
+/// G(0) .. G(options.count − 1) of `game`, as [`run_game`] sees them: computed (or read from
+/// `store`) up to a proven period, and the rest implied by it.
+pub fn sequence(game: &str, options: &GameOptions, store: Option<&Store>) -> Result<Vec<u64>, Error> {
+    let computed = compute(game, options, store)?;
+    Ok((0..options.count).map(|i| value(&computed, i)).collect())
+}
+
+/// Computes one game of a census: values through [`seq::compute`] (seeded by and kept in
+/// `store`) until a period is proven or `count` values are computed, then the summary of
+/// G(0) .. G(count − 1) (the values past a proven period follow from it: G(n) = G(n − p) + s
+/// for n ≥ n0 + p), exactly what `grundy seq GAME --count N --json` reports, and the digest.
+pub fn run_game(game: &str, options: &GameOptions, store: Option<&Store>) -> Result<Row, Error> {
+    let started = std::time::Instant::now();
+    let computed = compute(game, options, store)?;
     let n = options.count;
     let known = computed.count;
-    let proven = computed.period;
-    // G(i) for every i < n: computed, or implied by the proven period.
-    let get = |i: u64| -> u64 {
-        match proven {
-            Some(p) if i >= known => {
-                let k = (i - p.n0) / p.period;
-                computed.get(p.n0 + (i - p.n0) % p.period) + k * p.saltus
-            }
-            _ => computed.get(i),
-        }
-    };
+    let get = |i: u64| value(&computed, i);
     let s = summarize(computed.engine.rules(), n as usize, |i| get(i as u64));
     let verdict = match s.period {
         Some(p) if p.saltus > 0 => Verdict::ArithmeticPeriodic,

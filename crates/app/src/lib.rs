@@ -7,6 +7,7 @@ pub mod cancel;
 pub mod census;
 pub mod certificate;
 pub mod dense;
+pub mod equivalence;
 pub mod gamefile;
 pub mod quotient;
 pub mod seq;

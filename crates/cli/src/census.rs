@@ -4,11 +4,13 @@
 //! `grundy_app::census`; this module holds the arguments, the progress lines and the output.
 
 use grundy_app::census::{self as app, GameOptions, Games, Journal, Plan, Row};
+use grundy_app::equivalence;
 use grundy_cli::db::DbOptions;
 use grundy_cli::error::CliError;
 use grundy_solve::seq::StoreOptions;
+use std::collections::HashMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `grundy census`.
 #[derive(clap::Args, Debug, Clone)]
@@ -39,6 +41,13 @@ pub struct CensusArgs {
     /// No progress lines on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Check published equivalences: for every game a table maps to another game, whether
+    /// their sequences agree up to N under a shift of heap sizes, or the first heap where
+    /// they differ (a section of the table; fields `published_same_as`, `shift`,
+    /// `agrees_from`, `first_difference` in --json and --csv). Without FILE, the table built
+    /// in (tczajka/octal-games GameLookup.md, 849 pairs); FILE: one pair a line, GAME SAME_AS.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]
+    pub equivalences: Option<String>,
 }
 
 fn census_error(e: app::Error) -> CliError {
@@ -47,6 +56,65 @@ fn census_error(e: app::Error) -> CliError {
     } else {
         CliError::Failure(anyhow::anyhow!(e.to_string()))
     }
+}
+
+/// The table of equivalences to check: `None` without --equivalences; the built-in table for
+/// --equivalences alone; else the file's. With the name the output gives it.
+fn equivalence_table(arg: Option<&str>) -> Result<Option<(Vec<equivalence::Pair>, String)>, CliError> {
+    let Some(file) = arg else {
+        return Ok(None);
+    };
+    let path = Path::new(file);
+    let (text, source) = if file.is_empty() {
+        (
+            equivalence::PUBLISHED.to_string(),
+            equivalence::PUBLISHED_SOURCE.to_string(),
+        )
+    } else {
+        (
+            grundy_cli::input::read_file(path, "table of equivalences")?,
+            path.display().to_string(),
+        )
+    };
+    let pairs = equivalence::parse(&source, &text).map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok(Some((pairs, source)))
+}
+
+/// The section of the table on published equivalences: a count, then every pair that
+/// disagrees with its first difference.
+fn write_equivalences(
+    out: &mut impl Write,
+    checked: &[equivalence::Checked],
+    source: &str,
+    count: u64,
+) -> std::io::Result<()> {
+    let agree = checked.iter().filter(|c| c.agreement.agrees()).count();
+    let shifted = checked
+        .iter()
+        .filter(|c| c.agreement.agrees() && c.agreement.shift != 0)
+        .count();
+    writeln!(
+        out,
+        "published equivalences ({source}): {} among these games; {agree} agree up to {count} ({shifted} with heap sizes shifted), {} disagree",
+        checked.len(),
+        checked.len() - agree
+    )?;
+    for c in checked.iter().filter(|c| !c.agreement.agrees()) {
+        let a = &c.agreement;
+        match a.first_difference {
+            Some(d) => writeln!(
+                out,
+                "  {} = {} (shift {:+}): first difference at heap {}: G = {} against {}",
+                c.pair.game, c.pair.same_as, a.shift, d.heap, d.value, d.other
+            )?,
+            None => writeln!(
+                out,
+                "  {} = {}: too few values to compare",
+                c.pair.game, c.pair.same_as
+            )?,
+        }
+    }
+    Ok(())
 }
 
 /// Reads the pattern: `@FILE` is a list, anything else a pattern.
@@ -70,6 +138,7 @@ pub fn run(args: CensusArgs, db: &DbOptions) -> Result<(), CliError> {
     let count = grundy_app::seq::parse_count(&args.count).map_err(|e| CliError::Usage(e.to_string()))?;
     app::check_count(count).map_err(census_error)?;
     let (games, key) = games_of(&args.pattern)?;
+    let published = equivalence_table(args.equivalences.as_deref())?;
     let journal_path = match (&args.journal, db.path()) {
         (Some(p), _) => Some(p.clone()),
         (None, Some(store)) => Some(app::default_journal(&store, &key, count)),
@@ -124,21 +193,50 @@ pub fn run(args: CensusArgs, db: &DbOptions) -> Result<(), CliError> {
     let position = |g: &str| games.names.iter().position(|n| n == g).unwrap_or(usize::MAX);
     rows.sort_by_key(|r| position(&r.game));
     let same = app::same_as(&rows);
+    let checked = match &published {
+        Some((pairs, _)) => {
+            if !args.quiet {
+                eprintln!("grundy: checking the published equivalences among these games");
+            }
+            let names: Vec<String> = rows.iter().map(|r| r.game.clone()).collect();
+            Some(equivalence::check(pairs, &names, &options, store.as_ref()).map_err(census_error)?)
+        }
+        None => None,
+    };
+    let by_game: HashMap<&str, &equivalence::Checked> = checked
+        .iter()
+        .flatten()
+        .map(|c| (c.pair.game.as_str(), c))
+        .collect();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {
         for (r, s) in rows.iter().zip(&same) {
             let mut obj = serde_json::to_value(r).map_err(|e| CliError::Failure(e.into()))?;
             obj["same_as"] = serde_json::json!(s);
+            if let Some(c) = by_game.get(r.game.as_str()) {
+                let a = &c.agreement;
+                obj["published_same_as"] = serde_json::json!(c.pair.same_as);
+                obj["shift"] = serde_json::json!(a.shift);
+                obj["agrees_from"] = serde_json::json!(a.from);
+                obj["first_difference"] = serde_json::json!(a
+                    .first_difference
+                    .map(|d| serde_json::json!({"heap": d.heap, "value": d.value, "other": d.other})));
+            }
             writeln!(out, "{obj}")?;
         }
     } else if args.csv {
+        let extra = if checked.is_some() {
+            ",published_same_as,shift,agrees_from,first_difference"
+        } else {
+            ""
+        };
         writeln!(
             out,
-            "game,verdict,period,n0,saltus,max,rare,rare_count,count,computed,checked_to,same_as"
+            "game,verdict,period,n0,saltus,max,rare,rare_count,count,computed,checked_to,same_as{extra}"
         )?;
         for (r, s) in rows.iter().zip(&same) {
-            writeln!(
+            write!(
                 out,
                 "{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.game,
@@ -154,9 +252,26 @@ pub fn run(args: CensusArgs, db: &DbOptions) -> Result<(), CliError> {
                 opt(r.checked_to),
                 s.as_deref().unwrap_or("")
             )?;
+            if checked.is_some() {
+                match by_game.get(r.game.as_str()) {
+                    Some(c) => write!(
+                        out,
+                        ",{},{},{},{}",
+                        c.pair.same_as,
+                        c.agreement.shift,
+                        opt(c.agreement.from),
+                        opt(c.agreement.first_difference.map(|d| d.heap))
+                    )?,
+                    None => write!(out, ",,,,")?,
+                }
+            }
+            writeln!(out)?;
         }
     } else {
         write_table(&mut out, &rows, &same, count)?;
+        if let (Some(checked), Some((_, source))) = (&checked, &published) {
+            write_equivalences(&mut out, checked, source, count)?;
+        }
     }
     out.flush()?;
     Ok(())

@@ -284,3 +284,81 @@ fn certificates_verify_and_tampering_is_refused() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no period proven"), "{}", stderr(&o));
 }
+
+#[test]
+fn published_equivalences_are_checked() {
+    // The built-in table: every pair among 0.0? agrees, and the JSON rows say under which shift.
+    let o = grundy(&[
+        "census",
+        "0.0?",
+        "--count",
+        "400",
+        "--equivalences",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rows = rows(&o);
+    let dawson = rows.iter().find(|r| r["game"] == "0.07").unwrap();
+    assert_eq!(dawson["published_same_as"], "0.4");
+    assert_eq!(dawson["shift"], 1);
+    assert_eq!(dawson["agrees_from"], 0);
+    assert!(dawson["first_difference"].is_null());
+    // A game the table does not map gets none of the fields.
+    let unmapped = rows.iter().find(|r| r["game"] == "0.06").unwrap();
+    assert!(unmapped.get("published_same_as").is_none());
+
+    // A table of the user's with a false pair: the table reports its first difference.
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("eq.tsv");
+    std::fs::write(&table, "# mine\n0.07\t0.4\n0.77\t0.07\n").unwrap();
+    let o = grundy(&[
+        "census",
+        "0.?7",
+        "--count",
+        "300",
+        "--equivalences",
+        table.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("2 among these games; 1 agree up to 300"), "{out}");
+    assert!(out.contains("0.77 = 0.07 (shift"), "{out}");
+    assert!(out.contains("first difference at heap"), "{out}");
+    // CSV: the four columns, empty for games the table does not map.
+    let o = grundy(&[
+        "census",
+        "0.?7",
+        "--count",
+        "300",
+        "--equivalences",
+        table.to_str().unwrap(),
+        "--csv",
+        "-q",
+    ]);
+    let csv = stdout(&o);
+    assert!(csv
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(",published_same_as,shift,agrees_from,first_difference"));
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("0.07,") && l.ends_with(",0.4,1,0,")),
+        "{csv}"
+    );
+
+    // A table that does not read: refused up front with its line and column (exit 2).
+    std::fs::write(&table, "0.07 0.4\n0.1 0.8x\n").unwrap();
+    let o = grundy(&[
+        "census",
+        "0.0?",
+        "--count",
+        "100",
+        "--equivalences",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 2, column 7"), "{}", stderr(&o));
+}
