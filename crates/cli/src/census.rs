@@ -8,6 +8,7 @@ use grundy_app::equivalence;
 use grundy_cli::db::DbOptions;
 use grundy_cli::error::CliError;
 use grundy_solve::seq::StoreOptions;
+use grundy_store::Store;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,7 +51,8 @@ pub struct CensusArgs {
     pub equivalences: Option<String>,
 }
 
-fn census_error(e: app::Error) -> CliError {
+/// The exit code a census error deserves: 2 for the user's input, 1 for a failure.
+pub fn census_error(e: app::Error) -> CliError {
     if e.is_input() {
         CliError::Usage(e.to_string())
     } else {
@@ -133,8 +135,28 @@ fn games_of(pattern: &str) -> Result<(Games, String), CliError> {
     }
 }
 
-/// Runs `grundy census`.
-pub fn run(args: CensusArgs, db: &DbOptions) -> Result<(), CliError> {
+/// A census ready to run: its games, its journal (with what an earlier run finished), what
+/// is left, and how each game is computed. Built by [`setup`]; the loop over the pending
+/// games is [`run`]'s (one process) or the cluster's (`mpirun`, feature `mpi`).
+pub struct Census {
+    /// Values per game.
+    pub count: u64,
+    /// The games, in order.
+    pub games: Games,
+    /// The journal (the games finished so far).
+    pub journal: Journal,
+    /// Where the journal is kept (`None`: nowhere).
+    pub journal_path: Option<PathBuf>,
+    /// The games left to run, in order.
+    pub pending: Vec<String>,
+    /// How each game is computed.
+    pub options: GameOptions,
+    /// The table of equivalences to check at the end (--equivalences), with its name.
+    pub published: Option<(Vec<equivalence::Pair>, String)>,
+}
+
+/// Reads the arguments and the journal: everything a census needs before its first game.
+pub fn setup(args: &CensusArgs, db: &DbOptions) -> Result<Census, CliError> {
     let count = grundy_app::seq::parse_count(&args.count).map_err(|e| CliError::Usage(e.to_string()))?;
     app::check_count(count).map_err(census_error)?;
     let (games, key) = games_of(&args.pattern)?;
@@ -144,62 +166,100 @@ pub fn run(args: CensusArgs, db: &DbOptions) -> Result<(), CliError> {
         (None, Some(store)) => Some(app::default_journal(&store, &key, count)),
         (None, None) => None,
     };
-    let mut journal =
+    let journal =
         Journal::open(journal_path.as_deref(), args.pattern.trim(), count, &games).map_err(census_error)?;
     let pending = Plan::new(&games, &journal).pending();
-    if !args.quiet {
-        eprintln!(
-            "grundy: census of {} games ({} codes the same as an earlier one, {} no game) at {count} values; {} done before, {} to run{}",
-            games.names.len(),
-            games.duplicates.len(),
-            games.invalid.len(),
-            journal.rows().len(),
-            pending.len(),
-            match &journal_path {
-                Some(p) => format!("; journal {}", p.display()),
-                None => "; no journal (--no-db): a stop loses the work".into(),
-            }
-        );
-    }
-    let store = db.open_cache();
-    let options = GameOptions {
+    Ok(Census {
+        count,
+        games,
+        journal,
+        journal_path,
+        pending,
+        options: game_options(args, count),
+        published,
+    })
+}
+
+/// How each game of a census at `count` values is computed, from the arguments.
+pub fn game_options(args: &CensusArgs, count: u64) -> GameOptions {
+    GameOptions {
         count,
         storage: StoreOptions {
             memory_limit: args.memory_mib.saturating_mul(1 << 20),
             scratch_dir: None,
         },
         threads: args.threads,
-    };
-    let total = games.names.len();
-    for game in pending {
-        let row = app::run_game(&game, &options, store.as_ref()).map_err(census_error)?;
-        if !args.quiet {
-            eprintln!(
-                "grundy: [{}/{total}] {game}: {}{} ({:.2} s)",
-                journal.rows().len() + 1,
-                row.verdict.as_str(),
-                match (row.period, row.n0, row.saltus) {
-                    (Some(p), Some(n0), Some(s)) if s > 0 => format!(" {p} from {n0}, saltus {s}"),
-                    (Some(p), Some(n0), _) => format!(" {p} from {n0}"),
-                    _ => String::new(),
-                },
-                row.seconds
-            );
-        }
-        journal.record(row).map_err(census_error)?;
     }
-    // Rows in the order of the games, whatever order they were recorded in.
-    let mut rows: Vec<Row> = journal.rows().to_vec();
+}
+
+/// The first progress line: how many games, how many done before, where the journal is;
+/// `extra` is added before the journal (e.g. the ranks of a cluster run).
+pub fn start_line(c: &Census, extra: &str) -> String {
+    format!(
+        "grundy: census of {} games ({} codes the same as an earlier one, {} no game) at {} values; {} done before, {} to run{extra}{}",
+        c.games.names.len(),
+        c.games.duplicates.len(),
+        c.games.invalid.len(),
+        c.count,
+        c.journal.rows().len(),
+        c.pending.len(),
+        match &c.journal_path {
+            Some(p) => format!("; journal {}", p.display()),
+            None => "; no journal (--no-db): a stop loses the work".into(),
+        }
+    )
+}
+
+/// The progress line of a finished game, the `done`-th of `total`.
+pub fn game_line(row: &Row, done: usize, total: usize) -> String {
+    format!(
+        "grundy: [{done}/{total}] {}: {}{} ({:.2} s)",
+        row.game,
+        row.verdict.as_str(),
+        match (row.period, row.n0, row.saltus) {
+            (Some(p), Some(n0), Some(s)) if s > 0 => format!(" {p} from {n0}, saltus {s}"),
+            (Some(p), Some(n0), _) => format!(" {p} from {n0}"),
+            _ => String::new(),
+        },
+        row.seconds
+    )
+}
+
+/// Runs `grundy census`.
+pub fn run(args: CensusArgs, db: &DbOptions) -> Result<(), CliError> {
+    let mut c = setup(&args, db)?;
+    if !args.quiet {
+        eprintln!("{}", start_line(&c, ""));
+    }
+    let store = db.open_cache();
+    let total = c.games.names.len();
+    for game in std::mem::take(&mut c.pending) {
+        let row = app::run_game(&game, &c.options, store.as_ref()).map_err(census_error)?;
+        if !args.quiet {
+            eprintln!("{}", game_line(&row, c.journal.rows().len() + 1, total));
+        }
+        c.journal.record(row).map_err(census_error)?;
+    }
+    write_rows(&args, &c, store.as_ref())
+}
+
+/// Prints the rows of a finished census on stdout, in the order of its games whatever order
+/// they were recorded in: the table, `--csv` or `--json`; with --equivalences, the published
+/// equivalences among them checked (their sequences read from `store` when kept there).
+pub fn write_rows(args: &CensusArgs, c: &Census, store: Option<&Store>) -> Result<(), CliError> {
+    let count = c.count;
+    let games = &c.games;
+    let mut rows: Vec<Row> = c.journal.rows().to_vec();
     let position = |g: &str| games.names.iter().position(|n| n == g).unwrap_or(usize::MAX);
     rows.sort_by_key(|r| position(&r.game));
     let same = app::same_as(&rows);
-    let checked = match &published {
+    let checked = match &c.published {
         Some((pairs, _)) => {
             if !args.quiet {
                 eprintln!("grundy: checking the published equivalences among these games");
             }
             let names: Vec<String> = rows.iter().map(|r| r.game.clone()).collect();
-            Some(equivalence::check(pairs, &names, &options, store.as_ref()).map_err(census_error)?)
+            Some(equivalence::check(pairs, &names, &c.options, store).map_err(census_error)?)
         }
         None => None,
     };
@@ -269,7 +329,7 @@ pub fn run(args: CensusArgs, db: &DbOptions) -> Result<(), CliError> {
         }
     } else {
         write_table(&mut out, &rows, &same, count)?;
-        if let (Some(checked), Some((_, source))) = (&checked, &published) {
+        if let (Some(checked), Some((_, source))) = (&checked, &c.published) {
             write_equivalences(&mut out, checked, source, count)?;
         }
     }

@@ -5,6 +5,8 @@
 //! or input error.
 
 mod census;
+#[cfg(feature = "mpi")]
+mod cluster;
 mod export;
 mod plot;
 mod seq;
@@ -77,7 +79,18 @@ struct VerifyArgs {
 
 fn main() {
     grundy_core::memory::start_counting();
+    // Under mpirun (or srun), a build with the feature `mpi` runs as one rank of many
+    // (docs/cluster.md); started alone, as one process.
+    #[cfg(feature = "mpi")]
+    if cluster::launched() {
+        std::process::exit(cluster::main());
+    }
     let cli = Cli::parse();
+    std::process::exit(run(cli));
+}
+
+/// Runs the command of `cli` and returns the exit code.
+fn run(cli: Cli) -> i32 {
     if !matches!(cli.command, Command::Serve(_)) {
         end_quietly_on_closed_pipe();
     }
@@ -86,7 +99,7 @@ fn main() {
         Some(Ok(b)) => b,
         Some(Err(e)) => {
             eprintln!("grundy: bad --memory-budget: {e}");
-            std::process::exit(2);
+            return 2;
         }
     };
     grundy_core::memory::set_budget(budget);
@@ -94,11 +107,13 @@ fn main() {
         db: cli.db,
         no_db: cli.no_db,
     };
-    let code = match cli.command {
+    match cli.command {
         Command::Solve(args) => report(solve::run(args, &store)),
         Command::Judge(args) => report(judge::run(args)),
         Command::Seq(args) => report(seq::run(args, &store)),
         Command::Quotient(args) => report(quotient::run(args, &store)),
+        #[cfg(feature = "mpi")]
+        Command::Census(args) if cluster::ranks() > 1 => cluster::census(args, &store),
         Command::Census(args) => report(census::run(args, &store)),
         Command::Table(args) => report(table::run(args, &store)),
         Command::Plot(args) => report(plot::run(args, &store)),
@@ -111,8 +126,7 @@ fn main() {
         ),
         Command::Play(args) => report(play::run(args, &store)),
         Command::Serve(args) => report(serve::run(args, &store)),
-    };
-    std::process::exit(code);
+    }
 }
 
 /// Lets the process end as other command-line tools do when the reader of its output goes

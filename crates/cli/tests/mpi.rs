@@ -1,0 +1,316 @@
+//! `grundy census` on many MPI ranks (feature `mpi`, docs/cluster.md), against one process:
+//! the same bytes on stdout, every sequence in rank 0's store, a killed rank resumed with
+//! nothing lost and nothing counted twice, ranks that disagree stopped together.
+//!
+//! Needs Open MPI's `mpirun` on the PATH (Debian: `apt-get install openmpi-bin
+//! libopenmpi-dev libclang-dev`); run with `cargo test -p grundy-cli --features mpi --test mpi`.
+
+#![cfg(feature = "mpi")]
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const GRUNDY: &str = env!("CARGO_BIN_EXE_grundy");
+
+/// `mpirun -np K grundy ARGS` over loopback, as root if need be, more ranks than cores.
+fn mpirun(k: usize) -> Command {
+    let mut c = Command::new("mpirun");
+    c.args([
+        "--allow-run-as-root",
+        "--oversubscribe",
+        "--mca",
+        "btl_tcp_if_include",
+        "lo",
+    ])
+    .args(["-np", &k.to_string(), GRUNDY])
+    .stdin(Stdio::null());
+    c
+}
+
+fn run(mut c: Command) -> Output {
+    c.output()
+        .expect("mpirun runs (is Open MPI installed? see docs/cluster.md)")
+}
+
+/// `grundy ARGS` alone: one process.
+fn alone(args: &[&str]) -> Output {
+    Command::new(GRUNDY)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("grundy runs")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn ok(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", err(o));
+}
+
+/// The JSON rows without the time each took (the one field that differs between runs).
+fn untimed(o: &Output) -> Vec<serde_json::Value> {
+    out(o)
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("seconds");
+            v
+        })
+        .collect()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The games of a journal: each row's game (the header line left out).
+fn journal_games(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["game"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn three_ranks_print_what_one_process_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let census = ["census", "0.??", "--count", "3000", "-q"];
+    for format in [None, Some("--csv"), Some("--json")] {
+        let mut args = vec!["--no-db"];
+        args.extend(census);
+        args.extend(format);
+        let one = alone(&args);
+        ok(&one);
+        let mut c = mpirun(3);
+        c.args(&args);
+        let three = run(c);
+        ok(&three);
+        if format == Some("--json") {
+            assert_eq!(untimed(&three), untimed(&one));
+            assert_eq!(untimed(&one).len(), 64);
+        } else {
+            assert_eq!(out(&three), out(&one), "{format:?}");
+        }
+    }
+    // With a store: the first run keeps every game's values in rank 0's store (those
+    // computed on other ranks included), so a second run, alone, computes nothing: every
+    // game takes 0 s, and the JSON is the same byte for byte on one rank and on three.
+    let store = d.join("store.redb");
+    let with_store = |journal: &str| {
+        let mut a: Vec<String> = vec!["--db".into(), s(&store).into()];
+        a.extend(census.iter().map(|x| x.to_string()));
+        a.extend(["--json".into(), "--journal".into(), s(&d.join(journal)).into()]);
+        a
+    };
+    let mut c = mpirun(3);
+    c.args(with_store("first.jsonl"));
+    let first = run(c);
+    ok(&first);
+    let second = alone(
+        &with_store("second.jsonl")
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    ok(&second);
+    assert_eq!(untimed(&second), untimed(&first));
+    for l in out(&second).lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["seconds"], 0.0, "not from the store: {l}");
+    }
+    // Rank 0 seeds the other ranks with the stored values: the same bytes again.
+    let mut c = mpirun(3);
+    c.args(with_store("third.jsonl"));
+    let third = run(c);
+    ok(&third);
+    assert_eq!(out(&third), out(&second));
+    // One rank under mpirun: one process.
+    let mut c = mpirun(1);
+    c.args(with_store("fourth.jsonl"));
+    let fourth = run(c);
+    ok(&fourth);
+    assert_eq!(out(&fourth), out(&second));
+}
+
+/// The pid of the process of rank `rank` among the children of `parent` (Open MPI sets
+/// OMPI_COMM_WORLD_RANK in each rank's environment).
+fn rank_pid(parent: u32, rank: usize) -> Option<u32> {
+    let want = format!("OMPI_COMM_WORLD_RANK={rank}");
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...: comm may hold spaces, ppid follows the last ')'.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if ppid != Some(parent) {
+            continue;
+        }
+        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        if env.split(|&b| b == 0).any(|v| v == want.as_bytes()) {
+            return Some(pid);
+        }
+    }
+    None
+}
+
+#[test]
+fn a_killed_rank_loses_only_its_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = dir.path().join("k.jsonl");
+    let store = dir.path().join("store.redb");
+    let args = [
+        "--db",
+        s(&store),
+        "census",
+        "0.??",
+        "--count",
+        "2^14",
+        "--csv",
+        "-q",
+        "--journal",
+        s(&j),
+    ];
+    let mut c = mpirun(3);
+    c.args(args).stdout(Stdio::null()).stderr(Stdio::null());
+    let mut child = c.spawn().expect("mpirun runs");
+    // Kill rank 1 (SIGKILL) once a few games are in the journal: mpirun then ends the run.
+    let started = Instant::now();
+    let mut victim = None;
+    while started.elapsed() < Duration::from_secs(120) {
+        if journal_games(&j).len() >= 3 {
+            victim = rank_pid(child.id(), 1);
+            if victim.is_some() {
+                break;
+            }
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let victim = victim.expect("rank 1 found while the census ran (make the census longer?)");
+    let killed = Command::new("kill")
+        .args(["-KILL", &victim.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // The run ends (mpirun stops the other ranks); if not, SIGKILL it too.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break Some(st);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    if let Some(st) = status {
+        assert!(!st.success(), "the run went on without rank 1");
+    }
+    let before = journal_games(&j);
+    assert!(before.len() >= 3 && before.len() < 64, "{} games", before.len());
+    let mut distinct = before.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), before.len(), "a game recorded twice");
+    // Resume on three ranks: the games of the journal are not run again.
+    let mut c = mpirun(3);
+    c.args(args.iter().filter(|&&a| a != "-q"));
+    let resumed = run(c);
+    ok(&resumed);
+    let e = err(&resumed);
+    let done_before: usize = e
+        .split(" done before")
+        .next()
+        .and_then(|h| h.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no 'done before' in: {e}"));
+    assert!(done_before >= before.len(), "{e}");
+    let ran = e.lines().filter(|l| l.contains("] 0.")).count();
+    assert_eq!(ran, 64 - done_before, "{e}");
+    for g in &before {
+        assert!(!e.contains(&format!("] {g}: ")), "{g} ran again: {e}");
+    }
+    // Every game once, the rows of one process.
+    let after = journal_games(&j);
+    assert_eq!(after.len(), 64);
+    let mut distinct = after.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 64);
+    let one = alone(&["--no-db", "census", "0.??", "--count", "2^14", "--csv", "-q"]);
+    ok(&one);
+    assert_eq!(out(&resumed), out(&one));
+}
+
+#[test]
+fn ranks_that_disagree_stop_together() {
+    // Rank 0 at one count, ranks 1 and 2 at another (an MPMD launch).
+    let mut c = Command::new("mpirun");
+    c.args([
+        "--allow-run-as-root",
+        "--oversubscribe",
+        "--mca",
+        "btl_tcp_if_include",
+        "lo",
+    ])
+    .args(["-np", "1", GRUNDY, "--no-db", "census", "0.??", "--count", "100"])
+    .arg(":")
+    .args(["-np", "2", GRUNDY, "--no-db", "census", "0.??", "--count", "200"])
+    .stdin(Stdio::null());
+    let o = run(c);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    let e = err(&o);
+    assert_eq!(e.matches("not started alike").count(), 1, "{e}");
+    assert!(e.contains("ranks 1, 2 have"), "{e}");
+    assert!(out(&o).is_empty());
+}
+
+#[test]
+fn bad_input_stops_every_rank_with_one_message() {
+    for (args, needle) in [
+        (
+            vec!["--no-db", "census", "0.?x", "--count", "100"],
+            "pattern '0.?x'",
+        ),
+        (vec!["--no-db", "census", "0.??", "--count", "many"], "many"),
+        (
+            vec!["--no-db", "--memory-budget", "lots", "census", "0.??"],
+            "--memory-budget",
+        ),
+        (
+            vec!["--no-db", "census", "0.??", "--frobnicate"],
+            "unexpected argument",
+        ),
+    ] {
+        let mut c = mpirun(3);
+        c.args(&args);
+        let o = run(c);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", err(&o));
+        let e = err(&o);
+        assert_eq!(e.matches(needle).count(), 1, "{args:?}: {e}");
+        assert!(!e.contains("panicked"), "{e}");
+    }
+}
