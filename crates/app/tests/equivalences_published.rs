@@ -56,3 +56,25 @@ fn a_false_equivalence_is_reported_with_its_first_difference() {
         );
     }
 }
+
+#[test]
+fn disputed_equivalences_of_older_tables_are_found() {
+    // Equivalences printed in Winning Ways' locator and Flammenkamp's tables that
+    // tczajka/octal-games found wrong (tests/data/octal-equivalences-disputed.tsv).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/octal-equivalences-disputed.tsv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let pairs = parse("disputed", &text).unwrap();
+    let games: Vec<String> = pairs.iter().map(|p| p.game.clone()).collect();
+    let checked = check(&pairs, &games, &options(2000), None).unwrap();
+    assert_eq!(checked.len(), 3);
+    assert!(checked.iter().all(|c| !c.agreement.agrees()), "{checked:#?}");
+    // "The first difference between these two games is at heap size 519."
+    let f = checked.iter().find(|c| c.pair.game == "0.161").unwrap();
+    assert_eq!(f.agreement.shift, 0);
+    assert_eq!(f.agreement.first_difference.map(|d| d.heap), Some(519));
+    // And where the locator should have pointed, .27 does agree with .26.
+    let right = parse("fixed", "0.27\t0.26\n").unwrap();
+    let c = check(&right, &["0.27".to_string()], &options(2000), None).unwrap();
+    assert!(c[0].agreement.agrees(), "{c:?}");
+}
