@@ -79,17 +79,23 @@ fn varint(buf: &mut Vec<u8>, mut v: u64) {
 pub fn split_line(c: &Computed, len: u64) -> Option<String> {
     let rules = c.engine.rules();
     match rules {
-        HeapRules::TakeBreak { unequal, repeat: 0, .. } if unequal.is_empty() && rules.max_parts() <= 2 => {}
+        HeapRules::TakeBreak {
+            unequal, repeat: 0, ..
+        } if unequal.is_empty() && rules.max_parts() <= 2 => {}
         _ => return None,
     }
     let s = c.engine.summary_of(len as usize);
     let parity = |v: u64, m: u64| (v & m).count_ones() as u64 & 1;
     if let Some((mask, alpha)) = s.split_mask {
-        let rare = (1..len).filter(|&a| parity(c.get(a), mask) != alpha ^ (a & 1)).count();
+        let rare = (1..len)
+            .filter(|&a| parity(c.get(a), mask) != alpha ^ (a & 1))
+            .count();
         return Some(format!("split heap-parity mask={mask} alpha={alpha} rare={rare}"));
     }
     let common = s.common.filter(|c| !c.is_empty())?;
-    let rare = (1..len).filter(|&a| common.binary_search(&c.get(a)).is_err()).count();
+    let rare = (1..len)
+        .filter(|&a| common.binary_search(&c.get(a)).is_err())
+        .count();
     let list: Vec<String> = common.iter().map(|v| v.to_string()).collect();
     Some(format!("split common {} rare={rare}", list.join(",")))
 }

@@ -11,20 +11,36 @@ fn packed_certificate_with_a_split_verifies_and_tampering_is_refused() {
     let cert = dir.path().join("356.cert");
     let c = cert.to_str().unwrap();
     // 0.356: period 142 from 7315, bound 2·7315 + 142 + 3 = 14775, 14917 values.
-    let o = grundy(&["seq", "0.356", "-n", "1e5", "--until-period", "--certificate", c, "-q"]);
+    let o = grundy(&[
+        "seq",
+        "0.356",
+        "-n",
+        "1e5",
+        "--until-period",
+        "--certificate",
+        c,
+        "-q",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let bytes = std::fs::read(&cert).unwrap();
     let head_end = bytes.windows(7).position(|w| w == b"values ").unwrap();
     let line_end = head_end + bytes[head_end..].iter().position(|&b| b == b'\n').unwrap() + 1;
     let head = String::from_utf8(bytes[..line_end].to_vec()).unwrap();
     assert!(head.starts_with("grundy-certificate 2\n"), "{head}");
-    assert!(head.contains("\nperiod 142\nn0 7315\nsaltus 0\ntheorem take-and-break h=2 t=3\nbound 14775\nsplit "), "{head}");
+    assert!(
+        head.contains("\nperiod 142\nn0 7315\nsaltus 0\ntheorem take-and-break h=2 t=3\nbound 14775\nsplit "),
+        "{head}"
+    );
     assert!(head.contains("\nvalues 14917 varint "), "{head}");
     // Values below 128 take a byte each: the file is about one byte a value.
     assert!(bytes.len() < 14917 + 1000, "{}", bytes.len());
     let v = grundy(&["verify", c]);
     assert_eq!(v.status.code(), Some(0), "{}", stderr(&v));
-    assert!(stdout(&v).starts_with("valid: 0.356 has period 142 from n0 = 7315"), "{}", stdout(&v));
+    assert!(
+        stdout(&v).starts_with("valid: 0.356 has period 142 from n0 = 7315"),
+        "{}",
+        stdout(&v)
+    );
     let tamper = |from: &str, to: &str| {
         assert!(head.contains(from), "{from}");
         let mut b = head.replacen(from, to, 1).into_bytes();

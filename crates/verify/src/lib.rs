@@ -224,6 +224,8 @@ pub fn check_values_sparse(
     let mut seen: Vec<usize> = vec![usize::MAX; max + 2];
     let mut rare: Vec<usize> = Vec::new();
     let splitting: Vec<usize> = (0..digits.len()).filter(|&k| digits[k] & 4 != 0).collect();
+    // Whether every split of the digit was listed for the current heap.
+    let mut listed_all = vec![false; splitting.len()];
     for n in 0..vals.len() {
         if n % 65536 == 0 {
             progress(n);
@@ -249,7 +251,7 @@ pub fn check_values_sparse(
             }
         }
         // Splits with a rare part, or all splits where the split does not rule g out.
-        let mut listed_all = vec![false; splitting.len()];
+        listed_all.iter_mut().for_each(|x| *x = false);
         for (i, &k) in splitting.iter().enumerate() {
             if k + 2 > n {
                 continue;
@@ -473,7 +475,6 @@ pub fn read(mut input: impl BufRead) -> Result<Certificate, Refusal> {
         let mut buf = Vec::new();
         line_no += 1;
         let n = input
-            
             .read_until(b'\n', &mut buf)
             .map_err(|e| Refusal::Malformed {
                 line: line_no,
@@ -494,30 +495,31 @@ pub fn read(mut input: impl BufRead) -> Result<Certificate, Refusal> {
         })?;
         Ok(Some((line_no, text.trim().to_string())))
     };
-    let mut next_header = |input: &mut dyn BufRead, key: &str, optional: bool| -> Result<Option<(usize, String)>, Refusal> {
-        loop {
-            let Some((n, line)) = read_line(input)? else {
-                return Err(Refusal::Malformed {
-                    line: 0,
-                    message: format!("the file ends before the '{key}' line"),
-                });
-            };
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let (k, v) = line.split_once(' ').unwrap_or((line.as_str(), ""));
-            if k != key {
-                if optional {
-                    return Ok(Some((n, format!("\u{0}{line}"))));
+    let mut next_header =
+        |input: &mut dyn BufRead, key: &str, optional: bool| -> Result<Option<(usize, String)>, Refusal> {
+            loop {
+                let Some((n, line)) = read_line(input)? else {
+                    return Err(Refusal::Malformed {
+                        line: 0,
+                        message: format!("the file ends before the '{key}' line"),
+                    });
+                };
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
                 }
-                return Err(Refusal::Malformed {
-                    line: n,
-                    message: format!("expected '{key} ...', found '{}'", cut(&line)),
-                });
+                let (k, v) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+                if k != key {
+                    if optional {
+                        return Ok(Some((n, format!("\u{0}{line}"))));
+                    }
+                    return Err(Refusal::Malformed {
+                        line: n,
+                        message: format!("expected '{key} ...', found '{}'", cut(&line)),
+                    });
+                }
+                return Ok(Some((n, v.trim().to_string())));
             }
-            return Ok(Some((n, v.trim().to_string())));
-        }
-    };
+        };
     let number = |(n, v): (usize, String), key: &str| -> Result<u64, Refusal> {
         v.parse::<u64>().map_err(|_| Refusal::Malformed {
             line: n,
@@ -532,7 +534,10 @@ pub fn read(mut input: impl BufRead) -> Result<Certificate, Refusal> {
         _ => {
             return Err(Refusal::Malformed {
                 line: n,
-                message: format!("version '{}' (this checker reads versions 1 and 2)", cut(&version)),
+                message: format!(
+                    "version '{}' (this checker reads versions 1 and 2)",
+                    cut(&version)
+                ),
             })
         }
     };
@@ -595,7 +600,10 @@ pub fn read(mut input: impl BufRead) -> Result<Certificate, Refusal> {
                 message: if version == 1 {
                     format!("values: '{}' is not a whole number", cut(&vtext))
                 } else {
-                    format!("values: expected 'L varint BYTES fnv1a64=HEX', found '{}'", cut(&vtext))
+                    format!(
+                        "values: expected 'L varint BYTES fnv1a64=HEX', found '{}'",
+                        cut(&vtext)
+                    )
                 },
             })
         }
@@ -621,10 +629,12 @@ pub fn read(mut input: impl BufRead) -> Result<Certificate, Refusal> {
         let mut chunk = vec![0u8; 1 << 16];
         while left > 0 {
             let take = left.min(chunk.len() as u64) as usize;
-            input.read_exact(&mut chunk[..take]).map_err(|_| Refusal::Malformed {
-                line: vn + 1,
-                message: format!("the packed values end early ({} of {bytes} bytes)", bytes - left),
-            })?;
+            input
+                .read_exact(&mut chunk[..take])
+                .map_err(|_| Refusal::Malformed {
+                    line: vn + 1,
+                    message: format!("the packed values end early ({} of {bytes} bytes)", bytes - left),
+                })?;
             h = fnv1a(h, &chunk[..take]);
             left -= take as u64;
             for &b in &chunk[..take] {
@@ -633,7 +643,10 @@ pub fn read(mut input: impl BufRead) -> Result<Certificate, Refusal> {
                     if acc > u64::from(u32::MAX) || values.len() as u64 == count {
                         return Err(Refusal::Malformed {
                             line: vn + 1,
-                            message: format!("packed value {} is not a 32-bit value, or one too many", values.len()),
+                            message: format!(
+                                "packed value {} is not a 32-bit value, or one too many",
+                                values.len()
+                            ),
                         });
                     }
                     values.push(acc as u32);
@@ -872,8 +885,10 @@ pub fn check(c: &Certificate, progress: &mut dyn FnMut(u64, u64)) -> Result<Prov
                     c.declared_rare.unwrap_or(0)
                 ));
             }
-            check_values_sparse(&c.game, digits, split, &c.values, &mut |n| progress(n as u64, total))
-                .map_err(Refusal::Wrong)?;
+            check_values_sparse(&c.game, digits, split, &c.values, &mut |n| {
+                progress(n as u64, total)
+            })
+            .map_err(Refusal::Wrong)?;
             &c.values
         }
     };
@@ -1147,7 +1162,9 @@ mod sparse_tests {
             for d2 in 0..8u8 {
                 let code = format!("0.{d1}{d2}");
                 let Ok(rules) = parse_game(&code) else { continue };
-                let Rules::TakeBreak(digits) = &rules else { unreachable!() };
+                let Rules::TakeBreak(digits) = &rules else {
+                    unreachable!()
+                };
                 let v = values(&rules, 48, &mut |_| {});
                 for split in &splits {
                     check_values_sparse(&code, digits, split, &v, &mut |_| {})
@@ -1209,17 +1226,34 @@ mod sparse_tests {
         verify(&packed("0.07", 34, 53, 142, "", 176)[..], &mut |_, _| {}).unwrap();
         // By the heap's parity.
         let hp = Split::HeapParity { mask: 1, alpha: 1 };
-        let line = format!("split heap-parity mask=1 alpha=1 rare={}\n", rare_count("0.07", 176, &hp));
+        let line = format!(
+            "split heap-parity mask=1 alpha=1 rare={}\n",
+            rare_count("0.07", 176, &hp)
+        );
         verify(&packed("0.07", 34, 53, 142, &line, 176)[..], &mut |_, _| {}).unwrap();
         let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
         let refused = |b: Vec<u8>| verify(&b[..], &mut |_, _| {}).unwrap_err().to_string();
         // A wrong split: the rare count, a set that is not XOR-free.
         let bad = text(&good).replace(&format!("rare={k}"), &format!("rare={}", k + 1));
         assert!(refused(bad.into_bytes()).contains("wrong split"));
-        let bad = packed("0.07", 34, 53, 142, &format!("split common 1,2,3 rare={k}\n"), 176);
+        let bad = packed(
+            "0.07",
+            34,
+            53,
+            142,
+            &format!("split common 1,2,3 rare={k}\n"),
+            176,
+        );
         assert!(refused(bad).contains("not XOR-free"));
         // A wrong claim.
-        let bad = packed("0.07", 17, 53, 125, &format!("split common 1,2,4,7 rare={k}\n"), 176);
+        let bad = packed(
+            "0.07",
+            17,
+            53,
+            125,
+            &format!("split common 1,2,4,7 rare={k}\n"),
+            176,
+        );
         assert!(refused(bad).contains("fails"));
         // A value changed, with the checksum fixed up: refused by the check; without, by
         // the checksum.
@@ -1232,8 +1266,14 @@ mod sparse_tests {
         let mut bad = good.clone();
         bad[at] ^= 2;
         assert!(refused(bad.clone()).contains("checksum"));
-        let old = format!("fnv1a64={:016x}", fnv1a(FNV_START, &good[good.len() - 5 - 176..good.len() - 5]));
-        let new = format!("fnv1a64={:016x}", fnv1a(FNV_START, &bad[bad.len() - 5 - 176..bad.len() - 5]));
+        let old = format!(
+            "fnv1a64={:016x}",
+            fnv1a(FNV_START, &good[good.len() - 5 - 176..good.len() - 5])
+        );
+        let new = format!(
+            "fnv1a64={:016x}",
+            fnv1a(FNV_START, &bad[bad.len() - 5 - 176..bad.len() - 5])
+        );
         let head_len = good.len() - 5 - 176;
         let head = text(&bad[..head_len]).replace(&old, &new);
         let mut fixed = head.into_bytes();
@@ -1241,12 +1281,21 @@ mod sparse_tests {
         let e = refused(fixed);
         assert!(e.starts_with(&format!("G(100) is {}", w[100])), "{e}");
         // Cut short, garbage in the packed bytes.
-        assert!(matches!(verify(&good[..good.len() - 50], &mut |_, _| {}), Err(Refusal::Malformed { .. })));
+        assert!(matches!(
+            verify(&good[..good.len() - 50], &mut |_, _| {}),
+            Err(Refusal::Malformed { .. })
+        ));
         let mut bad = good.clone();
         let n = bad.len();
         bad[n - 6] = 0x80;
-        assert!(matches!(verify(&bad[..], &mut |_, _| {}), Err(Refusal::Malformed { .. })));
+        assert!(matches!(
+            verify(&bad[..], &mut |_, _| {}),
+            Err(Refusal::Malformed { .. })
+        ));
         let bad = text(&good).replace("split heap-parity", "split sometimes");
-        assert!(matches!(verify(bad.as_bytes(), &mut |_, _| {}), Err(Refusal::Malformed { .. })));
+        assert!(matches!(
+            verify(bad.as_bytes(), &mut |_, _| {}),
+            Err(Refusal::Malformed { .. })
+        ));
     }
 }
