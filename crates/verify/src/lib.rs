@@ -219,9 +219,9 @@ pub fn check_values_sparse(
     vals: &[u32],
     progress: &mut dyn FnMut(usize),
 ) -> Result<(), String> {
-    let max = vals.iter().copied().max().unwrap_or(0) as usize;
-    // seen[v] == stamp: value v (< g) was met as the value of an option of heap `stamp`.
-    let mut seen: Vec<usize> = vec![usize::MAX; max + 2];
+    // seen[v] == stamp: value v (< g) was met as the value of an option of heap `stamp`;
+    // grown to each heap's value, which is first checked against the heap's option count.
+    let mut seen: Vec<usize> = vec![usize::MAX; 64];
     let mut rare: Vec<usize> = Vec::new();
     let splitting: Vec<usize> = (0..digits.len()).filter(|&k| digits[k] & 4 != 0).collect();
     // Whether every split of the digit was listed for the current heap.
@@ -231,6 +231,25 @@ pub fn check_values_sparse(
             progress(n);
         }
         let g = vals[n];
+        // A mex is at most the number of options (so a huge value in a file cannot make
+        // this allocate without bound).
+        let options: u64 = digits
+            .iter()
+            .enumerate()
+            .take(n + 1)
+            .map(|(k, &d)| {
+                let r = (n - k) as u64;
+                u64::from(d & 3 != 0) + if d & 4 != 0 { r / 2 } else { 0 }
+            })
+            .sum();
+        if u64::from(g) > options {
+            return Err(format!(
+                "G({n}) is {g} in the certificate, but heap {n} in {game} has at most {options} options"
+            ));
+        }
+        if seen.len() <= g as usize {
+            seen.resize(g as usize + 1, usize::MAX);
+        }
         let mut met = 0u32;
         let mut hit = false;
         let mut mark = |v: u32, seen: &mut Vec<usize>, met: &mut u32| {
@@ -1292,6 +1311,11 @@ mod sparse_tests {
             verify(&bad[..], &mut |_, _| {}),
             Err(Refusal::Malformed { .. })
         ));
+        // A huge value is refused by the count of options, not allocated for.
+        let mut w = v.clone();
+        w[50] = u32::MAX - 1;
+        let e = check_values_sparse("0.07", &[0, 0, 7], &hp, &w, &mut |_| {}).unwrap_err();
+        assert!(e.contains("at most"), "{e}");
         let bad = text(&good).replace("split heap-parity", "split sometimes");
         assert!(matches!(
             verify(bad.as_bytes(), &mut |_, _| {}),
