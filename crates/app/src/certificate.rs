@@ -48,6 +48,58 @@ pub fn theorem_line(rules: &HeapRules, p: &period::Period) -> Option<(String, u6
     }
 }
 
+/// Certificates of more values than this are written in version 2: values packed as LEB128
+/// varints with an FNV-1a checksum, and a declared rare/common split where one applies.
+pub const TEXT_MAX: u64 = 4096;
+
+/// FNV-1a (64 bits), continuing from `h` (the checksum of packed values).
+fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Appends `v` as a LEB128 varint (7 bits a byte, low first, high bit = more follow).
+fn varint(buf: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        buf.push((v as u8 & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    buf.push(v as u8);
+}
+
+/// The `split` line of a version 2 certificate of the first `len` values: for codes
+/// leaving at most two heaps, the rare/common split the summary finds (by the heap's
+/// parity, or a set of common values), with the number of heaps 1 .. len − 1 it makes rare.
+/// `None` for other games or when no split is found (the checker then lists every option).
+pub fn split_line(c: &Computed, len: u64) -> Option<String> {
+    let rules = c.engine.rules();
+    match rules {
+        HeapRules::TakeBreak {
+            unequal, repeat: 0, ..
+        } if unequal.is_empty() && rules.max_parts() <= 2 => {}
+        _ => return None,
+    }
+    let s = c.engine.summary_of(len as usize);
+    let parity = |v: u64, m: u64| (v & m).count_ones() as u64 & 1;
+    if let Some((mask, alpha)) = s.split_mask {
+        let rare = (1..len)
+            .filter(|&a| parity(c.get(a), mask) != alpha ^ (a & 1))
+            .count();
+        return Some(format!("split heap-parity mask={mask} alpha={alpha} rare={rare}"));
+    }
+    let common = s.common.filter(|c| !c.is_empty())?;
+    let rare = (1..len)
+        .filter(|&a| common.binary_search(&c.get(a)).is_err())
+        .count();
+    let list: Vec<String> = common.iter().map(|v| v.to_string()).collect();
+    Some(format!("split common {} rare={rare}", list.join(",")))
+}
+
 /// Writes the certificate of the period `c` proves to `path` (through a temporary file
 /// renamed into place). Returns the number of values written.
 pub fn write(path: &Path, c: &Computed) -> Result<u64, Error> {
@@ -72,9 +124,11 @@ pub fn write(path: &Path, c: &Computed) -> Result<u64, Error> {
     } else {
         "periodic"
     };
+    let packed = len > TEXT_MAX;
     write!(
         out,
-        "grundy-certificate 1\n# written by grundy {}; check with: grundy verify FILE\ngame {}\nclaim {claim}\nperiod {}\nn0 {}\nsaltus {}\ntheorem {theorem}\nbound {bound}\nvalues {len}\n",
+        "grundy-certificate {}\n# written by grundy {}; check with: grundy verify FILE\ngame {}\nclaim {claim}\nperiod {}\nn0 {}\nsaltus {}\ntheorem {theorem}\nbound {bound}\n",
+        if packed { 2 } else { 1 },
         env!("CARGO_PKG_VERSION"),
         c.game.name(),
         p.period,
@@ -82,16 +136,43 @@ pub fn write(path: &Path, c: &Computed) -> Result<u64, Error> {
         p.saltus
     )
     .map_err(fail)?;
-    let mut line = String::with_capacity(256);
-    for i in 0..len {
-        if !line.is_empty() {
-            line.push(' ');
+    if packed {
+        if let Some(line) = split_line(c, len) {
+            writeln!(out, "{line}").map_err(fail)?;
         }
-        line.push_str(&c.get(i).to_string());
-        if i % 32 == 31 || i + 1 == len {
-            line.push('\n');
-            out.write_all(line.as_bytes()).map_err(fail)?;
-            line.clear();
+        // First pass: the byte count and the checksum, which the header announces.
+        let (mut bytes, mut sum) = (0u64, FNV_START);
+        let mut buf = Vec::with_capacity(1 << 16);
+        for i in 0..len {
+            varint(&mut buf, c.get(i));
+            if buf.len() >= (1 << 16) - 8 || i + 1 == len {
+                bytes += buf.len() as u64;
+                sum = fnv1a(sum, &buf);
+                buf.clear();
+            }
+        }
+        writeln!(out, "values {len} varint {bytes} fnv1a64={sum:016x}").map_err(fail)?;
+        for i in 0..len {
+            varint(&mut buf, c.get(i));
+            if buf.len() >= (1 << 16) - 8 || i + 1 == len {
+                out.write_all(&buf).map_err(fail)?;
+                buf.clear();
+            }
+        }
+        out.write_all(b"\n").map_err(fail)?;
+    } else {
+        writeln!(out, "values {len}").map_err(fail)?;
+        let mut line = String::with_capacity(256);
+        for i in 0..len {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&c.get(i).to_string());
+            if i % 32 == 31 || i + 1 == len {
+                line.push('\n');
+                out.write_all(line.as_bytes()).map_err(fail)?;
+                line.clear();
+            }
         }
     }
     out.write_all(b"end\n").map_err(fail)?;

@@ -74,6 +74,8 @@ fn confirm_independently(row: &Row) {
         saltus: 0,
         theorem: format!("take-and-break h={h} t={t}"),
         bound,
+        split: None,
+        declared_rare: None,
         values,
     };
     let proven = grundy_verify::check(&cert, &mut |_, _| {}).unwrap();

@@ -17,7 +17,7 @@
 //!   n0 ≤ n < B = n0 + E, and {G(m) : m < n0 + p} = {0, ..., s − 1} ∪ {G(m) + s : m < n0},
 //!   then G(n + p) = G(n) + s for every n ≥ n0.
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 /// The rules of a heap game, as this checker reads them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,6 +187,137 @@ pub fn values(rules: &Rules, len: usize, progress: &mut dyn FnMut(usize)) -> Vec
     g
 }
 
+/// Checks that a common set is XOR-free: no XOR of two members (equal or not) is a member.
+fn check_xor_free(set: &[u32]) -> Result<(), String> {
+    for &x in set {
+        for &y in set {
+            if set.binary_search(&(x ^ y)).is_ok() {
+                return Err(format!(
+                    "wrong split: the common values are not XOR-free ({x} ⊕ {y} = {} is common)",
+                    x ^ y
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks every value of a certificate of a code leaving at most two heaps, given a split,
+/// in place: heap n is checked against the values below it, already checked.
+///
+/// G(n) = g holds when every v < g is the value of an option and g is not. Options that
+/// leave one heap (or none) are listed. For a splitting digit removing k tokens, the splits
+/// a + b = n − k with a rare part are listed (the rare heaps below n, kept in a list), and
+/// the others only when the split cannot rule them out: when g may be the XOR of two common
+/// values there (see [`Split`]), every split is listed. Values below g not met so far are
+/// then looked for among all splits, in order, until each is met. So a common heap costs
+/// about the number of rare heaps below it, and a rare heap about n.
+pub fn check_values_sparse(
+    game: &str,
+    digits: &[u8],
+    split: &Split,
+    vals: &[u32],
+    progress: &mut dyn FnMut(usize),
+) -> Result<(), String> {
+    // seen[v] == stamp: value v (< g) was met as the value of an option of heap `stamp`;
+    // grown to each heap's value, which is first checked against the heap's option count.
+    let mut seen: Vec<usize> = vec![usize::MAX; 64];
+    let mut rare: Vec<usize> = Vec::new();
+    let splitting: Vec<usize> = (0..digits.len()).filter(|&k| digits[k] & 4 != 0).collect();
+    // Whether every split of the digit was listed for the current heap.
+    let mut listed_all = vec![false; splitting.len()];
+    for n in 0..vals.len() {
+        if n % 65536 == 0 {
+            progress(n);
+        }
+        let g = vals[n];
+        // A mex is at most the number of options (so a huge value in a file cannot make
+        // this allocate without bound).
+        let options: u64 = digits
+            .iter()
+            .enumerate()
+            .take(n + 1)
+            .map(|(k, &d)| {
+                let r = (n - k) as u64;
+                u64::from(d & 3 != 0) + if d & 4 != 0 { r / 2 } else { 0 }
+            })
+            .sum();
+        if u64::from(g) > options {
+            return Err(format!(
+                "G({n}) is {g} in the certificate, but heap {n} in {game} has at most {options} options"
+            ));
+        }
+        if seen.len() <= g as usize {
+            seen.resize(g as usize + 1, usize::MAX);
+        }
+        let mut met = 0u32;
+        let mut hit = false;
+        let mut mark = |v: u32, seen: &mut Vec<usize>, met: &mut u32| {
+            if v == g {
+                hit = true;
+            } else if v < g && seen[v as usize] != n {
+                seen[v as usize] = n;
+                *met += 1;
+            }
+        };
+        for (k, &d) in digits.iter().enumerate().take(n + 1) {
+            let r = n - k;
+            if d & 1 != 0 && r == 0 {
+                mark(0, &mut seen, &mut met);
+            }
+            if d & 2 != 0 && r >= 1 {
+                mark(vals[r], &mut seen, &mut met);
+            }
+        }
+        // Splits with a rare part, or all splits where the split does not rule g out.
+        listed_all.iter_mut().for_each(|x| *x = false);
+        for (i, &k) in splitting.iter().enumerate() {
+            if k + 2 > n {
+                continue;
+            }
+            let r = n - k;
+            if split.excludes_common_pairs(r, g) {
+                for &a in rare.iter().take_while(|&&a| a < r) {
+                    mark(vals[a] ^ vals[r - a], &mut seen, &mut met);
+                }
+            } else {
+                for a in 1..=r / 2 {
+                    mark(vals[a] ^ vals[r - a], &mut seen, &mut met);
+                }
+                listed_all[i] = true;
+            }
+        }
+        // Values below g not met yet: look for them among every split.
+        for (i, &k) in splitting.iter().enumerate() {
+            if met == g || k + 2 > n || listed_all[i] {
+                continue;
+            }
+            let r = n - k;
+            for a in 1..=r / 2 {
+                mark(vals[a] ^ vals[r - a], &mut seen, &mut met);
+                if met == g {
+                    break;
+                }
+            }
+        }
+        if hit {
+            return Err(format!(
+                "G({n}) is {g} in the certificate, but an option of heap {n} in {game} has the value {g}"
+            ));
+        }
+        if met < g {
+            let missing = (0..g).find(|&v| seen[v as usize] != n).unwrap_or(0);
+            return Err(format!(
+                "G({n}) is {g} in the certificate, but no option of heap {n} in {game} has the value {missing} (the mex is {missing})"
+            ));
+        }
+        if n >= 1 && split.rare(n, g) {
+            rare.push(n);
+        }
+    }
+    Ok(())
+}
+
 /// A rough count of the option values [`values`] lists for `len` heaps (for a time
 /// estimate; about 10^8 to 10^9 a second on a current machine).
 pub fn work(rules: &Rules, len: u64) -> f64 {
@@ -221,6 +352,10 @@ pub struct Certificate {
     pub theorem: String,
     /// The bound B of the theorem.
     pub bound: u64,
+    /// The declared rare/common split (version 2), if any.
+    pub split: Option<Split>,
+    /// The number of rare heaps among 1 .. len − 1 the split line declares.
+    pub declared_rare: Option<u64>,
     /// The values G(0), ..., G(len − 1).
     pub values: Vec<u32>,
 }
@@ -251,52 +386,183 @@ impl std::fmt::Display for Refusal {
 /// The most values a certificate may hold (2^32).
 pub const MAX_VALUES: u64 = 1 << 32;
 
+/// A declared rare/common split (version 2, the `split` line): which heaps the checker may
+/// skip when it shows that a value is *not* the value of an option (docs/certificates.md).
+/// The checker classifies every heap itself from its value; the declaration only names the
+/// rule, and the number of rare heaps it declares must match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// `split common V,V,...`: a heap is common when its value is in the set C, which must be
+    /// XOR-free (no XOR of two members, equal or not, is a member).
+    Common(Vec<u32>),
+    /// `split heap-parity mask=M alpha=A`: heap a is common when
+    /// parity(G(a) & M) = A ⊕ (a mod 2).
+    HeapParity {
+        /// M.
+        mask: u32,
+        /// A (0 or 1).
+        alpha: u32,
+    },
+}
+
+impl Split {
+    /// Whether heap `a` (≥ 1) with value `v` is rare under this split.
+    fn rare(&self, a: usize, v: u32) -> bool {
+        match self {
+            Split::Common(c) => c.binary_search(&v).is_err(),
+            Split::HeapParity { mask, alpha } => (v & mask).count_ones() & 1 != alpha ^ (a as u32 & 1),
+        }
+    }
+
+    /// Whether no split of a heap of `r` tokens into two *common* heaps has the value `v`,
+    /// so that only splits with a rare part need to be listed to show that `v` is not the
+    /// value of an option. Free split: common ⊕ common is never in C, so for v ∈ C.
+    /// Heap parity: for common a and b with a + b = r, parity((G(a) ⊕ G(b)) & M) =
+    /// (A ⊕ a) ⊕ (A ⊕ b) = r mod 2, so for v whose parity differs.
+    fn excludes_common_pairs(&self, r: usize, v: u32) -> bool {
+        match self {
+            Split::Common(c) => c.binary_search(&v).is_ok(),
+            Split::HeapParity { mask, .. } => (v & mask).count_ones() & 1 != (r as u32 & 1),
+        }
+    }
+}
+
+/// Reads the `split` line's text (after `split `): the split and the declared rare count.
+fn parse_split(text: &str) -> Result<(Split, u64), String> {
+    let words: Vec<&str> = text.split_ascii_whitespace().collect();
+    let field = |w: &str, key: &str| -> Result<u64, String> {
+        w.strip_prefix(key)
+            .and_then(|x| x.parse::<u64>().ok())
+            .ok_or_else(|| format!("split: expected '{key}N', found '{}'", cut(w)))
+    };
+    match words.as_slice() {
+        ["common", list, rare] => {
+            let mut c = Vec::new();
+            for part in list.split(',').filter(|p| !p.is_empty()) {
+                let v: u32 = part
+                    .parse()
+                    .map_err(|_| format!("split: '{}' is not a value", cut(part)))?;
+                c.push(v);
+            }
+            c.sort_unstable();
+            c.dedup();
+            Ok((Split::Common(c), field(rare, "rare=")?))
+        }
+        ["heap-parity", mask, alpha, rare] => {
+            let mask = field(mask, "mask=")?;
+            let alpha = field(alpha, "alpha=")?;
+            if mask > u64::from(u32::MAX) || alpha > 1 {
+                return Err("split: mask must fit in 32 bits and alpha be 0 or 1".into());
+            }
+            Ok((
+                Split::HeapParity {
+                    mask: mask as u32,
+                    alpha: alpha as u32,
+                },
+                field(rare, "rare=")?,
+            ))
+        }
+        _ => Err(format!(
+            "split: expected 'common V,V,... rare=K' or 'heap-parity mask=M alpha=A rare=K', found '{}'",
+            cut(text)
+        )),
+    }
+}
+
+/// FNV-1a (64 bits) of `bytes`, continuing from `h` (start with [`FNV_START`]): the checksum
+/// of the packed values of a version 2 certificate.
+pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The starting state of [`fnv1a`].
+pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
 /// Reads a certificate (docs/certificates.md): header lines in a fixed order, the values,
-/// `end`. Lines starting with `#` before the values are comments.
-pub fn read(input: impl BufRead) -> Result<Certificate, Refusal> {
-    let mut lines = input.lines().enumerate().map(|(i, l)| (i + 1, l));
-    let mut next_header = |key: &str| -> Result<(usize, String), Refusal> {
-        loop {
-            let Some((n, line)) = lines.next() else {
-                return Err(Refusal::Malformed {
-                    line: 0,
-                    message: format!("the file ends before the '{key}' line"),
-                });
-            };
-            let line = line.map_err(|e| Refusal::Malformed {
-                line: n,
+/// `end`. Lines starting with `#` before the values are comments. Version 1 writes the values
+/// as text; version 2 packs them (LEB128 varints with an FNV-1a checksum) and may declare a
+/// rare/common split.
+pub fn read(mut input: impl BufRead) -> Result<Certificate, Refusal> {
+    let mut line_no = 0usize;
+    // One line (without its end), as bytes: the packed values of version 2 follow a text
+    // line, so the input is read line by line here rather than through `lines()`.
+    let mut read_line = |input: &mut dyn BufRead| -> Result<Option<(usize, String)>, Refusal> {
+        let mut buf = Vec::new();
+        line_no += 1;
+        let n = input
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| Refusal::Malformed {
+                line: line_no,
                 message: e.to_string(),
             })?;
-            let line = line.trim().to_string();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let (k, v) = line.split_once(' ').unwrap_or((line.as_str(), ""));
-            if k != key {
-                return Err(Refusal::Malformed {
-                    line: n,
-                    message: format!("expected '{key} ...', found '{}'", cut(&line)),
-                });
-            }
-            return Ok((n, v.trim().to_string()));
+        if n == 0 {
+            return Ok(None);
         }
+        if buf.last() != Some(&b'\n') && buf.len() >= 1 << 20 {
+            return Err(Refusal::Malformed {
+                line: line_no,
+                message: "line longer than 1 MiB".into(),
+            });
+        }
+        let text = String::from_utf8(buf).map_err(|_| Refusal::Malformed {
+            line: line_no,
+            message: "not text".into(),
+        })?;
+        Ok(Some((line_no, text.trim().to_string())))
     };
+    let mut next_header =
+        |input: &mut dyn BufRead, key: &str, optional: bool| -> Result<Option<(usize, String)>, Refusal> {
+            loop {
+                let Some((n, line)) = read_line(input)? else {
+                    return Err(Refusal::Malformed {
+                        line: 0,
+                        message: format!("the file ends before the '{key}' line"),
+                    });
+                };
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let (k, v) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+                if k != key {
+                    if optional {
+                        return Ok(Some((n, format!("\u{0}{line}"))));
+                    }
+                    return Err(Refusal::Malformed {
+                        line: n,
+                        message: format!("expected '{key} ...', found '{}'", cut(&line)),
+                    });
+                }
+                return Ok(Some((n, v.trim().to_string())));
+            }
+        };
     let number = |(n, v): (usize, String), key: &str| -> Result<u64, Refusal> {
         v.parse::<u64>().map_err(|_| Refusal::Malformed {
             line: n,
             message: format!("{key}: '{}' is not a whole number", cut(&v)),
         })
     };
-    let (n, version) = next_header("grundy-certificate")?;
-    if version != "1" {
-        return Err(Refusal::Malformed {
-            line: n,
-            message: format!("version '{}' (this checker reads version 1)", cut(&version)),
-        });
-    }
-    let (n, game) = next_header("game")?;
+    let input: &mut dyn BufRead = &mut input;
+    let (n, version) = req(next_header(input, "grundy-certificate", false)?)?;
+    let version = match version.as_str() {
+        "1" => 1,
+        "2" => 2,
+        _ => {
+            return Err(Refusal::Malformed {
+                line: n,
+                message: format!(
+                    "version '{}' (this checker reads versions 1 and 2)",
+                    cut(&version)
+                ),
+            })
+        }
+    };
+    let (n, game) = req(next_header(input, "game", false)?)?;
     let rules = parse_game(&game).map_err(|message| Refusal::Malformed { line: n, message })?;
-    let (n, claim) = next_header("claim")?;
+    let (n, claim) = req(next_header(input, "claim", false)?)?;
     if claim != "periodic" && claim != "arithmetic-periodic" {
         return Err(Refusal::Malformed {
             line: n,
@@ -306,13 +572,61 @@ pub fn read(input: impl BufRead) -> Result<Certificate, Refusal> {
             ),
         });
     }
-    let period = number(next_header("period")?, "period")?;
-    let n0 = number(next_header("n0")?, "n0")?;
-    let saltus = number(next_header("saltus")?, "saltus")?;
-    let (_, theorem) = next_header("theorem")?;
-    let bound = number(next_header("bound")?, "bound")?;
-    let (vn, vtext) = next_header("values")?;
-    let count = number((vn, vtext), "values")?;
+    let period = number(req(next_header(input, "period", false)?)?, "period")?;
+    let n0 = number(req(next_header(input, "n0", false)?)?, "n0")?;
+    let saltus = number(req(next_header(input, "saltus", false)?)?, "saltus")?;
+    let (_, theorem) = req(next_header(input, "theorem", false)?)?;
+    let bound = number(req(next_header(input, "bound", false)?)?, "bound")?;
+    // Version 2: an optional `split` line, then `values`.
+    let (mut split, mut declared_rare) = (None, None);
+    let (vn, vtext) = if version == 2 {
+        let (n, text) = req(next_header(input, "split", true)?)?;
+        if let Some(other) = text.strip_prefix('\u{0}') {
+            let (k, v) = other.split_once(' ').unwrap_or((other, ""));
+            if k != "values" {
+                return Err(Refusal::Malformed {
+                    line: n,
+                    message: format!("expected 'split ...' or 'values ...', found '{}'", cut(other)),
+                });
+            }
+            (n, v.trim().to_string())
+        } else {
+            let (s, k) = parse_split(&text).map_err(|message| Refusal::Malformed { line: n, message })?;
+            split = Some(s);
+            declared_rare = Some(k);
+            req(next_header(input, "values", false)?)?
+        }
+    } else {
+        req(next_header(input, "values", false)?)?
+    };
+    let words: Vec<&str> = vtext.split_ascii_whitespace().collect();
+    let (count, packed) = match (version, words.as_slice()) {
+        (1, [count]) => (number((vn, count.to_string()), "values")?, None),
+        (2, [count, "varint", bytes, sum]) => {
+            let bytes = number((vn, bytes.to_string()), "values: byte count")?;
+            let sum = sum
+                .strip_prefix("fnv1a64=")
+                .and_then(|h| u64::from_str_radix(h, 16).ok())
+                .ok_or_else(|| Refusal::Malformed {
+                    line: vn,
+                    message: format!("values: expected 'fnv1a64=HEX', found '{}'", cut(sum)),
+                })?;
+            (number((vn, count.to_string()), "values")?, Some((bytes, sum)))
+        }
+        _ => {
+            return Err(Refusal::Malformed {
+                line: vn,
+                message: if version == 1 {
+                    format!("values: '{}' is not a whole number", cut(&vtext))
+                } else {
+                    format!(
+                        "values: expected 'L varint BYTES fnv1a64=HEX', found '{}'",
+                        cut(&vtext)
+                    )
+                },
+            })
+        }
+    };
     if count > MAX_VALUES {
         return Err(Refusal::Malformed {
             line: vn,
@@ -320,51 +634,127 @@ pub fn read(input: impl BufRead) -> Result<Certificate, Refusal> {
         });
     }
     let mut values: Vec<u32> = Vec::with_capacity(count.min(1 << 26) as usize);
-    let mut ended = false;
-    for (n, line) in lines {
-        let line = line.map_err(|e| Refusal::Malformed {
-            line: n,
-            message: e.to_string(),
-        })?;
-        let line = line.trim();
-        if ended {
-            if !line.is_empty() {
-                return Err(Refusal::Malformed {
-                    line: n,
-                    message: "text after 'end'".into(),
-                });
+    if let Some((bytes, sum)) = packed {
+        // Each value takes 1 to 5 bytes.
+        if bytes < count || bytes > count.saturating_mul(5) {
+            return Err(Refusal::Malformed {
+                line: vn,
+                message: format!("values: {bytes} bytes cannot hold {count} values"),
+            });
+        }
+        let mut h = FNV_START;
+        let mut left = bytes;
+        let (mut acc, mut shift) = (0u64, 0u32);
+        let mut chunk = vec![0u8; 1 << 16];
+        while left > 0 {
+            let take = left.min(chunk.len() as u64) as usize;
+            input
+                .read_exact(&mut chunk[..take])
+                .map_err(|_| Refusal::Malformed {
+                    line: vn + 1,
+                    message: format!("the packed values end early ({} of {bytes} bytes)", bytes - left),
+                })?;
+            h = fnv1a(h, &chunk[..take]);
+            left -= take as u64;
+            for &b in &chunk[..take] {
+                acc |= u64::from(b & 0x7f) << shift;
+                if b & 0x80 == 0 {
+                    if acc > u64::from(u32::MAX) || values.len() as u64 == count {
+                        return Err(Refusal::Malformed {
+                            line: vn + 1,
+                            message: format!(
+                                "packed value {} is not a 32-bit value, or one too many",
+                                values.len()
+                            ),
+                        });
+                    }
+                    values.push(acc as u32);
+                    acc = 0;
+                    shift = 0;
+                } else {
+                    shift += 7;
+                    if shift > 28 {
+                        return Err(Refusal::Malformed {
+                            line: vn + 1,
+                            message: format!("packed value {} is longer than 5 bytes", values.len()),
+                        });
+                    }
+                }
             }
-            continue;
         }
-        if line == "end" {
-            ended = true;
-            continue;
+        if shift != 0 || values.len() as u64 != count {
+            return Err(Refusal::Malformed {
+                line: vn + 1,
+                message: format!("{count} values announced, {} packed", values.len()),
+            });
         }
-        for word in line.split_ascii_whitespace() {
-            let v: u32 = word.parse().map_err(|_| Refusal::Malformed {
-                line: n,
-                message: format!("'{}' is not a value", cut(word)),
+        if h != sum {
+            return Err(Refusal::Malformed {
+                line: vn + 1,
+                message: format!("checksum of the packed values is {h:016x}, the file says {sum:016x} (the file is damaged)"),
+            });
+        }
+        // The rest: a line end, then `end`.
+        let mut rest = String::new();
+        (&mut *input)
+            .take(4096)
+            .read_to_string(&mut rest)
+            .map_err(|_| Refusal::Malformed {
+                line: vn + 2,
+                message: "not text after the packed values".into(),
             })?;
-            if values.len() as u64 == count {
-                return Err(Refusal::Malformed {
-                    line: n,
-                    message: format!("more than the {count} values announced"),
-                });
-            }
-            values.push(v);
+        if rest.trim() != "end" {
+            return Err(Refusal::Malformed {
+                line: vn + 2,
+                message: if rest.trim().is_empty() {
+                    "no 'end' line (the file is cut short)".into()
+                } else {
+                    "expected 'end' after the packed values".into()
+                },
+            });
         }
-    }
-    if !ended {
-        return Err(Refusal::Malformed {
-            line: 0,
-            message: "no 'end' line (the file is cut short)".into(),
-        });
-    }
-    if values.len() as u64 != count {
-        return Err(Refusal::Malformed {
-            line: vn,
-            message: format!("{count} values announced, {} found", values.len()),
-        });
+    } else {
+        let mut ended = false;
+        while let Some((n, line)) = read_line(input)? {
+            if ended {
+                if !line.is_empty() {
+                    return Err(Refusal::Malformed {
+                        line: n,
+                        message: "text after 'end'".into(),
+                    });
+                }
+                continue;
+            }
+            if line == "end" {
+                ended = true;
+                continue;
+            }
+            for word in line.split_ascii_whitespace() {
+                let v: u32 = word.parse().map_err(|_| Refusal::Malformed {
+                    line: n,
+                    message: format!("'{}' is not a value", cut(word)),
+                })?;
+                if values.len() as u64 == count {
+                    return Err(Refusal::Malformed {
+                        line: n,
+                        message: format!("more than the {count} values announced"),
+                    });
+                }
+                values.push(v);
+            }
+        }
+        if !ended {
+            return Err(Refusal::Malformed {
+                line: 0,
+                message: "no 'end' line (the file is cut short)".into(),
+            });
+        }
+        if values.len() as u64 != count {
+            return Err(Refusal::Malformed {
+                line: vn,
+                message: format!("{count} values announced, {} found", values.len()),
+            });
+        }
     }
     Ok(Certificate {
         game,
@@ -375,7 +765,17 @@ pub fn read(input: impl BufRead) -> Result<Certificate, Refusal> {
         saltus,
         theorem,
         bound,
+        split,
+        declared_rare,
         values,
+    })
+}
+
+/// A header line that must be there (`next_header` refuses a missing one already).
+fn req(line: Option<(usize, String)>) -> Result<(usize, String), Refusal> {
+    line.ok_or_else(|| Refusal::Malformed {
+        line: 0,
+        message: "a header line is missing".into(),
     })
 }
 
@@ -472,17 +872,47 @@ pub fn check(c: &Certificate, progress: &mut dyn FnMut(u64, u64)) -> Result<Prov
             "{len} values; the claim needs G(n + p) for every n < {bound}, that is {need} values"
         ));
     }
-    // Every value, from the rules.
+    // Every value, from the rules: each heap's options listed one by one, or, with a
+    // declared split, with the sparse-space argument (see [`check_values_sparse`]).
     let total = len;
-    let own = values(&c.rules, len as usize, &mut |n| progress(n as u64, total));
+    let own: Vec<u32>;
+    let checked: &[u32] = match &c.split {
+        None => {
+            own = values(&c.rules, len as usize, &mut |n| progress(n as u64, total));
+            if let Some(n) = (0..len as usize).find(|&n| own[n] != c.values[n]) {
+                return wrong(format!(
+                    "G({n}) is {} in the certificate, but the rules of {} give {}",
+                    c.values[n], c.game, own[n]
+                ));
+            }
+            &own
+        }
+        Some(split) => {
+            let Rules::TakeBreak(digits) = &c.rules else {
+                return wrong("a split is only declared for take-and-break codes".into());
+            };
+            if digits.iter().any(|&d| d & 8 != 0) {
+                return wrong("a split is only declared for codes leaving at most two heaps".into());
+            }
+            if let Split::Common(set) = split {
+                check_xor_free(set).map_err(Refusal::Wrong)?;
+            }
+            let rare = (1..len as usize).filter(|&a| split.rare(a, c.values[a])).count() as u64;
+            if Some(rare) != c.declared_rare {
+                return wrong(format!(
+                    "wrong split: the certificate declares {} rare heaps, its values have {rare} under that split",
+                    c.declared_rare.unwrap_or(0)
+                ));
+            }
+            check_values_sparse(&c.game, digits, split, &c.values, &mut |n| {
+                progress(n as u64, total)
+            })
+            .map_err(Refusal::Wrong)?;
+            &c.values
+        }
+    };
     progress(total, total);
-    if let Some(n) = (0..len as usize).find(|&n| own[n] != c.values[n]) {
-        return wrong(format!(
-            "G({n}) is {} in the certificate, but the rules of {} give {}",
-            c.values[n], c.game, own[n]
-        ));
-    }
-    let g = |n: u64| u64::from(own[n as usize]);
+    let g = |n: u64| u64::from(checked[n as usize]);
     // The hypothesis of the theorem.
     for n in n0..bound {
         if g(n + p) != g(n) + s {
@@ -553,8 +983,23 @@ pub fn run_file(
             return 2;
         }
     };
-    let ops = work(&c.rules, c.values.len() as u64);
-    if ops > 1e9 {
+    let sparse = c.split.is_some();
+    let ops = if sparse {
+        // Each common heap lists about the rare heaps below it, each rare heap all splits.
+        let (l, r) = (c.values.len() as f64, c.declared_rare.unwrap_or(0) as f64);
+        l * r / 2.0 + r * l / 4.0
+    } else {
+        work(&c.rules, c.values.len() as u64)
+    };
+    if sparse && c.values.len() > 1 << 20 {
+        let _ = writeln!(
+            log,
+            "grundy verify: checking {} values of {} with the declared split ({} rare heaps)",
+            c.values.len(),
+            c.game,
+            c.declared_rare.unwrap_or(0)
+        );
+    } else if ops > 1e9 {
         let _ = writeln!(
             log,
             "grundy verify: recomputing {} values of {} lists about {:.1e} options (at 1e8 to 1e9 a second: {:.0} to {:.0} s)",
@@ -567,10 +1012,12 @@ pub fn run_file(
     }
     let mut last = std::time::Instant::now();
     let mut progress = |done: u64, total: u64| {
-        if ops > 1e9 && last.elapsed().as_secs() >= 5 {
+        if (ops > 1e9 || total > 1 << 20) && last.elapsed().as_secs() >= 5 {
             last = std::time::Instant::now();
-            // Work grows with the square of the heap: the share done is (done/total)^2.
-            let share = (done as f64 / total.max(1) as f64).powi(2);
+            // Without a split, work grows with the square of the heap: the share done is
+            // (done/total)^2; with one, about linearly.
+            let f = done as f64 / total.max(1) as f64;
+            let share = if sparse { f } else { f * f };
             let _ = writeln!(
                 log,
                 "grundy verify: G({done}) of {total} ({:.0}% of the work)",
@@ -711,5 +1158,168 @@ mod tests {
         verify(text.as_bytes(), &mut |_, _| {}).unwrap();
         let bad = text.replace("saltus 1", "saltus 2");
         assert!(verify(bad.as_bytes(), &mut |_, _| {}).is_err());
+    }
+}
+
+#[cfg(test)]
+mod sparse_tests {
+    use super::*;
+
+    /// Every code 0.d1d2 (octal digits), with splits of each kind (one of them useless:
+    /// every heap rare), the true values are accepted and each single altered value refused.
+    #[test]
+    fn sparse_check_agrees_with_the_definition() {
+        let splits = [
+            Split::Common(vec![1, 2, 4, 7]),
+            Split::Common(vec![]),
+            Split::Common(vec![3]),
+            Split::HeapParity { mask: 1, alpha: 0 },
+            Split::HeapParity { mask: 3, alpha: 1 },
+            Split::HeapParity { mask: 6, alpha: 0 },
+        ];
+        for d1 in 0..8u8 {
+            for d2 in 0..8u8 {
+                let code = format!("0.{d1}{d2}");
+                let Ok(rules) = parse_game(&code) else { continue };
+                let Rules::TakeBreak(digits) = &rules else {
+                    unreachable!()
+                };
+                let v = values(&rules, 48, &mut |_| {});
+                for split in &splits {
+                    check_values_sparse(&code, digits, split, &v, &mut |_| {})
+                        .unwrap_or_else(|e| panic!("{code} {split:?}: {e}"));
+                    for n in 0..v.len() {
+                        for alt in [v[n] + 1, v[n].wrapping_sub(1)] {
+                            if alt == u32::MAX {
+                                continue;
+                            }
+                            let mut w = v.clone();
+                            w[n] = alt;
+                            let e = check_values_sparse(&code, digits, split, &w, &mut |_| {})
+                                .expect_err(&format!("{code} {split:?}: G({n}) = {alt} accepted"));
+                            assert!(e.starts_with(&format!("G({n}) is {alt}")), "{code}: {e}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn packed(game: &str, p: u64, n0: u64, bound: u64, split: &str, len: usize) -> Vec<u8> {
+        let v = values(&parse_game(game).unwrap(), len, &mut |_| {});
+        let mut bytes = Vec::new();
+        for &x in &v {
+            let mut x = x;
+            while x >= 0x80 {
+                bytes.push((x as u8 & 0x7f) | 0x80);
+                x >>= 7;
+            }
+            bytes.push(x as u8);
+        }
+        let mut out = format!(
+            "grundy-certificate 2\n# test\ngame {game}\nclaim periodic\nperiod {p}\nn0 {n0}\nsaltus 0\ntheorem take-and-break h=2 t=2\nbound {bound}\n{split}values {len} varint {} fnv1a64={:016x}\n",
+            bytes.len(),
+            fnv1a(FNV_START, &bytes)
+        )
+        .into_bytes();
+        out.extend_from_slice(&bytes);
+        out.extend_from_slice(b"\nend\n");
+        out
+    }
+
+    fn rare_count(game: &str, len: usize, split: &Split) -> usize {
+        let v = values(&parse_game(game).unwrap(), len, &mut |_| {});
+        (1..len).filter(|&a| split.rare(a, v[a])).count()
+    }
+
+    #[test]
+    fn version_two_accepts_and_refuses() {
+        // Dawson's Kayles, period 34 from 53 (bound 142, 176 values), with a declared split.
+        let split = Split::Common(vec![1, 2, 4, 7]);
+        let k = rare_count("0.07", 176, &split);
+        let line = format!("split common 1,2,4,7 rare={k}\n");
+        let good = packed("0.07", 34, 53, 142, &line, 176);
+        let ok = verify(&good[..], &mut |_, _| {}).unwrap();
+        assert_eq!((ok.period, ok.n0), (34, 53));
+        // Without a split line.
+        verify(&packed("0.07", 34, 53, 142, "", 176)[..], &mut |_, _| {}).unwrap();
+        // By the heap's parity.
+        let hp = Split::HeapParity { mask: 1, alpha: 1 };
+        let line = format!(
+            "split heap-parity mask=1 alpha=1 rare={}\n",
+            rare_count("0.07", 176, &hp)
+        );
+        verify(&packed("0.07", 34, 53, 142, &line, 176)[..], &mut |_, _| {}).unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+        let refused = |b: Vec<u8>| verify(&b[..], &mut |_, _| {}).unwrap_err().to_string();
+        // A wrong split: the rare count, a set that is not XOR-free.
+        let bad = text(&good).replace(&format!("rare={k}"), &format!("rare={}", k + 1));
+        assert!(refused(bad.into_bytes()).contains("wrong split"));
+        let bad = packed(
+            "0.07",
+            34,
+            53,
+            142,
+            &format!("split common 1,2,3 rare={k}\n"),
+            176,
+        );
+        assert!(refused(bad).contains("not XOR-free"));
+        // A wrong claim.
+        let bad = packed(
+            "0.07",
+            17,
+            53,
+            125,
+            &format!("split common 1,2,4,7 rare={k}\n"),
+            176,
+        );
+        assert!(refused(bad).contains("fails"));
+        // A value changed, with the checksum fixed up: refused by the check; without, by
+        // the checksum.
+        // (Under the heap-parity split with mask 1, changing bit 1 keeps the rare count.)
+        let good = packed("0.07", 34, 53, 142, &line, 176);
+        let v = values(&parse_game("0.07").unwrap(), 176, &mut |_| {});
+        let mut w = v.clone();
+        w[100] ^= 2;
+        let at = good.len() - 5 - 176 + 100;
+        let mut bad = good.clone();
+        bad[at] ^= 2;
+        assert!(refused(bad.clone()).contains("checksum"));
+        let old = format!(
+            "fnv1a64={:016x}",
+            fnv1a(FNV_START, &good[good.len() - 5 - 176..good.len() - 5])
+        );
+        let new = format!(
+            "fnv1a64={:016x}",
+            fnv1a(FNV_START, &bad[bad.len() - 5 - 176..bad.len() - 5])
+        );
+        let head_len = good.len() - 5 - 176;
+        let head = text(&bad[..head_len]).replace(&old, &new);
+        let mut fixed = head.into_bytes();
+        fixed.extend_from_slice(&bad[head_len..]);
+        let e = refused(fixed);
+        assert!(e.starts_with(&format!("G(100) is {}", w[100])), "{e}");
+        // Cut short, garbage in the packed bytes.
+        assert!(matches!(
+            verify(&good[..good.len() - 50], &mut |_, _| {}),
+            Err(Refusal::Malformed { .. })
+        ));
+        let mut bad = good.clone();
+        let n = bad.len();
+        bad[n - 6] = 0x80;
+        assert!(matches!(
+            verify(&bad[..], &mut |_, _| {}),
+            Err(Refusal::Malformed { .. })
+        ));
+        // A huge value is refused by the count of options, not allocated for.
+        let mut w = v.clone();
+        w[50] = u32::MAX - 1;
+        let e = check_values_sparse("0.07", &[0, 0, 7], &hp, &w, &mut |_| {}).unwrap_err();
+        assert!(e.contains("at most"), "{e}");
+        let bad = text(&good).replace("split heap-parity", "split sometimes");
+        assert!(matches!(
+            verify(bad.as_bytes(), &mut |_, _| {}),
+            Err(Refusal::Malformed { .. })
+        ));
     }
 }
