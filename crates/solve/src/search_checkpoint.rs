@@ -165,32 +165,7 @@ pub fn write<R: Ruleset>(
         len: 0,
     };
     w.inner.write_all(&[0; HEADER]).map_err(io)?;
-    (|| {
-        w.text(&identity.game)?;
-        w.text(&identity.position)?;
-        w.u64(nodes + search.stats().nodes)?;
-        w.u64(seconds.to_bits())?;
-        w.u64(search.table_bytes() as u64)?;
-        w.u64(settled.len() as u64)?;
-        for s in settled {
-            w.u64(s.lost as u64)?;
-            w.u64(s.grundy.unwrap_or(u64::MAX))?;
-        }
-        w.u64(search.saved_len() as u64)?;
-        let mut out = Ok(());
-        let mut written = 0u64;
-        search.saved_entries(|code, word| {
-            if out.is_ok() && written < search.saved_len() as u64 {
-                written += 1;
-                let mut pair = [0u8; 16];
-                pair[..8].copy_from_slice(&code.to_le_bytes());
-                pair[8..].copy_from_slice(&word.to_le_bytes());
-                out = w.put(&pair);
-            }
-        });
-        out
-    })()
-    .map_err(io)?;
+    write_body(&mut w, identity, settled, search, nodes, seconds).map_err(io)?;
     let (sum, len) = (w.sum.0, w.len);
     let mut file = w.inner.into_inner().map_err(|e| io(e.into_error()))?;
     file.seek(SeekFrom::Start(0)).map_err(io)?;
@@ -205,6 +180,40 @@ pub fn write<R: Ruleset>(
     drop(file);
     std::fs::rename(&tmp, path).map_err(io)?;
     Ok(())
+}
+
+/// The body of a checkpoint, through `w`.
+fn write_body<W: Write, R: Ruleset>(
+    w: &mut Summed<W>,
+    identity: &Identity,
+    settled: &[Settled],
+    search: &NimberSearch<'_, R>,
+    nodes: u64,
+    seconds: f64,
+) -> std::io::Result<()> {
+    w.text(&identity.game)?;
+    w.text(&identity.position)?;
+    w.u64(nodes + search.stats().nodes)?;
+    w.u64(seconds.to_bits())?;
+    w.u64(search.table_bytes() as u64)?;
+    w.u64(settled.len() as u64)?;
+    for s in settled {
+        w.u64(s.lost as u64)?;
+        w.u64(s.grundy.unwrap_or(u64::MAX))?;
+    }
+    w.u64(search.saved_len() as u64)?;
+    let mut out = Ok(());
+    let mut written = 0u64;
+    search.saved_entries(|code, word| {
+        if out.is_ok() && written < search.saved_len() as u64 {
+            written += 1;
+            let mut pair = [0u8; 16];
+            pair[..8].copy_from_slice(&code.to_le_bytes());
+            pair[8..].copy_from_slice(&word.to_le_bytes());
+            out = w.put(&pair);
+        }
+    });
+    out
 }
 
 /// A reader of a body that checks its length as it goes.
@@ -248,6 +257,53 @@ impl<R: Read> Body<R> {
     }
 }
 
+/// The body of a checkpoint whose header had `flags`.
+fn read_body<R: Read>(b: &mut Body<R>, flags: u32) -> Result<Saved, String> {
+    let game = b.text("game")?;
+    let position = b.text("position")?;
+    let nodes = b.u64()?;
+    let seconds = f64::from_bits(b.u64()?);
+    let table_bytes = b.u64()?;
+    let n = b.count(16, "settled moves")?;
+    let mut settled = Vec::with_capacity(n);
+    for _ in 0..n {
+        let lost = match b.u64()? {
+            0 => false,
+            1 => true,
+            x => return Err(format!("a settled move has the outcome {x}")),
+        };
+        let g = b.u64()?;
+        settled.push(Settled {
+            grundy: (g != u64::MAX).then_some(g),
+            lost,
+        });
+    }
+    let n = b.count(16, "table entries")?;
+    let mut entries = Vec::with_capacity(n);
+    for _ in 0..n {
+        entries.push((b.u64()?, b.u64()?));
+    }
+    if b.left != 0 {
+        return Err(format!("{} bytes past its body", b.left));
+    }
+    Ok(Saved {
+        identity: Identity {
+            game,
+            position,
+            values_of_moves: flags & 1 == 1,
+        },
+        nodes,
+        seconds: if seconds.is_finite() && seconds >= 0.0 {
+            seconds
+        } else {
+            0.0
+        },
+        table_bytes,
+        settled,
+        entries,
+    })
+}
+
 /// Reads the checkpoint at `path`, checking its header and checksum (not what it belongs
 /// to: the caller compares [`Saved::identity`] with its own).
 pub fn read(path: &Path) -> Result<Saved, SolveError> {
@@ -280,52 +336,7 @@ pub fn read(path: &Path) -> Result<Saved, SolveError> {
         left: len,
         sum: Sum::new(),
     };
-    let saved = (|| -> Result<Saved, String> {
-        let game = b.text("game")?;
-        let position = b.text("position")?;
-        let nodes = b.u64()?;
-        let seconds = f64::from_bits(b.u64()?);
-        let table_bytes = b.u64()?;
-        let n = b.count(16, "settled moves")?;
-        let mut settled = Vec::with_capacity(n);
-        for _ in 0..n {
-            let lost = match b.u64()? {
-                0 => false,
-                1 => true,
-                x => return Err(format!("a settled move has the outcome {x}")),
-            };
-            let g = b.u64()?;
-            settled.push(Settled {
-                grundy: (g != u64::MAX).then_some(g),
-                lost,
-            });
-        }
-        let n = b.count(16, "table entries")?;
-        let mut entries = Vec::with_capacity(n);
-        for _ in 0..n {
-            entries.push((b.u64()?, b.u64()?));
-        }
-        if b.left != 0 {
-            return Err(format!("{} bytes past its body", b.left));
-        }
-        Ok(Saved {
-            identity: Identity {
-                game,
-                position,
-                values_of_moves: flags & 1 == 1,
-            },
-            nodes,
-            seconds: if seconds.is_finite() && seconds >= 0.0 {
-                seconds
-            } else {
-                0.0
-            },
-            table_bytes,
-            settled,
-            entries,
-        })
-    })()
-    .map_err(|why| err(path, format!("damaged checkpoint: {why}")))?;
+    let saved = read_body(&mut b, flags).map_err(|why| err(path, format!("damaged checkpoint: {why}")))?;
     let mut extra = [0u8; 1];
     if b.inner.read(&mut extra).map_err(|e| err(path, e))? != 0 {
         return Err(err(path, "damaged checkpoint: longer than its header says"));
