@@ -475,6 +475,35 @@ pub fn solve_with(
     limits: &Limits,
     opts: SolveOptions<'_>,
 ) -> Result<SolveResponse, AppError> {
+    solve_checkpointed(req, limits, opts, &Checkpointing::default())
+}
+
+/// Checkpoints of a long pruned search (`grundy solve --checkpoint FILE --resume FILE`).
+#[derive(Clone, Debug, Default)]
+pub struct Checkpointing {
+    /// Save the search's progress and table to this file (after each settled move, every so
+    /// often in between, and when a limit stops it).
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Continue from this checkpoint (and keep saving to it unless `checkpoint` is given).
+    pub resume: Option<std::path::PathBuf>,
+}
+
+impl Checkpointing {
+    /// Where progress is saved, if anywhere.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        self.checkpoint.as_deref().or(self.resume.as_deref())
+    }
+}
+
+/// [`solve_with`], saving the pruned search's progress to a checkpoint and resuming from
+/// one as `ckpt` says (a checkpoint of another game or position is refused as bad input;
+/// an engine other than the pruned search takes no checkpoint).
+pub fn solve_checkpointed(
+    req: &SolveRequest,
+    limits: &Limits,
+    opts: SolveOptions<'_>,
+    ckpt: &Checkpointing,
+) -> Result<SolveResponse, AppError> {
     check_text(&req.position, limits)?;
     let mut family_opts = family_options(req, limits, opts.game_source.as_deref())?;
     let est = estimate_moves(&req.family, &family_opts, &req.position);
@@ -497,6 +526,9 @@ pub fn solve_with(
         opts,
         stop,
         estimate: est,
+        ckpt,
+        resumed: None,
+        identity: None,
     };
     with_game(&req.family, &family_opts, &req.position, action)
 }
@@ -508,6 +540,12 @@ struct Solve<'r, 'o> {
     stop: Stop,
     /// The family's estimate of the moves (an upper bound).
     estimate: u64,
+    /// Checkpoints to write and read.
+    ckpt: &'r Checkpointing,
+    /// The checkpoint resumed from, read and checked.
+    resumed: Option<grundy_solve::search_checkpoint::Saved>,
+    /// What the checkpoints of this solve belong to.
+    identity: Option<grundy_solve::search_checkpoint::Identity>,
 }
 
 /// The refusal of a position whose answer alone would not fit in the memory left.
@@ -523,6 +561,69 @@ fn too_big_for_memory(moves: u64, bytes: u64, stop: &Stop, about: &str) -> AppEr
 }
 
 impl Solve<'_, '_> {
+    /// Reads and checks the checkpoint to resume from, if any, and says what the
+    /// checkpoints of this solve belong to: the family, the options that shape its game,
+    /// the position as the game writes it, and whether every move is valued.
+    fn prepare_checkpoint(&mut self, family: &str, position: &str, search: bool) -> Result<(), AppError> {
+        use grundy_solve::search_checkpoint::{read, Identity};
+        if !search {
+            return Err(AppError::new(
+                ErrorKind::BadInput,
+                "--checkpoint and --resume are for the pruned search (normal play, the search engine), which this solve does not use",
+            ));
+        }
+        let req = self.req;
+        let mut game = family.to_string();
+        for (name, value) in [("board", &req.board), ("rule", &req.rule), ("set", &req.set)] {
+            if let Some(v) = value {
+                game.push_str(&format!(" --{name} {v}"));
+            }
+        }
+        for (name, text) in [("graph", &req.graph), ("game", &req.game)] {
+            if let Some(t) = text {
+                let mut sum = grundy_solve::seq::checkpoint::Checksum::default();
+                for b in t.bytes() {
+                    sum.add(b as u64);
+                }
+                game.push_str(&format!(" --{name} {:016x}", sum.0));
+            }
+        }
+        let identity = Identity {
+            game,
+            position: position.to_string(),
+            values_of_moves: self.opts.all_moves,
+        };
+        if let Some(path) = &self.ckpt.resume {
+            let saved = read(path).map_err(|e| AppError::new(ErrorKind::BadInput, e.to_string()))?;
+            if saved.identity != identity {
+                let show = |i: &Identity| {
+                    format!(
+                        "{} {}{}",
+                        i.game,
+                        grundy_core::parse::shorten(&i.position),
+                        if i.values_of_moves {
+                            " with every move valued (--all-moves)"
+                        } else {
+                            ""
+                        }
+                    )
+                };
+                return Err(AppError::new(
+                    ErrorKind::BadInput,
+                    format!(
+                        "checkpoint {} is of {}, not of {}: refused",
+                        path.display(),
+                        show(&saved.identity),
+                        show(&identity)
+                    ),
+                ));
+            }
+            self.resumed = Some(saved);
+        }
+        self.identity = Some(identity);
+        Ok(())
+    }
+
     /// The analysis of `p` by the engine chosen (`search`: the pruned search).
     fn analyze<G: Game>(
         &mut self,
@@ -539,14 +640,30 @@ impl Solve<'_, '_> {
         }
         let mut last = Instant::now();
         let progress = &mut self.opts.progress;
-        grundy_solve::search::analyze_normal_with_progress(game, p, self.opts.all_moves, limit, |pr| {
-            if let Some(f) = progress.as_mut() {
-                if last.elapsed() >= Duration::from_secs(1) {
-                    last = Instant::now();
-                    f(&pr);
+        let saver = match (self.ckpt.path(), &self.identity) {
+            (Some(path), Some(id)) => Some(grundy_solve::search_checkpoint::Saver::new(
+                path.to_path_buf(),
+                id.clone(),
+                self.resumed.as_ref(),
+            )),
+            _ => None,
+        };
+        grundy_solve::search::analyze_normal_resumable(
+            game,
+            p,
+            self.opts.all_moves,
+            limit,
+            |pr| {
+                if let Some(f) = progress.as_mut() {
+                    if last.elapsed() >= Duration::from_secs(1) {
+                        last = Instant::now();
+                        f(&pr);
+                    }
                 }
-            }
-        })
+            },
+            self.resumed.take(),
+            saver,
+        )
     }
 }
 
@@ -676,6 +793,9 @@ impl WithGame for Solve<'_, '_> {
             },
             &position,
         );
+        if self.ckpt.path().is_some() {
+            self.prepare_checkpoint(&info.name, &position, search)?;
+        }
         let kept = self.opts.store;
         if let Some(found) = kept.and_then(|s| store::load_analysis(s, &key)) {
             return Ok(found);

@@ -2,7 +2,7 @@
 
 use crate::db::DbOptions;
 use crate::error::CliError;
-use grundy_app::solve::{solve_with, AppError, EngineChoice, ErrorKind, Limits, SolveOptions, SolveRequest};
+use grundy_app::solve::{AppError, EngineChoice, ErrorKind, Limits, SolveOptions, SolveRequest};
 use grundy_app::store::StoredAnalysis;
 use grundy_core::Outcome;
 use grundy_games::family::FamilyOptions;
@@ -57,8 +57,8 @@ pub struct SolveArgs {
     /// Also list every move with the value of the position it leads to.
     #[arg(long)]
     pub all_moves: bool,
-    /// Give up (exit 1) once the search has stored this many positions (the pruned search
-    /// counts a position again when it stores it again after its table let it go).
+    /// Give up (exit 1) once the engine holds this many positions (the pruned search: the
+    /// entries its tables hold now; what its forgetful table let go of no longer counts).
     #[arg(long, value_name = "N", default_value_t = 20_000_000, value_parser = crate::numbers::max_positions)]
     pub max_positions: usize,
     /// Board, graph, rule and subtraction set.
@@ -78,6 +78,23 @@ pub struct SolveArgs {
     /// play; the default under --misere).
     #[arg(long, value_enum, requires = "dense")]
     pub record: Option<DenseRecord>,
+    /// Save the pruned search's progress (the moves settled and its table) to FILE after
+    /// each settled move, every so often in between and when a limit stops it, to resume
+    /// after a stop. An existing FILE must be a grundy search checkpoint (it is replaced);
+    /// another file is refused unless --force is given, a folder or a device always.
+    #[arg(long, value_name = "FILE", conflicts_with = "dense")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from the checkpoint FILE (and keep saving to it, unless --checkpoint names
+    /// another file); a checkpoint of another game or position is refused.
+    #[arg(long, value_name = "FILE", conflicts_with = "dense")]
+    pub resume: Option<PathBuf>,
+    /// Let --checkpoint replace an existing regular file that is not a grundy checkpoint
+    /// (a folder, a device, a pipe or a socket is refused even so).
+    #[arg(long, requires = "checkpoint")]
+    pub force: bool,
+    /// Stop (exit 1) after this many seconds, with the checkpoint written if one is asked.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
 }
 
 /// One line naming every family, for `--help`.
@@ -269,7 +286,50 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
     } else {
         None
     };
-    let a = solve_with(&req, &Limits::local(args.max_positions), opts).map_err(app_error)?;
+    let ckpt = grundy_app::solve::Checkpointing {
+        checkpoint: args.checkpoint.clone(),
+        resume: args.resume.clone(),
+    };
+    if let Some(path) = &args.checkpoint {
+        if let Some(why) = grundy_solve::search_checkpoint::target(path).refusal(args.force) {
+            return Err(CliError::Usage(format!("--checkpoint {}: {why}", path.display())));
+        }
+    }
+    let mut limits = Limits::local(args.max_positions);
+    if let Some(secs) = args.timeout {
+        if !(secs.is_finite() && secs > 0.0 && secs <= 1e9) {
+            return Err(CliError::Usage(format!(
+                "--timeout must be a number of seconds above 0 and at most 10^9, found {secs}"
+            )));
+        }
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        limits.cancel = Some(flag.clone());
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(secs));
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+    }
+    let a = match grundy_app::solve::solve_checkpointed(&req, &limits, opts, &ckpt) {
+        Ok(a) => a,
+        Err(e) => {
+            let stopped = matches!(
+                e.kind,
+                ErrorKind::PositionLimit | ErrorKind::Memory | ErrorKind::Cancelled
+            );
+            if let (true, Some(path)) = (stopped, ckpt.path()) {
+                if grundy_solve::search_checkpoint::target(path)
+                    == grundy_solve::seq::checkpoint::Target::Checkpoint
+                {
+                    eprintln!(
+                        "grundy: progress saved in {}; continue with --resume {}",
+                        path.display(),
+                        path.display()
+                    );
+                }
+            }
+            return Err(app_error(e));
+        }
+    };
     match genus {
         None => print(&args, &StoredAnalysis::from(&a)),
         Some(g) => print_with_genus(&args, &StoredAnalysis::from(&a), &g),

@@ -196,7 +196,6 @@ impl CodeTable {
     }
 
     /// Codes stored.
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
@@ -420,23 +419,52 @@ impl CodeTable {
 
     /// Every (code, word) stored, emptying the table.
     fn drain(&mut self) -> Vec<(u64, Word)> {
+        let all = self.entries();
+        self.len = 0;
+        all
+    }
+
+    /// Makes room, before a table saved by a long search is loaded back, for codes up to
+    /// `max_code` and for `bytes` of slots (within the table's own bound).
+    pub(crate) fn reserve(&mut self, max_code: u64, bytes: usize) {
+        if let Layout::Narrow { width, .. } = self.layout {
+            if max_code > low(width) {
+                self.widen(64 - max_code.leading_zeros());
+            }
+        }
+        while self.bytes() < bytes && self.lines.len() < self.max_lines {
+            if let Layout::Narrow { width, .. } = self.layout {
+                if self.bits + 3 >= width {
+                    break;
+                }
+            }
+            self.grow();
+        }
+    }
+
+    /// Every (code, word) stored (the table unchanged).
+    pub(crate) fn entries(&self) -> Vec<(u64, Word)> {
         let mut all = Vec::with_capacity(self.len);
+        self.for_each(|code, w| all.push((code, w)));
+        all
+    }
+
+    /// Calls `f` with every (code, word) stored.
+    pub(crate) fn for_each(&self, mut f: impl FnMut(u64, Word)) {
         for b in 0..self.lines.len() {
             for i in 0..self.ways() {
                 let line = &self.lines[b].0;
                 match self.layout {
-                    Layout::Wide if line[2 * i] != EMPTY_CODE => all.push((line[2 * i], line[2 * i + 1])),
+                    Layout::Wide if line[2 * i] != EMPTY_CODE => f(line[2 * i], line[2 * i + 1]),
                     Layout::Narrow { width, tag } if line[i] & 0xFF != 0 => {
                         let rest = line[i] >> (64 - tag);
                         let h = (b as u64) << (width - self.bits) | rest & low(width - self.bits);
-                        all.push((unmix(h, width), self.word_at(b, i)));
+                        f(unmix(h, width), self.word_at(b, i));
                     }
                     _ => {}
                 }
             }
         }
-        self.len = 0;
-        all
     }
 
     /// Makes room for codes of `width` bits: a narrow layout for them if a slot keeps

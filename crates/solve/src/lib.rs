@@ -14,6 +14,7 @@ pub mod misere;
 pub mod quotient;
 pub mod remoteness;
 pub mod search;
+pub mod search_checkpoint;
 pub mod seq;
 #[cfg(test)]
 mod test_rules;
@@ -36,4 +37,7 @@ pub enum SolveError {
     /// memory limit passed); the caller knows which.
     #[error("the solve was stopped")]
     Halted,
+    /// A checkpoint could not be written or read (its path and why).
+    #[error("checkpoint {0}")]
+    Checkpoint(String),
 }

@@ -121,7 +121,18 @@ pub struct NimberSearch<'r, R: Ruleset> {
     stats: SearchStats,
     /// Buffers of finished frames, for the next ones.
     spare: Vec<(Vec<R::Component>, Vec<Opt>)>,
+    /// Called every [`TICK_NODES`] search nodes ([`NimberSearch::on_tick`]).
+    tick: Option<Tick<'r, R>>,
+    /// [`SearchStats::nodes`] at which the tick is next called.
+    next_tick: u64,
 }
+
+/// What a long search calls now and then with itself ([`NimberSearch::on_tick`]): to save
+/// its table, or to stop it (with the error it returns).
+pub type Tick<'r, R> = Box<dyn FnMut(&NimberSearch<'r, R>) -> Result<(), SolveError> + 'r>;
+
+/// Search nodes between two calls of a [`Tick`].
+pub const TICK_NODES: u64 = 1 << 16;
 
 /// Counts of the work a [`NimberSearch`] did, for tuning and benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -155,6 +166,65 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             exact_up_to: 0,
             stats: SearchStats::default(),
             spare: Vec::new(),
+            tick: None,
+            next_tick: TICK_NODES,
+        }
+    }
+
+    /// Calls `tick` with the search every [`TICK_NODES`] nodes, between two steps (the
+    /// tables then hold only settled answers, which [`NimberSearch::saved_entries`] can
+    /// save); an error it returns stops the search with that error.
+    pub fn on_tick(mut self, tick: Tick<'r, R>) -> Self {
+        self.tick = Some(tick);
+        self
+    }
+
+    /// Entries the tables hold now (a component counts once, with its value and "won"
+    /// answers; what the compact table let go of is not counted): what
+    /// [`NimberSearch::with_limit`] bounds.
+    pub fn held(&self) -> usize {
+        self.codes.len() + self.table.len() + self.big_values.len() + self.won_high.len()
+    }
+
+    /// Calls `f` with what the compact table knows, as (code, word) pairs in the table's
+    /// own format (a value too large for the word is left out): for a checkpoint, to be
+    /// loaded back with [`NimberSearch::load_entries`] by a search over the same rules.
+    /// Answers are facts about components, so a table loaded back (whole or in part) never
+    /// changes an answer, only the work left.
+    pub fn saved_entries(&self, mut f: impl FnMut(u64, u64)) {
+        self.codes.for_each(|code, w| {
+            if w & UNKNOWN == ELSEWHERE {
+                f(code, w | UNKNOWN)
+            } else {
+                f(code, w)
+            }
+        })
+    }
+
+    /// How many (code, word) pairs [`NimberSearch::saved_entries`] gives.
+    pub fn saved_len(&self) -> usize {
+        self.codes.len()
+    }
+
+    /// Loads what [`NimberSearch::saved_entries`] gave (of a search over the same rules),
+    /// first making the compact table `bytes` large. Words from another source would make
+    /// the search answer wrongly: callers check where the entries come from (a checksum).
+    pub fn load_entries(&mut self, entries: &[(u64, u64)], bytes: usize) {
+        let max_code = entries.iter().map(|e| e.0).max().unwrap_or(0);
+        self.codes.reserve(max_code, bytes);
+        for &(code, w) in entries {
+            if code == u64::MAX {
+                continue;
+            }
+            let new = self.codes.update(code, worth, |word| {
+                let fresh = *word == NOTHING;
+                *word = w;
+                fresh
+            });
+            if new {
+                self.values += (w & UNKNOWN != UNKNOWN) as usize;
+                self.won += (w >> 32).count_ones() as usize;
+            }
         }
     }
 
@@ -188,8 +258,9 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         self
     }
 
-    /// Stop with [`SolveError::Limit`] once this many entries are stored (both tables;
-    /// answers the compact table let go of and stored again count again).
+    /// Stop with [`SolveError::Limit`] once the tables hold this many entries
+    /// ([`NimberSearch::held`]: what the compact table let go of no longer counts, so a
+    /// long search whose table stays within its size runs on).
     pub fn with_limit(mut self, limit: usize) -> Self {
         self.limit = limit;
         self
@@ -514,11 +585,19 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         };
         let mut stack = vec![first];
         while let Some(top) = stack.last_mut() {
-            if self.len() >= self.limit {
-                return Err(SolveError::Limit(self.len()));
+            if self.held() >= self.limit {
+                return Err(SolveError::Limit(self.held()));
             }
             if self.rules.halted() {
                 return Err(SolveError::Halted);
+            }
+            if self.stats.nodes >= self.next_tick {
+                self.next_tick = self.stats.nodes + TICK_NODES;
+                if let Some(mut tick) = self.tick.take() {
+                    let r = tick(self);
+                    self.tick = Some(tick);
+                    r?;
+                }
             }
             let push = match top.goal {
                 Goal::Value => {
@@ -620,19 +699,88 @@ pub fn analyze_normal_with_progress<G: Game>(
     p: &G::Position,
     values_of_moves: bool,
     limit: usize,
-    mut progress: impl FnMut(Progress),
+    progress: impl FnMut(Progress),
 ) -> Result<Analysis<G::Move>, SolveError> {
+    analyze_normal_resumable(game, p, values_of_moves, limit, progress, None, None)
+}
+
+/// [`analyze_normal_with_progress`] that saves its progress to a checkpoint through `saver`
+/// (after each settled move, every so often within a move, and when it stops at a limit),
+/// and continues from `resumed`: the moves it settled are taken as they are and its table
+/// is loaded back. Callers check that `resumed` belongs to this game and position.
+pub fn analyze_normal_resumable<G: Game>(
+    game: &G,
+    p: &G::Position,
+    values_of_moves: bool,
+    limit: usize,
+    mut progress: impl FnMut(Progress),
+    resumed: Option<crate::search_checkpoint::Saved>,
+    saver: Option<crate::search_checkpoint::Saver>,
+) -> Result<Analysis<G::Move>, SolveError> {
+    use crate::search_checkpoint::Settled;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let mut successors = Vec::new();
+    game.moves(p, |m, q| successors.push((m, q)));
+    let mut settled: Vec<Settled> = Vec::new();
+    let mut entries = Vec::new();
+    let mut table_bytes = 0;
+    if let Some(saved) = resumed {
+        if saved.settled.len() > successors.len() {
+            return Err(SolveError::Checkpoint(format!(
+                "settles {} moves, the position has {}",
+                saved.settled.len(),
+                successors.len()
+            )));
+        }
+        settled = saved.settled;
+        entries = saved.entries;
+        table_bytes = saved.table_bytes as usize;
+    }
+    let settled = Rc::new(RefCell::new(settled));
+    let saver = saver.map(|s| Rc::new(RefCell::new(s)));
     let mut s = NimberSearch::new(game)
         .with_limit(limit)
         .grow_freely_to(ANALYSIS_FREE_BYTES);
-    let mut successors = Vec::new();
-    game.moves(p, |m, q| successors.push((m, q)));
+    if !entries.is_empty() {
+        s.load_entries(&entries, table_bytes);
+        drop(entries);
+    }
+    if let Some(saver) = &saver {
+        let (saver, settled) = (Rc::clone(saver), Rc::clone(&settled));
+        s = s.on_tick(Box::new(move |search| {
+            let mut sv = saver.borrow_mut();
+            if sv.due() {
+                sv.save(&settled.borrow(), search)?;
+            }
+            Ok(())
+        }));
+    }
+    // A search stopped at a limit leaves only settled answers in its table: save them.
+    let save_now = |s: &NimberSearch<G>| -> Result<(), SolveError> {
+        match &saver {
+            Some(sv) => sv.borrow_mut().save(&settled.borrow(), s),
+            None => Ok(()),
+        }
+    };
+    let stopped = |s: &NimberSearch<G>, e: SolveError| -> SolveError {
+        match e {
+            SolveError::Limit(_) | SolveError::Halted => match save_now(s) {
+                Ok(()) => e,
+                Err(w) => w,
+            },
+            e => e,
+        }
+    };
     if let Some(wins) = game.immediate_wins(p) {
         let mut moves = Vec::with_capacity(successors.len());
         for (mv, q) in successors {
             let outcome = if game.immediate_wins(&q).is_some() {
                 Outcome::First
-            } else if s.is_lost(&game.components(&q), Nimber::ZERO)? {
+            } else if s
+                .is_lost(&game.components(&q), Nimber::ZERO)
+                .map_err(|e| stopped(&s, e))?
+            {
                 Outcome::Second
             } else {
                 Outcome::First
@@ -660,27 +808,47 @@ pub fn analyze_normal_with_progress<G: Game>(
         stats: s.stats(),
         table_bytes: s.table_bytes(),
     };
-    for (mv, q) in successors {
-        progress(report(&s, moves.len()));
-        let decided = game.immediate_wins(&q).is_some();
-        let parts = game.components(&q);
-        let (grundy, lost) = if decided {
-            (None, false)
-        } else if values_of_moves {
-            let g = s.grundy_sum(&parts)?;
-            (Some(g), g.is_zero())
-        } else {
-            (None, s.is_lost(&parts, Nimber::ZERO)?)
+    let mut same: HashMap<Vec<G::Component>, (Option<u64>, bool), RandomState> = HashMap::default();
+    for (i, (mv, q)) in successors.into_iter().enumerate() {
+        let done = settled.borrow().get(i).copied();
+        let (grundy, lost) = match done {
+            Some(d) => (d.grundy, d.lost),
+            None => {
+                progress(report(&s, moves.len()));
+                let decided = game.immediate_wins(&q).is_some();
+                let mut parts = game.components(&q);
+                let kept = s.sort_and_cancel(&mut parts);
+                parts.truncate(kept);
+                let (grundy, lost) = if decided {
+                    (None, false)
+                } else if let Some(&(g, l)) = same.get(&parts) {
+                    // A move leading to the same sum of components as an earlier one (its
+                    // image under a symmetry of the board, for Cram): the same answer.
+                    (g, l)
+                } else if values_of_moves {
+                    let g = s.grundy_sum(&parts).map_err(|e| stopped(&s, e))?;
+                    (Some(g.0), g.is_zero())
+                } else {
+                    (None, s.is_lost(&parts, Nimber::ZERO).map_err(|e| stopped(&s, e))?)
+                };
+                if !decided {
+                    same.insert(parts, (grundy, lost));
+                }
+                settled.borrow_mut().push(Settled { grundy, lost });
+                save_now(&s)?;
+                (grundy, lost)
+            }
         };
         moves.push(MoveReport {
             mv,
-            grundy,
+            grundy: grundy.map(Nimber),
             outcome: if lost { Outcome::Second } else { Outcome::First },
             remoteness: None,
         });
     }
     progress(report(&s, moves.len()));
-    let grundy = s.grundy_sum(&game.components(p))?;
+    let grundy = s.grundy_sum(&game.components(p)).map_err(|e| stopped(&s, e))?;
+    save_now(&s)?;
     let winning_moves: Vec<G::Move> = moves
         .iter()
         .filter(|r| r.outcome == Outcome::Second)
