@@ -116,20 +116,7 @@ impl<W: Write> Summed<W> {
 /// What is at `path`: nothing, a search checkpoint (its first bytes are `GRUNDYSR`), another
 /// regular file, a folder or something special (as for sequence checkpoints).
 pub fn target(path: &Path) -> Target {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Target::Missing;
-    };
-    if meta.is_dir() {
-        return Target::Folder;
-    }
-    if !meta.is_file() {
-        return Target::Special;
-    }
-    let mut magic = [0u8; 8];
-    match File::open(path).and_then(|mut f| f.read_exact(&mut magic)) {
-        Ok(()) if &magic == MAGIC => Target::Checkpoint,
-        _ => Target::OtherFile,
-    }
+    crate::seq::checkpoint::target_of(path, MAGIC)
 }
 
 /// The temporary file a checkpoint of `path` is written to before it is renamed over `path`.
