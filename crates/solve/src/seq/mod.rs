@@ -4,6 +4,7 @@
 //!
 //! [`naive::values`] is the reference every engine is tested against.
 
+pub mod arith;
 pub mod checkpoint;
 pub mod general;
 pub mod genus;
