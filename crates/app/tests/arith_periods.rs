@@ -28,7 +28,11 @@ fn known_arithmetic_periods_match_the_reference_solver() {
         assert_eq!((p.period, p.saltus, p.n0), want, "{code}");
         let far = naive::values(&rules, (4 * (p.checked_to + p.period) as usize).max(500));
         for n in p.n0 as usize..far.len() - p.period as usize {
-            assert_eq!(far[n] + p.saltus, far[n + p.period as usize], "{code}: {p:?} at {n}");
+            assert_eq!(
+                far[n] + p.saltus,
+                far[n + p.period as usize],
+                "{code}: {p:?} at {n}"
+            );
         }
     }
 }

@@ -419,22 +419,55 @@ fn arithmetic_periods_of_hexadecimal_games() {
 
     let list = dir.path().join("games.txt");
     std::fs::write(&list, "0.FF\nhex:0.C\n0.77\n").unwrap();
-    let o = grundy(&["census", &format!("@{}", list.display()), "--count", "1000", "--json", "-q"]);
+    let o = grundy(&[
+        "census",
+        &format!("@{}", list.display()),
+        "--count",
+        "1000",
+        "--json",
+        "-q",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let rows: Vec<serde_json::Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let verdict = |g: &str| {
-        let r = rows.iter().find(|r| r["game"] == g).unwrap_or_else(|| panic!("{g}: {rows:?}"));
-        (r["verdict"].as_str().map(String::from), r["period"].as_u64(), r["saltus"].as_u64())
+        let r = rows
+            .iter()
+            .find(|r| r["game"] == g)
+            .unwrap_or_else(|| panic!("{g}: {rows:?}"));
+        (
+            r["verdict"].as_str().map(String::from),
+            r["period"].as_u64(),
+            r["saltus"].as_u64(),
+        )
     };
-    assert_eq!(verdict("0.FF"), (Some("arithmetic-periodic".into()), Some(1), Some(1)));
-    assert_eq!(verdict("hex:0.C"), (Some("arithmetic-periodic".into()), Some(2), Some(1)));
+    assert_eq!(
+        verdict("0.FF"),
+        (Some("arithmetic-periodic".into()), Some(1), Some(1))
+    );
+    assert_eq!(
+        verdict("0.C"),
+        (Some("arithmetic-periodic".into()), Some(2), Some(1))
+    );
     assert_eq!(verdict("0.77"), (Some("periodic".into()), Some(12), Some(0)));
 
+    // Past the proof, values are the ones a period earlier plus the saltus: the same as
+    // computing every heap.
+    let a = grundy(&["seq", "0.8F", "-n", "3000", "--values", "-q"]);
+    let b = grundy(&["seq", "0.8F", "-n", "3000", "--values", "--every-heap", "-q"]);
+    assert_eq!(stdout(&a), stdout(&b));
+
     let cert = dir.path().join("c.txt");
-    let o = grundy(&["seq", "hex:8.0", "--until-period", "--certificate", cert.to_str().unwrap(), "-q"]);
+    let o = grundy(&[
+        "seq",
+        "hex:8.0",
+        "--until-period",
+        "--certificate",
+        cert.to_str().unwrap(),
+        "-q",
+    ]);
     assert_ne!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no certificate"));
 }

@@ -190,8 +190,8 @@ fn level_check(
     }
 
     let mut m0 = (t + 1).max(small_only_c + 1).max(base);
-    for rho in n1..base {
-        let (low_rho, level_rho) = (low(g[rho]), level(g[rho]));
+    for (rho, &g_rho) in g.iter().enumerate().skip(n1) {
+        let (low_rho, level_rho) = (low(g_rho), level(g_rho));
         let mut kinds: HashSet<Kind> = HashSet::new();
         // Q from which every type of this class is a move of M = ρ + p·Q.
         let mut q_active = 0u64;
@@ -304,9 +304,9 @@ fn level_check(
             // Every level in between, of either parity.
             for l in 0..s {
                 for parity in 0..2u64 {
-                    let ok = kinds.iter().any(|k| {
-                        k.low == l && k.spread.is_some() && (parity ^ (k.ks & 1)) == (t_of(k) & 1)
-                    });
+                    let ok = kinds
+                        .iter()
+                        .any(|k| k.low == l && k.spread.is_some() && (parity ^ (k.ks & 1)) == (t_of(k) & 1));
                     if !ok {
                         return None;
                     }
@@ -336,7 +336,11 @@ mod tests {
     /// Every claim holds on values computed directly far past its bound.
     fn claim_holds(r: &HeapRules, p: &Period, far: &[u64]) {
         for n in p.n0 as usize..far.len() - p.period as usize {
-            assert_eq!(far[n] + p.saltus, far[n + p.period as usize], "{r:?} {p:?} at {n}");
+            assert_eq!(
+                far[n] + p.saltus,
+                far[n + p.period as usize],
+                "{r:?} {p:?} at {n}"
+            );
         }
     }
 
@@ -346,11 +350,11 @@ mod tests {
     fn known_games_are_proven() {
         for (d, want) in [
             (&[0u32, 15, 15][..], (1, 1, 0)), // 0.FF: G(n) = n
-            (&[8][..], (2, 1, 1)),           // 8.0: split into three heaps
-            (&[0, 12][..], (2, 1, 1)),       // 0.C
-            (&[0, 8][..], (3, 1, 1)),        // 0.8
-            (&[0, 11, 15][..], (1, 1, 4)),   // 0.BF
-            (&[0, 8, 15][..], (7, 4, 7)),    // 0.8F
+            (&[8][..], (2, 1, 1)),            // 8.0: split into three heaps
+            (&[0, 12][..], (2, 1, 1)),        // 0.C
+            (&[0, 8][..], (3, 1, 1)),         // 0.8
+            (&[0, 11, 15][..], (1, 1, 4)),    // 0.BF
+            (&[0, 8, 15][..], (7, 4, 7)),     // 0.8F
         ] {
             let r = tb(d);
             let v = naive::values(&r, 300);
@@ -361,9 +365,30 @@ mod tests {
             // Too few values: no claim.
             let short = (p.checked_to + p.period - 1) as usize;
             if let Some(q) = find(&r, short, &|i| v[i]) {
-                assert!(q.checked_to + q.period <= short as u64, "{d:?}: {q:?} from {short} values");
+                assert!(
+                    q.checked_to + q.period <= short as u64,
+                    "{d:?}: {q:?} from {short} values"
+                );
             }
         }
+    }
+
+    /// Once proven, an arithmetic period fills the later values (G(n) = G(n − p) + s),
+    /// moving to 32-bit cells past 65535: the same values as computing every heap.
+    #[test]
+    fn proven_arithmetic_period_fills_later_values() {
+        let r = tb(&[0, 15, 15]);
+        let mut e = crate::seq::SeqEngine::new(&r, 70_000, crate::seq::StoreOptions::default()).unwrap();
+        e.compute_to(70_000).unwrap();
+        assert_eq!(e.width(), 4);
+        assert!((0..70_000).all(|n| e.get(n) == n));
+        let r = tb(&[0, 8, 15]);
+        let mut fast = crate::seq::SeqEngine::new(&r, 5000, crate::seq::StoreOptions::default()).unwrap();
+        let mut slow = crate::seq::SeqEngine::new(&r, 5000, crate::seq::StoreOptions::default()).unwrap();
+        slow.use_period(false);
+        fast.compute_to(5000).unwrap();
+        slow.compute_to(5000).unwrap();
+        assert!((0..5000).all(|n| fast.get(n) == slow.get(n)));
     }
 
     /// Octal games (two heaps at most) never get an arithmetic claim, and neither do
@@ -422,13 +447,19 @@ mod tests {
                     let v = naive::values(&r, 600);
                     if let Some(p) = find(&r, v.len(), &|i| v[i]) {
                         claims += 1;
-                        eprintln!("{d0:X}.{d1:X}{d2:X}: period {} saltus {} n0 {} checked_to {}", p.period, p.saltus, p.n0, p.checked_to);
+                        eprintln!(
+                            "{d0:X}.{d1:X}{d2:X}: period {} saltus {} n0 {} checked_to {}",
+                            p.period, p.saltus, p.n0, p.checked_to
+                        );
                         let far = naive::values(&r, (4 * (p.checked_to + p.period) as usize).max(800));
                         claim_holds(&r, &p, &far);
                     }
                 }
             }
         }
-        eprintln!("{claims} claims among {codes} codes with three-heap splits, {:?}", started.elapsed());
+        eprintln!(
+            "{claims} claims among {codes} codes with three-heap splits, {:?}",
+            started.elapsed()
+        );
     }
 }
