@@ -18,8 +18,9 @@ pub enum Error {
     /// No period was proven by the values computed.
     #[error("no period proven up to {0}: no certificate written (raise --count)")]
     NoPeriod(u64),
-    /// No periodicity theorem applies to the game (unequal splits, repeating blocks).
-    #[error("no periodicity theorem applies to {0}: no certificate")]
+    /// No periodicity theorem applies to the game (unequal splits, repeating blocks), or
+    /// the checker cannot check its theorem (arithmetic periods of take-and-break games).
+    #[error("no periodicity theorem the checker knows applies to {0}: no certificate")]
     NoTheorem(String),
     /// The file could not be written.
     #[error("cannot write certificate {path}: {reason}")]
@@ -38,6 +39,9 @@ pub fn theorem_line(rules: &HeapRules, p: &period::Period) -> Option<(String, u6
             let e = set.last().copied().unwrap_or(0);
             Some((format!("all-but e={e}"), p.n0 + e))
         }
+        // The checker does not implement the level argument of arithmetic periods
+        // (grundy_solve::seq::arith): no certificate for them.
+        _ if p.saltus > 0 => None,
         r => {
             let (h, t) = period::theorem(r)?;
             Some((

@@ -106,6 +106,14 @@ pub fn run(args: PlotArgs, db: &DbOptions) -> Result<(), CliError> {
     let period = c.period.or(summary.period);
     let points = thin(c.count, size.0, |i| c.engine.get(i));
     let title = match period {
+        Some(p) if p.saltus > 0 => format!(
+            "{}: G(n) for n < {} — arithmetic period {} with saltus {} from n0 = {}",
+            c.game.name(),
+            c.count,
+            p.period,
+            p.saltus,
+            p.n0
+        ),
         Some(p) => format!(
             "{}: G(n) for n < {} — period {} from n0 = {}",
             c.game.name(),

@@ -255,10 +255,15 @@ fn write_summary(out: &mut impl Write, c: &Computed) -> std::io::Result<()> {
         )?,
     }
     match &s.period {
-        Some(p) if p.saltus > 0 => writeln!(
+        Some(p) if p.saltus > 0 && matches!(c.engine.rules(), grundy_core::HeapRules::AllBut(_)) => writeln!(
             out,
             "arithmetic period {} with saltus {} from n0 = {}, proven: G(n+{}) = G(n) + {} for {} <= n < {} and the values below n0 + p are 0..{} and those below n0 shifted by {}",
             p.period, p.saltus, p.n0, p.period, p.saltus, p.n0, p.checked_to, p.saltus - 1, p.saltus
+        ),
+        Some(p) if p.saltus > 0 => writeln!(
+            out,
+            "arithmetic period {} with saltus {} from n0 = {}, proven by the level argument (docs/games.md): G(n+{}) = G(n) + {} checked for {} <= n < {}, every larger heap follows",
+            p.period, p.saltus, p.n0, p.period, p.saltus, p.n0, p.checked_to
         ),
         Some(p) => writeln!(
             out,

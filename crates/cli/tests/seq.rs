@@ -384,3 +384,90 @@ fn heap_parity_split_is_reported() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert!(v["split_mask"].is_null());
 }
+
+/// Arithmetic periods of hexadecimal games (the level argument, docs/games.md): in the
+/// summary, the JSON (`period`, `saltus`, `n0`, `checked_to`), the plot, and a census of a
+/// list; a certificate is refused (the checker does not know the argument).
+#[test]
+fn arithmetic_periods_of_hexadecimal_games() {
+    let o = grundy(&["seq", "hex:8.0", "--until-period", "-q"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    assert!(
+        text.contains("arithmetic period 2 with saltus 1 from n0 = 1, proven by the level argument"),
+        "{text}"
+    );
+    let o = grundy(&["seq", "0.8F", "--count", "2000", "--json", "-q"]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (j["period"].as_u64(), j["saltus"].as_u64(), j["n0"].as_u64()),
+        (Some(7), Some(4), Some(7)),
+        "{j}"
+    );
+    assert!(j["checked_to"].as_u64().unwrap() + 7 <= 2000);
+    // Too few values: no claim.
+    let o = grundy(&["seq", "0.8F", "--count", "60", "--json", "-q"]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(j["period"].is_null(), "{j}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("a.svg");
+    let o = grundy(&["plot", "0.BF", "-n", "300", "-o", svg.to_str().unwrap(), "-q"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = std::fs::read_to_string(svg).unwrap();
+    assert!(svg.contains("arithmetic period 1 with saltus 1 from n0 = 4"));
+
+    let list = dir.path().join("games.txt");
+    std::fs::write(&list, "0.FF\nhex:0.C\n0.77\n").unwrap();
+    let o = grundy(&[
+        "census",
+        &format!("@{}", list.display()),
+        "--count",
+        "1000",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let verdict = |g: &str| {
+        let r = rows
+            .iter()
+            .find(|r| r["game"] == g)
+            .unwrap_or_else(|| panic!("{g}: {rows:?}"));
+        (
+            r["verdict"].as_str().map(String::from),
+            r["period"].as_u64(),
+            r["saltus"].as_u64(),
+        )
+    };
+    assert_eq!(
+        verdict("0.FF"),
+        (Some("arithmetic-periodic".into()), Some(1), Some(1))
+    );
+    assert_eq!(
+        verdict("0.C"),
+        (Some("arithmetic-periodic".into()), Some(2), Some(1))
+    );
+    assert_eq!(verdict("0.77"), (Some("periodic".into()), Some(12), Some(0)));
+
+    // Past the proof, values are the ones a period earlier plus the saltus: the same as
+    // computing every heap.
+    let a = grundy(&["seq", "0.8F", "-n", "3000", "--values", "-q"]);
+    let b = grundy(&["seq", "0.8F", "-n", "3000", "--values", "--every-heap", "-q"]);
+    assert_eq!(stdout(&a), stdout(&b));
+
+    let cert = dir.path().join("c.txt");
+    let o = grundy(&[
+        "seq",
+        "hex:8.0",
+        "--until-period",
+        "--certificate",
+        cert.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no certificate"));
+}

@@ -4,6 +4,7 @@
 //!
 //! [`naive::values`] is the reference every engine is tested against.
 
+pub mod arith;
 pub mod checkpoint;
 pub mod general;
 pub mod genus;
@@ -133,8 +134,8 @@ pub struct SeqEngine {
     len: usize,
     store: StoreOptions,
     threads: usize,
-    /// A period proven by the values (Guy–Smith), once one is: every later value is then
-    /// copied from one period earlier instead of computed.
+    /// A period proven by the values, once one is: every later value is then the one a
+    /// period earlier (plus the saltus) instead of computed.
     proven: Option<Period>,
     /// The length at which to look for a proven period next (doubling).
     next_period_check: usize,
@@ -272,15 +273,14 @@ impl SeqEngine {
     }
 
     /// Computes values up to (not including) heap `to` (at most the capacity). Once the
-    /// values prove a period (Guy–Smith, without saltus), the rest follows from it: each
-    /// later value is copied from one period earlier, with no further search.
+    /// values prove a period (ordinary or arithmetic), the rest follows from it: each later
+    /// value is the one a period earlier (plus the saltus), with no further search.
     pub fn compute_to(&mut self, to: u64) -> Result<(), SeqError> {
         let to = (to as usize).min(self.values.capacity());
         self.values.ensure(to)?;
         while self.len < to {
             if let Some(p) = self.proven.filter(|_| self.period_shortcut) {
-                self.extend_periodic(p.period as usize, to);
-                return Ok(());
+                return self.extend_periodic(p.period as usize, p.saltus, to);
             }
             // Look for a period at doubling lengths (each look is linear in the length), only
             // when a period found would be used.
@@ -307,24 +307,37 @@ impl SeqEngine {
             }
             if self.period_shortcut && self.len >= self.next_period_check {
                 self.next_period_check = self.len * 2;
-                self.proven = self.period().filter(|p| p.saltus == 0);
+                self.proven = self.period();
             }
         }
         Ok(())
     }
 
-    /// Fills values `len..to` from a proven period `p`: G(n) = G(n − p).
-    fn extend_periodic(&mut self, p: usize, to: usize) {
-        fn fill<T: Copy>(cells: &mut [T], from: usize, to: usize, p: usize) {
+    /// Fills values `len..to` from a proven period `p` with saltus `s` (0 for an ordinary
+    /// period): G(n) = G(n − p) + s, moving to wider cells when a value outgrows them.
+    fn extend_periodic(&mut self, p: usize, s: u64, to: usize) -> Result<(), SeqError> {
+        /// Fills from `from` up to `to` or the first value that does not fit (returned).
+        fn fill<T: Cell>(cells: &mut [T], from: usize, to: usize, p: usize, s: u64) -> usize {
             for n in from..to {
-                cells[n] = cells[n - p];
+                let v = cells[n - p].get() as u64 + s;
+                if v > T::MAX as u64 {
+                    return n;
+                }
+                cells[n] = T::put(v as usize);
             }
+            to
         }
-        match &mut self.values {
-            Values::U16(b) => fill(b.cells_mut(), self.len, to, p),
-            Values::U32(b) => fill(b.cells_mut(), self.len, to, p),
+        loop {
+            let done = match &mut self.values {
+                Values::U16(b) => fill(b.cells_mut(), self.len, to, p, s),
+                Values::U32(b) => fill(b.cells_mut(), self.len, to, p, s),
+            };
+            self.len = done;
+            if done == to {
+                return Ok(());
+            }
+            self.widen(done)?;
         }
-        self.len = to;
     }
 
     /// Forgets the values from heap `n` on (keeps the first `n`).

@@ -57,10 +57,18 @@ pub fn bound(h: u64, t: u64, p: u64, n0: u64) -> u64 {
 /// G(n + p) = G(n) follows for every n ≥ n0(d) from k steps of d. Without that, a
 /// periodic tail of length L made each multiple cost L, and each look quadratic (0.376,
 /// period 4 from 2 268 248: hours instead of seconds).
+///
+/// Take-and-break games with no ordinary period proven are then tried for an arithmetic
+/// period (see [`super::arith`]: finite codes with splits into three heaps or more).
 pub fn find(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> Option<Period> {
     if let HeapRules::AllBut(excluded) = rules {
         return find_arithmetic(excluded.last().copied().unwrap_or(0), len, get);
     }
+    find_ordinary(rules, len, &get).or_else(|| super::arith::find(rules, len, &get))
+}
+
+/// [`find`] for ordinary periods (saltus 0) of take-and-break and subtraction games.
+fn find_ordinary(rules: &HeapRules, len: usize, get: &impl Fn(usize) -> u64) -> Option<Period> {
     let (h, t) = theorem(rules)?;
     let len = len as u64;
     // Periods d whose backward comparison ran long, with n0(d), their multiples' start.
