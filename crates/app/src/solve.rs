@@ -39,6 +39,9 @@ pub struct Limits {
     /// Longest answer, in bytes of JSON, that may be built (estimated before solving: every
     /// move carries the position it leads to).
     pub max_response: u64,
+    /// Threads the pruned search may use (1: the calling thread alone; the answers are the
+    /// same on any number).
+    pub threads: usize,
 }
 
 /// The server's cap on the size of one answer: 8 MiB of JSON.
@@ -65,6 +68,7 @@ impl Default for Limits {
             small_heap_tables: true,
             memory: None,
             max_response: MAX_RESPONSE,
+            threads: 1,
         }
     }
 }
@@ -82,6 +86,7 @@ impl Limits {
             small_heap_tables: false,
             memory: None,
             max_response: u64::MAX,
+            threads: 1,
         }
     }
 }
@@ -648,11 +653,12 @@ impl Solve<'_, '_> {
             )),
             _ => None,
         };
-        grundy_solve::search::analyze_normal_resumable(
+        grundy_solve::search_parallel::analyze_normal_threads(
             game,
             p,
             self.opts.all_moves,
             limit,
+            self.limits.threads,
             |pr| {
                 if let Some(f) = progress.as_mut() {
                     if last.elapsed() >= Duration::from_secs(1) {
