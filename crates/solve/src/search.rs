@@ -137,6 +137,8 @@ pub struct NimberSearch<'r, R: Ruleset> {
     /// Give up the query in progress (with [`SolveError::Halted`]) once this counter is no
     /// longer this value: another thread made it pointless.
     abandon: Option<(&'r AtomicU64, u64)>,
+    /// Whether the options listed are also checked against the shared table.
+    shared_cutoffs: bool,
 }
 
 /// What a long search calls now and then with itself ([`NimberSearch::on_tick`]): to save
@@ -182,6 +184,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             next_tick: TICK_NODES,
             shared: None,
             abandon: None,
+            shared_cutoffs: false,
         }
     }
 
@@ -191,6 +194,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// so sharing changes no answer, only the work.
     pub(crate) fn share(mut self, table: &'r SharedTable) -> Self {
         self.shared = Some(table);
+        self.shared_cutoffs = std::env::var_os("GRUNDY_SHARED_CUTOFFS").is_some();
         self
     }
 
@@ -409,6 +413,21 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         true
     }
 
+    /// Whether `c + *n` is lost, if the shared table knows (when [`Self::shared_cutoffs`]:
+    /// for the cut-offs while options are listed, where this search's own table did not
+    /// know).
+    fn shared_lost(&self, c: &R::Component, n: u64) -> Option<bool> {
+        if !self.shared_cutoffs {
+            return None;
+        }
+        let w = self.shared?.get(self.rules.code(c)?)?;
+        match w & UNKNOWN {
+            UNKNOWN | ELSEWHERE if n < WON_BITS as u64 && w >> (32 + n) & 1 == 1 => Some(false),
+            UNKNOWN | ELSEWHERE => None,
+            v => Some(v == n),
+        }
+    }
+
     /// Whether the shared table answers what `goal` asks of `c` (with `n`), after taking
     /// what it knows into this search's tables.
     fn answered_by_shared(&mut self, goal: &Goal, c: &R::Component, n: u64) -> bool {
@@ -581,7 +600,10 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                     };
                     (m, folded) = this.fold(rest, n);
                     if folded == rest.len() {
-                        match this.known_lost(largest, m) {
+                        match this
+                            .known_lost(largest, m)
+                            .or_else(|| this.shared_lost(largest, m))
+                        {
                             Some(true) => return ControlFlow::Break(()),
                             Some(false) => {
                                 parts.truncate(start);
