@@ -22,9 +22,9 @@ fn analyze(p: &Board, values: bool, threads: usize) -> Analysis<<Cram as Game>::
 }
 
 /// What an analysis says, comparable: value, outcome, and each move's value and outcome.
-fn summary(
-    a: &Analysis<<Cram as Game>::Move>,
-) -> (Option<u64>, Outcome, Vec<(String, Option<u64>, Outcome)>) {
+type Summary = (Option<u64>, Outcome, Vec<(String, Option<u64>, Outcome)>);
+
+fn summary(a: &Analysis<<Cram as Game>::Move>) -> Summary {
     (
         a.grundy.map(|g| g.0),
         a.outcome,
