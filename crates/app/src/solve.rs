@@ -39,6 +39,9 @@ pub struct Limits {
     /// Longest answer, in bytes of JSON, that may be built (estimated before solving: every
     /// move carries the position it leads to).
     pub max_response: u64,
+    /// Threads the pruned search may use (1: the calling thread alone; the answers are the
+    /// same on any number).
+    pub threads: usize,
 }
 
 /// The server's cap on the size of one answer: 8 MiB of JSON.
@@ -65,6 +68,7 @@ impl Default for Limits {
             small_heap_tables: true,
             memory: None,
             max_response: MAX_RESPONSE,
+            threads: 1,
         }
     }
 }
@@ -82,6 +86,7 @@ impl Limits {
             small_heap_tables: false,
             memory: None,
             max_response: u64::MAX,
+            threads: 1,
         }
     }
 }
@@ -648,11 +653,12 @@ impl Solve<'_, '_> {
             )),
             _ => None,
         };
-        grundy_solve::search::analyze_normal_resumable(
+        grundy_solve::search_parallel::analyze_normal_threads(
             game,
             p,
             self.opts.all_moves,
             limit,
+            self.limits.threads,
             |pr| {
                 if let Some(f) = progress.as_mut() {
                     if last.elapsed() >= Duration::from_secs(1) {
@@ -800,6 +806,11 @@ impl WithGame for Solve<'_, '_> {
         if let Some(found) = kept.and_then(|s| store::load_analysis(s, &key)) {
             return Ok(found);
         }
+        if search {
+            if let Some(need) = family.search_need(game, &p) {
+                refuse_beyond_reach(&info.name, &position, &need, self.limits, &self.stop)?;
+            }
+        }
         let started = Instant::now();
         let stop = std::mem::replace(&mut self.stop, Stop::new(self.limits));
         let bounded = Bounded { game, stop: &stop };
@@ -881,6 +892,67 @@ impl WithGame for Solve<'_, '_> {
         }
         Ok(answer)
     }
+}
+
+/// How far past a limit an estimate must be before a position is refused up front: the
+/// estimates are good to a factor of a few, and a run that reaches the limit stops cleanly
+/// anyway (with its checkpoint written when one is asked).
+const REFUSE_FACTOR: u64 = 4;
+
+/// Refuses, before any search, a position whose estimated need ([`Family::search_need`]) is
+/// more than [`REFUSE_FACTOR`] times what the limits allow: the entries held
+/// (`--max-positions`: [`ErrorKind::PositionLimit`]) or the memory left
+/// ([`ErrorKind::Memory`]). Both are limits, not bad input (exit 1): a larger one runs it.
+fn refuse_beyond_reach(
+    family: &str,
+    position: &str,
+    need: &grundy_games::family::SearchNeed,
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<(), AppError> {
+    let what = format!(
+        "{family} {} is beyond the pruned search's limits: it would hold about {} table entries ({} of memory) and take about {} of one core (estimated from {}, good to a factor of a few)",
+        grundy_core::parse::shorten(position),
+        need.entries,
+        grundy_core::memory::human_bytes(need.bytes),
+        human_duration(need.core_seconds),
+        need.basis
+    );
+    if need.entries / REFUSE_FACTOR > limits.max_positions as u64 {
+        return Err(AppError::new(
+            ErrorKind::PositionLimit,
+            format!(
+                "{what}, more than {REFUSE_FACTOR} times the limit of {} held entries: refused before starting",
+                limits.max_positions
+            ),
+        ));
+    }
+    if need.bytes / REFUSE_FACTOR > stop.room() {
+        return Err(AppError::new(
+            ErrorKind::Memory,
+            format!(
+                "{what}, more than {REFUSE_FACTOR} times the {} the memory budget leaves: refused before starting (raise it with --memory-budget SIZE)",
+                grundy_core::memory::human_bytes(stop.room())
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Seconds as a person reads them: seconds, minutes, hours, days or years.
+fn human_duration(secs: f64) -> String {
+    let units = [
+        (365.25 * 86400.0, "years"),
+        (86400.0, "days"),
+        (3600.0, "hours"),
+        (60.0, "minutes"),
+    ];
+    for (size, name) in units {
+        if secs >= 2.0 * size {
+            return format!("{:.0} {name}", secs / size);
+        }
+    }
+    format!("{secs:.0} seconds")
 }
 
 /// The index of the move perfect play chooses: a move that ends the game at once if there

@@ -95,6 +95,10 @@ pub struct SolveArgs {
     /// Stop (exit 1) after this many seconds, with the checkpoint written if one is asked.
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
+    /// Threads of the pruned search, 1 to 1024 (default: every core). The answers are the
+    /// same on any number.
+    #[arg(long, short = 'j', value_parser = crate::numbers::threads)]
+    pub threads: Option<usize>,
 }
 
 /// One line naming every family, for `--help`.
@@ -296,6 +300,9 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
         }
     }
     let mut limits = Limits::local(args.max_positions);
+    limits.threads = args
+        .threads
+        .unwrap_or_else(grundy_solve::search_parallel::default_threads);
     if let Some(secs) = args.timeout {
         if !(secs.is_finite() && secs > 0.0 && secs <= 1e9) {
             return Err(CliError::Usage(format!(

@@ -957,6 +957,27 @@ impl DenseGame for CramDense {
 /// Cram as a family of the registry.
 pub struct CramFamily;
 
+/// What the analysis of a board whose largest region (not answered by symmetry) has `cells`
+/// empty cells needs, from the measured growth of `grundy solve cram` (docs/benchmarks.md,
+/// one core, user time): 4×9 (36 cells) held about 131 000 table entries, 5×8 (40 cells)
+/// about 524 000 in 11.5 s, 5×9 (45 cells) took 151 s. That is about ×1.4 entries and ×1.6
+/// time per cell; estimates start at 36 cells (below, runs take seconds and a limit stops
+/// them cleanly anyway).
+pub fn search_need(cells: u32) -> Option<crate::family::SearchNeed> {
+    if cells < 36 {
+        return None;
+    }
+    let more = cells as f64 - 40.0;
+    let entries = 524_000.0 * 1.4f64.powf(more);
+    Some(crate::family::SearchNeed {
+        entries: entries as u64,
+        // Eight bytes a slot, the table about three quarters full.
+        bytes: (entries * 8.0 / 0.75) as u64,
+        core_seconds: 11.5 * 1.6f64.powf(more),
+        basis: "the measured growth from 4x9 to 5x9",
+    })
+}
+
 impl Family for CramFamily {
     type Game = Cram;
     const DESCRIPTION: Description = Description {
@@ -993,6 +1014,16 @@ impl Family for CramFamily {
             })
             .collect();
         BoardView::Grid { rows }
+    }
+
+    fn search_need(&self, _: &Cram, p: &Board) -> Option<crate::family::SearchNeed> {
+        let largest = Cram
+            .components(p)
+            .into_iter()
+            .filter(|c| Cram.known_grundy(c).is_none())
+            .map(|c| c.cells())
+            .max()?;
+        search_need(largest)
     }
 
     fn with_dense<A: WithDense>(&self, game: &Cram, p: &Board, action: A) -> Option<A::Output> {

@@ -434,6 +434,13 @@ pub trait Family: Sync + 'static {
         None
     }
 
+    /// What the pruned search would need to analyse `p`, estimated from its measured growth
+    /// on this family, for refusing up front a position far beyond the limits; `None` when
+    /// the family has no such estimate (the default) or `p` is small enough not to need one.
+    fn search_need(&self, _game: &Self::Game, _p: &<Self::Game as Game>::Position) -> Option<SearchNeed> {
+        None
+    }
+
     /// Runs `action` on the family's dense form ([`DenseForm`]) at position `p`, for the
     /// families that have one (`Some`, and their description says `dense: true`); `None`
     /// for the others (the default).
@@ -445,6 +452,21 @@ pub trait Family: Sync + 'static {
     ) -> Option<A::Output> {
         None
     }
+}
+
+/// What the pruned search would need for one position ([`Family::search_need`]): central
+/// estimates, extrapolated from measured runs (docs/benchmarks.md), good to a factor of a
+/// few.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchNeed {
+    /// Entries its tables would hold at the end (what `--max-positions` bounds).
+    pub entries: u64,
+    /// Bytes of memory its tables would take.
+    pub bytes: u64,
+    /// Seconds of one core it would take.
+    pub core_seconds: f64,
+    /// The measurement the estimate starts from, for the message.
+    pub basis: &'static str,
 }
 
 /// The position type of family `F`.

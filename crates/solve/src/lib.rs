@@ -15,6 +15,7 @@ pub mod quotient;
 pub mod remoteness;
 pub mod search;
 pub mod search_checkpoint;
+pub mod search_parallel;
 pub mod seq;
 #[cfg(test)]
 mod test_rules;

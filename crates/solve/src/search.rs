@@ -18,11 +18,17 @@
 
 use crate::analysis::{Analysis, MoveReport};
 use crate::code_table::{CodeTable, Word, ELSEWHERE, NOTHING, UNKNOWN, WEIGHT, WON_BITS};
+use crate::search_parallel::SharedTable;
 use crate::SolveError;
 use foldhash::fast::RandomState;
 use grundy_core::{Game, MexSet, Nimber, Outcome, Ruleset};
 use hashbrown::{HashMap, HashSet};
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Answers that took at least this many search nodes go to the table shared between threads
+/// (cheaper ones are worked out again by the thread that needs them).
+pub(crate) const PUBLISH_WORK: u64 = 2;
 
 /// Most frames on the search stack. The search needs acyclic rules (all built-in families
 /// are); a cycle, or a game deeper than this, stops with [`SolveError::Cycle`].
@@ -30,7 +36,7 @@ pub const MAX_DEPTH: usize = 1 << 20;
 
 /// How far the table of an [`analyze_normal`] grows at the first full bucket: the analysis
 /// searches every move, and spends the memory.
-const ANALYSIS_FREE_BYTES: usize = 1 << 20;
+pub(crate) const ANALYSIS_FREE_BYTES: usize = 1 << 20;
 
 /// What the tables know of one component, in one word: the low 24 bits hold its Grundy
 /// value (or [`UNKNOWN`], or [`ELSEWHERE`] for a value too large for the table, kept in
@@ -125,6 +131,14 @@ pub struct NimberSearch<'r, R: Ruleset> {
     tick: Option<Tick<'r, R>>,
     /// [`SearchStats::nodes`] at which the tick is next called.
     next_tick: u64,
+    /// The table shared with the searches of other threads ([`crate::search_parallel`]):
+    /// asked before a frame is made, and given every answer that took some work.
+    shared: Option<&'r SharedTable>,
+    /// Give up the query in progress (with [`SolveError::Halted`]) once this counter is no
+    /// longer this value: another thread made it pointless.
+    abandon: Option<(&'r AtomicU64, u64)>,
+    /// Whether the options listed are also checked against the shared table.
+    shared_cutoffs: bool,
 }
 
 /// What a long search calls now and then with itself ([`NimberSearch::on_tick`]): to save
@@ -168,7 +182,26 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             spare: Vec::new(),
             tick: None,
             next_tick: TICK_NODES,
+            shared: None,
+            abandon: None,
+            shared_cutoffs: false,
         }
+    }
+
+    /// Shares answers with the searches of other threads through `table`: a frame is made
+    /// only when neither this search's table nor `table` has the answer, and every answer
+    /// that took at least [`PUBLISH_WORK`] nodes goes to `table` too. Answers are facts,
+    /// so sharing changes no answer, only the work.
+    pub(crate) fn share(mut self, table: &'r SharedTable) -> Self {
+        self.shared = Some(table);
+        self.shared_cutoffs = std::env::var_os("GRUNDY_SHARED_CUTOFFS").is_some();
+        self
+    }
+
+    /// Gives up the next queries (with [`SolveError::Halted`]) as soon as `counter` is no
+    /// longer `value`.
+    pub(crate) fn abandon_unless(&mut self, counter: &'r AtomicU64, value: u64) {
+        self.abandon = Some((counter, value));
     }
 
     /// Calls `tick` with the search every [`TICK_NODES`] nodes, between two steps (the
@@ -183,7 +216,11 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// answers; what the compact table let go of is not counted): what
     /// [`NimberSearch::with_limit`] bounds.
     pub fn held(&self) -> usize {
-        self.codes.len() + self.table.len() + self.big_values.len() + self.won_high.len()
+        self.codes.len()
+            + self.table.len()
+            + self.big_values.len()
+            + self.won_high.len()
+            + self.shared.map_or(0, |t| t.len())
     }
 
     /// Calls `f` with what the compact table knows, as (code, word) pairs in the table's
@@ -318,8 +355,94 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             f(word)
         };
         match self.rules.code(c) {
-            Some(code) => self.codes.update(code, worth, f),
+            Some(code) => match self.shared {
+                Some(shared) if work >= PUBLISH_WORK => {
+                    let mut after = NOTHING;
+                    let out = self.codes.update(code, worth, |word| {
+                        let out = f(word);
+                        after = *word;
+                        out
+                    });
+                    shared.merge(code, after);
+                    out
+                }
+                _ => self.codes.update(code, worth, f),
+            },
             None => f(self.table.entry(c.clone()).or_insert(NOTHING)),
+        }
+    }
+
+    /// Takes what the shared table knows of `c` (with code `code`) into this search's
+    /// tables; whether it knew anything.
+    fn take_shared(&mut self, c: &R::Component, code: u64) -> bool {
+        let Some(w) = self.shared.and_then(|t| t.get(code)) else {
+            return false;
+        };
+        let value = match w & UNKNOWN {
+            UNKNOWN | ELSEWHERE => None,
+            v => Some(v),
+        };
+        let won = w >> 32;
+        let room = self.codes.won_bits();
+        for n in room..WON_BITS {
+            if won >> n & 1 == 1 && self.won_high.insert((c.clone(), n as u64)) {
+                self.won += 1;
+            }
+        }
+        let low = match value {
+            Some(v) if v >= self.codes.value_limit() => {
+                self.big_values.insert(c.clone(), v);
+                ELSEWHERE
+            }
+            Some(v) => v,
+            None => UNKNOWN,
+        };
+        let (values, wons) = self.codes.update(code, worth, |word| {
+            let before = *word;
+            let mut after = crate::search_parallel::merge(before, w & !UNKNOWN | UNKNOWN);
+            if low != UNKNOWN {
+                after = (after & !UNKNOWN) | low;
+            }
+            *word = after;
+            let new_value = (before & UNKNOWN == UNKNOWN && low != UNKNOWN) as usize;
+            let new_won = ((after >> 32) & !(before >> 32)).count_ones() as usize;
+            (new_value, new_won)
+        });
+        self.values += values;
+        self.won += wons;
+        true
+    }
+
+    /// Whether `c + *n` is lost, if the shared table knows (when [`Self::shared_cutoffs`]:
+    /// for the cut-offs while options are listed, where this search's own table did not
+    /// know).
+    fn shared_lost(&self, c: &R::Component, n: u64) -> Option<bool> {
+        if !self.shared_cutoffs {
+            return None;
+        }
+        let w = self.shared?.get(self.rules.code(c)?)?;
+        match w & UNKNOWN {
+            UNKNOWN | ELSEWHERE if n < WON_BITS as u64 && w >> (32 + n) & 1 == 1 => Some(false),
+            UNKNOWN | ELSEWHERE => None,
+            v => Some(v == n),
+        }
+    }
+
+    /// Whether the shared table answers what `goal` asks of `c` (with `n`), after taking
+    /// what it knows into this search's tables.
+    fn answered_by_shared(&mut self, goal: &Goal, c: &R::Component, n: u64) -> bool {
+        if self.shared.is_none() {
+            return false;
+        }
+        let Some(code) = self.rules.code(c) else {
+            return false;
+        };
+        if !self.take_shared(c, code) {
+            return false;
+        }
+        match goal {
+            Goal::Lost => self.known_lost(c, n).is_some(),
+            Goal::Value | Goal::Mex => self.known(c).is_some(),
         }
     }
 
@@ -477,7 +600,10 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                     };
                     (m, folded) = this.fold(rest, n);
                     if folded == rest.len() {
-                        match this.known_lost(largest, m) {
+                        match this
+                            .known_lost(largest, m)
+                            .or_else(|| this.shared_lost(largest, m))
+                        {
                             Some(true) => return ControlFlow::Break(()),
                             Some(false) => {
                                 parts.truncate(start);
@@ -522,27 +648,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// drops equal parts in pairs (`G + G = 0`: the second player copies every move);
     /// returns how many parts are left at the front of `parts`.
     fn sort_and_cancel(&self, parts: &mut [R::Component]) -> usize {
-        if parts.len() < 2 {
-            return parts.len();
-        }
-        if !R::INDEPENDENT {
-            parts.sort_by_key(|c| self.rules.size_hint(c));
-            return parts.len();
-        }
-        let size = |c: &R::Component| self.rules.size_hint(c);
-        parts.sort_by(|a, b| size(a).cmp(&size(b)).then_with(|| a.cmp(b)));
-        let mut kept = 0;
-        let mut i = 0;
-        while i < parts.len() {
-            if i + 1 < parts.len() && parts[i] == parts[i + 1] {
-                i += 2;
-                continue;
-            }
-            parts.swap(kept, i);
-            kept += 1;
-            i += 1;
-        }
-        kept
+        sort_and_cancel(self.rules, parts)
     }
 
     /// Keeps a finished frame's buffers for the next frames.
@@ -577,6 +683,9 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
 
     /// Works out what `goal` asks of `c` (with `n`), leaving the answer in the tables.
     fn run(&mut self, goal: Goal, c: R::Component, n: u64) -> Result<(), SolveError> {
+        if self.answered_by_shared(&goal, &c, n) {
+            return Ok(());
+        }
         self.stats.nodes += 1;
         let Some(first) = self.frame(goal, c.clone(), n) else {
             self.stats.cutoffs += 1;
@@ -590,6 +699,11 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             }
             if self.rules.halted() {
                 return Err(SolveError::Halted);
+            }
+            if let Some((counter, value)) = self.abandon {
+                if counter.load(Ordering::Relaxed) != value {
+                    return Err(SolveError::Halted);
+                }
             }
             if self.stats.nodes >= self.next_tick {
                 self.next_tick = self.stats.nodes + TICK_NODES;
@@ -646,6 +760,9 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                 },
             };
             let (goal, c, n) = push;
+            if self.answered_by_shared(&goal, &c, n) {
+                continue;
+            }
             self.stats.nodes += 1;
             let Some(f) = self.frame(goal, c.clone(), n) else {
                 self.stats.cutoffs += 1;
@@ -865,6 +982,33 @@ pub fn analyze_normal_resumable<G: Game>(
         moves,
         remoteness: None,
     })
+}
+
+/// Sorts the parts of a sum by size (largest last) and, for independent components, drops
+/// equal parts in pairs (`G + G = 0`: the second player copies every move); returns how many
+/// parts are left at the front of `parts`.
+pub(crate) fn sort_and_cancel<R: Ruleset>(rules: &R, parts: &mut [R::Component]) -> usize {
+    if parts.len() < 2 {
+        return parts.len();
+    }
+    if !R::INDEPENDENT {
+        parts.sort_by_key(|c| rules.size_hint(c));
+        return parts.len();
+    }
+    let size = |c: &R::Component| rules.size_hint(c);
+    parts.sort_by(|a, b| size(a).cmp(&size(b)).then_with(|| a.cmp(b)));
+    let mut kept = 0;
+    let mut i = 0;
+    while i < parts.len() {
+        if i + 1 < parts.len() && parts[i] == parts[i + 1] {
+            i += 2;
+            continue;
+        }
+        parts.swap(kept, i);
+        kept += 1;
+        i += 1;
+    }
+    kept
 }
 
 enum Step<C> {

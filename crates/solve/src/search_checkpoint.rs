@@ -28,6 +28,35 @@ const HEADER: usize = 8 + 4 + 4 + 8 + 8;
 /// Longest game or position text a checkpoint holds.
 const MAX_TEXT: usize = 1 << 20;
 
+/// What a checkpoint saves of a search: its work and its table's (code, word) pairs. A
+/// [`NimberSearch`] is one; the analysis on several threads saves the table they share
+/// ([`crate::search_parallel`]).
+pub trait TableSource {
+    /// Search nodes of this run so far.
+    fn nodes(&self) -> u64;
+    /// Bytes of the table.
+    fn table_bytes(&self) -> usize;
+    /// How many pairs [`TableSource::saved_entries`] gives.
+    fn saved_len(&self) -> usize;
+    /// Calls `f` with every (code, word) pair (at most [`TableSource::saved_len`]).
+    fn saved_entries(&self, f: &mut dyn FnMut(u64, u64));
+}
+
+impl<R: Ruleset> TableSource for NimberSearch<'_, R> {
+    fn nodes(&self) -> u64 {
+        self.stats().nodes
+    }
+    fn table_bytes(&self) -> usize {
+        NimberSearch::table_bytes(self)
+    }
+    fn saved_len(&self) -> usize {
+        NimberSearch::saved_len(self)
+    }
+    fn saved_entries(&self, f: &mut dyn FnMut(u64, u64)) {
+        NimberSearch::saved_entries(self, f)
+    }
+}
+
 /// What a checkpoint belongs to: a resumed run must ask the same.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
@@ -129,11 +158,11 @@ pub fn temporary(path: &Path) -> PathBuf {
 /// Writes a checkpoint of `search` and the moves `settled` to `path`, atomically (a
 /// temporary file, synced, renamed over `path`). `nodes` and `seconds`: the work of the
 /// runs before this one, added to this one's.
-pub fn write<R: Ruleset>(
+pub fn write<S: TableSource + ?Sized>(
     path: &Path,
     identity: &Identity,
     settled: &[Settled],
-    search: &NimberSearch<'_, R>,
+    search: &S,
     nodes: u64,
     seconds: f64,
 ) -> Result<(), SolveError> {
@@ -170,17 +199,17 @@ pub fn write<R: Ruleset>(
 }
 
 /// The body of a checkpoint, through `w`.
-fn write_body<W: Write, R: Ruleset>(
+fn write_body<W: Write, S: TableSource + ?Sized>(
     w: &mut Summed<W>,
     identity: &Identity,
     settled: &[Settled],
-    search: &NimberSearch<'_, R>,
+    search: &S,
     nodes: u64,
     seconds: f64,
 ) -> std::io::Result<()> {
     w.text(&identity.game)?;
     w.text(&identity.position)?;
-    w.u64(nodes + search.stats().nodes)?;
+    w.u64(nodes + search.nodes())?;
     w.u64(seconds.to_bits())?;
     w.u64(search.table_bytes() as u64)?;
     w.u64(settled.len() as u64)?;
@@ -191,7 +220,7 @@ fn write_body<W: Write, R: Ruleset>(
     w.u64(search.saved_len() as u64)?;
     let mut out = Ok(());
     let mut written = 0u64;
-    search.saved_entries(|code, word| {
+    search.saved_entries(&mut |code, word| {
         if out.is_ok() && written < search.saved_len() as u64 {
             written += 1;
             let mut pair = [0u8; 16];
@@ -378,10 +407,10 @@ impl Saver {
     }
 
     /// Saves now.
-    pub fn save<R: Ruleset>(
+    pub fn save<S: TableSource + ?Sized>(
         &mut self,
         settled: &[Settled],
-        search: &NimberSearch<'_, R>,
+        search: &S,
     ) -> Result<(), SolveError> {
         let t = Instant::now();
         let seconds = self.seconds_before + self.started.elapsed().as_secs_f64();

@@ -1,0 +1,58 @@
+//! `grundy solve cram` on several threads (`-j`) gives the answer of one thread, and a board
+//! far beyond the search's limits is refused before any search, with what it would need.
+
+mod common;
+use common::{no_db, stderr_of, stdout_of};
+
+#[test]
+fn threads_give_the_answer_of_one_thread() {
+    for board in ["4x7", "5x5", "3x8"] {
+        let one = no_db(&["solve", "cram", board, "-j", "1", "--json"]);
+        let two = no_db(&["solve", "cram", board, "-j", "2", "--json"]);
+        assert_eq!(one.status.code(), Some(0), "{}", stderr_of(&one));
+        assert_eq!(stdout_of(&one), stdout_of(&two), "{board}");
+    }
+    let bad = no_db(&["solve", "cram", "3x3", "-j", "0"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr_of(&bad));
+}
+
+#[test]
+fn boards_beyond_reach_are_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("5x13.ckpt");
+    let start = std::time::Instant::now();
+    // The default --max-positions.
+    let out = no_db(&["solve", "cram", "5x13", "--checkpoint", ck.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("refused before starting") && err.contains("--max-positions"),
+        "{err}"
+    );
+    assert!(
+        err.contains("table entries") && err.contains("of one core"),
+        "{err}"
+    );
+    assert!(!ck.exists(), "nothing was searched, nothing saved");
+    // The memory budget.
+    let out = no_db(&[
+        "--memory-budget",
+        "64M",
+        "solve",
+        "cram",
+        "5x11",
+        "--max-positions",
+        "1000000000000",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("refused before starting") && err.contains("--memory-budget"),
+        "{err}"
+    );
+    assert!(start.elapsed().as_secs() < 20, "refused at once");
+    // Within reach: not refused (the search runs, and stops at the limit given).
+    let out = no_db(&["solve", "cram", "5x9", "--timeout", "0.2"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    assert!(!stderr_of(&out).contains("refused"), "{}", stderr_of(&out));
+}
