@@ -203,11 +203,7 @@ impl Shares {
     pub fn new(states: u64, ranks: u32, max_block: u64) -> Shares {
         let ranks = ranks.max(1);
         let max_block = (max_block / STATES_PER_WORD).max(1) * STATES_PER_WORD;
-        let even = states
-            .div_ceil(u64::from(ranks))
-            .div_ceil(STATES_PER_WORD)
-            .max(1)
-            * STATES_PER_WORD;
+        let even = states.div_ceil(u64::from(ranks)).div_ceil(STATES_PER_WORD).max(1) * STATES_PER_WORD;
         Shares {
             states,
             ranks,
@@ -246,9 +242,7 @@ impl Shares {
 
     /// Bytes of the records worker `rank` solves (its pieces side by side).
     pub fn share_bytes(&self, record: Record, rank: u32) -> u64 {
-        self.ranges(rank)
-            .map(|(a, b)| record.tier_bytes(b - a))
-            .sum()
+        self.ranges(rank).map(|(a, b)| record.tier_bytes(b - a)).sum()
     }
 }
 
@@ -853,7 +847,12 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         }
         let ranks = exchange.as_ref().map_or(1, |x| x.ranks());
         let block = exchange.as_ref().map_or(self.block, |x| x.max_block());
-        let plan = DenseSolver { ranks, block, ..*self }.plan(top)?;
+        let plan = DenseSolver {
+            ranks,
+            block,
+            ..*self
+        }
+        .plan(top)?;
         if plan.peak_bytes > self.budget {
             return Err(DenseError::Memory {
                 needed: plan.peak_bytes,
@@ -881,7 +880,11 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             let upto = &plan.tiers[..p];
             match plan.tiers.get(p) {
                 _ if self.keep_all => upto.to_vec(),
-                Some(&t) => upto.iter().copied().filter(|&u| keep_until[u as usize] >= t).collect(),
+                Some(&t) => upto
+                    .iter()
+                    .copied()
+                    .filter(|&u| keep_until[u as usize] >= t)
+                    .collect(),
                 None => upto
                     .iter()
                     .copied()
@@ -981,7 +984,11 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
                 states: size,
                 solved,
                 total: plan.states,
-                source: if loaded { TierSource::Loaded } else { TierSource::Skipped },
+                source: if loaded {
+                    TierSource::Loaded
+                } else {
+                    TierSource::Skipped
+                },
             });
         }
         let mut solved = plan.tiers[..first]
@@ -1032,9 +1039,7 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             } else if let Some(x) = exchange.as_deref_mut() {
                 let lead = x.rank() == 0;
                 if !x.agree(true) && !lead {
-                    return Err(DenseError::Elsewhere(format!(
-                        "worker 0 could not keep tier {t}"
-                    )));
+                    return Err(DenseError::Elsewhere(format!("worker 0 could not keep tier {t}")));
                 }
             }
             tables[t as usize] = Some(data);
@@ -1153,10 +1158,7 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             .map(|&(a, b)| (a.min(size), b.min(size)))
             .filter(|&(a, b)| a < b)
             .collect();
-        let bytes = ranges
-            .iter()
-            .map(|&(a, b)| self.record.tier_bytes(b - a))
-            .sum();
+        let bytes = ranges.iter().map(|&(a, b)| self.record.tier_bytes(b - a)).sum();
         let mut data = self.alloc_units(tier, size, bytes)?;
         match &mut data {
             TierData::Bits(words) => {
@@ -1924,7 +1926,12 @@ mod split_tests {
                 .keep_all(true);
             let table = solver.solve(top).unwrap();
             // Blocks of 32 and 64 states: tiers of 1000 states in many rounds.
-            for (ranks, block) in [(2, DEFAULT_ROUND_STATES), (3, DEFAULT_ROUND_STATES), (3, 32), (2, 64)] {
+            for (ranks, block) in [
+                (2, DEFAULT_ROUND_STATES),
+                (3, DEFAULT_ROUND_STATES),
+                (3, 32),
+                (2, 64),
+            ] {
                 let mut rounds = 0;
                 for rank in 0..ranks {
                     let mut x = worker(rank, ranks, &table, block);
@@ -1992,12 +1999,20 @@ mod split_tests {
         let s = DenseSolver::new(&chain).record(Record::Grundy);
         let one = s.plan(3).unwrap();
         assert_eq!(one.peak_bytes, 2 * 8192);
-        let four = DenseSolver::new(&chain).record(Record::Grundy).ranks(4).plan(3).unwrap();
+        let four = DenseSolver::new(&chain)
+            .record(Record::Grundy)
+            .ranks(4)
+            .plan(3)
+            .unwrap();
         // Tier 2 whole, plus a quarter of tier 3 while it is solved, then tier 3 whole with
         // the quarter while it is exchanged (tier 2 stays: the top's child).
         assert_eq!(four.exchange_bytes, 2048);
         assert_eq!(four.peak_bytes, 2 * 8192 + 2048);
-        let mid = DenseSolver::new(&chain).record(Record::Grundy).ranks(4).plan(2).unwrap();
+        let mid = DenseSolver::new(&chain)
+            .record(Record::Grundy)
+            .ranks(4)
+            .plan(2)
+            .unwrap();
         // Solving tier 2 (the top): tier 1 kept for the moves. Below the top, tier 1 is
         // freed before tier 2 arrives whole: 8192 + 2048 at most before the top.
         assert_eq!(mid.peak_bytes, 2 * 8192 + 2048);
@@ -2071,7 +2086,10 @@ mod split_tests {
             let key = format!("test/{record:?}/{conv:?}");
             let mut dir = TierDir::open(tmp.path(), &key, record, false).unwrap();
             // Stopped after three tiers: those three are kept, nothing else.
-            let mut stop = StopAfter { dir: &mut dir, left: 3 };
+            let mut stop = StopAfter {
+                dir: &mut dir,
+                left: 3,
+            };
             let r = solver.solve_kept(top, None, Some(&mut stop), |_| {});
             assert!(matches!(r, Err(DenseError::TierIo(_))), "{r:?}");
             // A temporary file left by a stop while writing is removed, not used.
@@ -2157,8 +2175,13 @@ mod split_tests {
         let tmp = tempfile::tempdir().unwrap();
         let mut dir = TierDir::open(tmp.path(), "k", Record::Remoteness, false).unwrap();
         let mut x = worker(0, 3, &want, 64);
-        let mut stop = StopAfter { dir: &mut dir, left: 4 };
-        assert!(solver.solve_kept(top, Some(&mut x), Some(&mut stop), |_| {}).is_err());
+        let mut stop = StopAfter {
+            dir: &mut dir,
+            left: 4,
+        };
+        assert!(solver
+            .solve_kept(top, Some(&mut x), Some(&mut stop), |_| {})
+            .is_err());
         // Worker 0 reads back tiers 2 and 3 (what tier 4 and on need) and sends them.
         let mut x = worker(0, 3, &want, 64);
         let (lead, seen) = sources(&solver, top, Some(&mut x), Some(&mut dir));
