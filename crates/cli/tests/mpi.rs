@@ -472,6 +472,7 @@ fn dense_exchanges_in_small_rounds_are_one_process() {
         let three = run(c2);
         ok(&three);
         assert_eq!(out(&three), out(&one), "{args:?}");
+        assert!(err(&three).contains("exchange rounds a tier"), "{}", err(&three));
     }
 }
 

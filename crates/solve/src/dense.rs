@@ -153,6 +153,8 @@ pub struct Plan {
     /// When `ranks > 1`: the bytes of the largest share a worker solves (of one tier), which
     /// it holds alone while solving and sends to the others.
     pub exchange_bytes: u64,
+    /// When `ranks > 1`: the most rounds the exchange of one tier takes ([`Shares`]).
+    pub rounds: u64,
 }
 
 impl fmt::Display for Plan {
@@ -173,6 +175,9 @@ impl fmt::Display for Plan {
                 self.ranks,
                 human_bytes(self.exchange_bytes)
             )?;
+            if self.rounds > 1 {
+                write!(f, "; up to {} exchange rounds a tier", self.rounds)?;
+            }
         }
         Ok(())
     }
@@ -760,6 +765,7 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         let mut peak = 0u64;
         let mut states = 0u64;
         let mut exchange_bytes = 0u64;
+        let mut rounds = 0u64;
         for &t in &tiers {
             let size = self.game.tier_size(t);
             let whole = self.record.tier_bytes(size);
@@ -780,6 +786,7 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
                     .max()
                     .unwrap_or(0);
                 exchange_bytes = exchange_bytes.max(share);
+                rounds = rounds.max(shares.rounds());
                 peak = peak.max(live.saturating_add(share));
                 frees(&mut live);
                 live = live.saturating_add(whole);
@@ -798,6 +805,7 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             keep_all: self.keep_all,
             ranks: self.ranks,
             exchange_bytes,
+            rounds,
         })
     }
 
@@ -1958,6 +1966,18 @@ mod split_tests {
             let p = solver.ranks(3).plan(top).unwrap();
             assert_eq!((p.ranks, p.exchange_bytes), (3, record.tier_bytes(352)));
             assert!(p.to_string().contains("per rank on 3 ranks"), "{p}");
+            assert_eq!(p.rounds, 1);
+            let small = DenseSolver::new(&game)
+                .record(record)
+                .ranks(3)
+                .round_states(32)
+                .plan(top)
+                .unwrap();
+            assert_eq!(small.rounds, 1000u64.div_ceil(96));
+            assert!(
+                small.to_string().contains("up to 11 exchange rounds a tier"),
+                "{small}"
+            );
         }
     }
 
