@@ -193,8 +193,8 @@ pub const DEFAULT_ROUND_STATES: u64 = 1 << 24;
 /// `i mod ranks`. Round `j` of the exchange gathers the blocks `j·ranks .. (j+1)·ranks`,
 /// which lie side by side in the tier. A tier of at most `ranks · max_block` states is one
 /// round, each worker taking one consecutive range of about `states / ranks`; a larger one
-/// goes in rounds of `ranks · max_block` states, so no single message exceeds what the
-/// exchange can count (MPI counts are 32-bit).
+/// goes in the fewest rounds of at most `ranks · max_block` states (blocks of about equal
+/// size), so no single message exceeds what the exchange can count (MPI counts are 32-bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shares {
     states: u64,
@@ -208,7 +208,14 @@ impl Shares {
     pub fn new(states: u64, ranks: u32, max_block: u64) -> Shares {
         let ranks = ranks.max(1);
         let max_block = (max_block / STATES_PER_WORD).max(1) * STATES_PER_WORD;
-        let even = states.div_ceil(u64::from(ranks)).div_ceil(STATES_PER_WORD).max(1) * STATES_PER_WORD;
+        // As few rounds as the largest block allows, with blocks as even as 32 allows.
+        let per_round = max_block.saturating_mul(u64::from(ranks));
+        let rounds = states.div_ceil(per_round).max(1);
+        let even = states
+            .div_ceil(u64::from(ranks).saturating_mul(rounds))
+            .div_ceil(STATES_PER_WORD)
+            .max(1)
+            * STATES_PER_WORD;
         Shares {
             states,
             ranks,
@@ -1913,6 +1920,14 @@ mod split_tests {
         // Small tiers: one round, a range of about states/ranks each.
         let sh = Shares::new(1000, 3, 1 << 24);
         assert_eq!((sh.rounds(), sh.block()), (1, 352));
+        // Just over one round: two rounds of even blocks, not one full and one small.
+        let sh = Shares::new(40_116_600, 2, 1 << 24);
+        assert_eq!(sh.rounds(), 2);
+        let (a, b) = (
+            sh.share_bytes(Record::Grundy, 0),
+            sh.share_bytes(Record::Grundy, 1),
+        );
+        assert!(a.abs_diff(b) <= 4 * 32 * 2, "{a} {b}");
     }
 
     #[test]
