@@ -12,9 +12,13 @@ use grundy_core::dense::DenseGame;
 use grundy_core::{Game, Outcome};
 use grundy_games::family::{DenseForm, Family, FamilyOptions, Position, WithDense};
 use grundy_games::registry::{self, FamilyInfo, WithGame};
-use grundy_solve::dense::{DenseError, DenseSolver, DenseTable, Plan, Record, TierDone, TierExchange};
+use grundy_solve::dense::tier_file::TierDir;
+use grundy_solve::dense::{
+    DenseError, DenseSolver, DenseTable, Plan, Record, TierDone, TierExchange, TierKeeper,
+};
 use grundy_solve::Convention;
 use grundy_store::Store;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Tables of the store tried for a position not solved before (the smallest that contain it).
@@ -36,6 +40,12 @@ pub struct DenseRequest<'a> {
     pub record: Option<Record>,
     /// Refuse a solve whose plan needs more bytes than this.
     pub budget: u64,
+    /// Keep each finished tier in this folder ([`TierDir`]) and start from the tiers it
+    /// holds finished (`--checkpoint DIR` / `--resume DIR`); only worker 0 of a split solve
+    /// passes it.
+    pub tiers: Option<&'a Path>,
+    /// The folder must exist already (`--resume DIR`).
+    pub resume: bool,
 }
 
 /// What a dense solve reports while it runs, for a front end to show.
@@ -76,7 +86,10 @@ fn not_available(family: &str) -> AppError {
 }
 
 fn limit(e: DenseError) -> AppError {
-    AppError::new(ErrorKind::Limit, e.to_string())
+    match e {
+        DenseError::Refused(m) => AppError::bad(m),
+        e => AppError::new(ErrorKind::Limit, e.to_string()),
+    }
 }
 
 /// Solves `req` whole by dense retrograde analysis and returns the analysis of its position
@@ -229,14 +242,33 @@ impl WithDense for Solve<'_, '_, '_> {
             }
             None
         };
+        // The folder of finished tiers (worker 0's), named by the table it builds.
+        let mut tier_dir = None;
+        let mut refused = None;
+        if let (Some(dir), None) = (req.tiers, &from_store) {
+            let key = space.table_key(family.mask(p));
+            match TierDir::open(dir, &key, record, req.resume) {
+                Ok(d) => tier_dir = Some(d),
+                Err(e) => refused = Some(limit(e)),
+            }
+        }
         if let Some(x) = exchange.as_deref_mut() {
-            if !x.agree(from_store.is_none()) {
-                return from_store
-                    .ok_or_else(|| AppError::new(ErrorKind::Limit, "answered by worker 0 from its store"));
+            if !x.agree(from_store.is_none() && refused.is_none()) {
+                return match (from_store, refused) {
+                    (Some(a), _) => Ok(a),
+                    (None, Some(e)) => Err(e),
+                    (None, None) => Err(AppError::new(
+                        ErrorKind::Limit,
+                        "answered by worker 0 from its store, or stopped by it",
+                    )),
+                };
             }
         }
         if let Some(a) = from_store {
             return Ok(a);
+        }
+        if let Some(e) = refused {
+            return Err(e);
         }
         // Keep every tier for the store when the whole table is small enough.
         let keep_all = solver.keep_all(true);
@@ -246,7 +278,10 @@ impl WithDense for Solve<'_, '_, '_> {
                 .is_ok_and(|p| p.peak_bytes <= DENSE_KEEP_MAX_BYTES && p.peak_bytes <= req.budget);
         let solver = if keep { keep_all } else { keep_all.keep_all(false) };
         let ranks = exchange.as_ref().map_or(1, |x| x.ranks());
-        let solver = solver.ranks(ranks);
+        let solver = match exchange.as_ref() {
+            Some(x) => solver.ranks(ranks).round_states(x.max_block()),
+            None => solver,
+        };
         let used = solver.plan(top).map_err(limit)?;
         events(DenseEvent::Planned {
             plan: &used,
@@ -260,11 +295,10 @@ impl WithDense for Solve<'_, '_, '_> {
                 elapsed: start.elapsed(),
             })
         };
-        let table = match exchange {
-            None => solver.solve_with_progress(top, progress),
-            Some(x) => solver.solve_split(top, x, progress),
-        }
-        .map_err(limit)?;
+        let keeper = tier_dir.as_mut().map(|d| d as &mut dyn TierKeeper);
+        let table = solver
+            .solve_kept(top, exchange, keeper, progress)
+            .map_err(limit)?;
         let a = answer(
             name,
             game,

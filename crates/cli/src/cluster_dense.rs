@@ -1,9 +1,11 @@
 //! `grundy solve --dense` on many ranks (feature `mpi`, docs/cluster.md): every rank runs the
-//! same solve; each tier's states are split over the ranks by index range
-//! ([`grundy_solve::dense::share_of`]), each rank solves its range from the lower tiers
-//! (which every rank holds whole), then an `MPI_Allgatherv` of the packed records gives every
-//! rank the whole tier. Rank 0 reads the position (a file, stdin), opens the store and prints;
-//! its answer is the same, byte for byte, as one process's.
+//! same solve; each tier's states are dealt to the ranks in blocks
+//! ([`grundy_solve::dense::Shares`]), each rank solves its blocks from the lower tiers
+//! (which every rank holds whole), then `MPI_Allgatherv`s of the packed records, one per
+//! round of blocks (so no count exceeds 2^31), give every rank the whole tier. Rank 0 reads
+//! the position (a file, stdin), opens the store and the folder of finished tiers
+//! (`--checkpoint DIR`), and prints; its answer is the same, byte for byte, as one process's.
+//! On a resume, rank 0 reads back the finished tiers the others need and broadcasts them.
 //!
 //! Every collective call is made by every rank in the same order: a failure on one rank
 //! (its share could not be allocated, a ranking error) is shared by an all-gather of each
@@ -13,7 +15,7 @@
 use grundy_cli::db::DbOptions;
 use grundy_cli::error::CliError;
 use grundy_cli::solve::{self, SolveArgs};
-use grundy_solve::dense::{share_of, DenseError, TierExchange, TierSlice};
+use grundy_solve::dense::{DenseError, TierExchange, TierSlice, TierView, DEFAULT_ROUND_STATES};
 use mpi::datatype::PartitionMut;
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::{CommunicatorCollectives, Equivalence, Root};
@@ -40,7 +42,10 @@ pub fn solve(mut args: SolveArgs, db: &DbOptions) -> i32 {
     let ready = all_ok(&world, setup.as_ref().map(|_| ()).map_err(|e| e.to_string()));
     let mut code = match (setup, ready) {
         (Ok((text, opts)), Ok(())) => {
-            let mut exchange = MpiExchange { world: &world };
+            let mut exchange = MpiExchange {
+                world: &world,
+                block: round_states(&world),
+            };
             let result = grundy_cli::dense::run_split(&args, &opts, &text, db, Some(&mut exchange));
             match result {
                 Err(e) if rank == 0 => {
@@ -132,51 +137,46 @@ fn all_ok(world: &SimpleCommunicator, status: Result<(), String>) -> Result<(), 
 /// The tier exchange of a dense solve over the ranks of `world`.
 struct MpiExchange<'w> {
     world: &'w SimpleCommunicator,
+    /// The most states a rank sends in one round (the same on every rank: rank 0's).
+    block: u64,
+}
+
+/// The most states a rank sends in one round: [`DEFAULT_ROUND_STATES`], or
+/// `GRUNDY_DENSE_ROUND_STATES` from the environment (for tests: small rounds), capped so that
+/// a round of every rank's records fits MPI's 32-bit counts and displacements.
+fn round_states(world: &SimpleCommunicator) -> u64 {
+    let mut asked: u64 = std::env::var("GRUNDY_DENSE_ROUND_STATES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|&v| v > 0)
+        .unwrap_or(DEFAULT_ROUND_STATES);
+    world.process_at_rank(0).broadcast_into(&mut asked);
+    let cap = (Count::MAX as u64) / (world.size().max(1) as u64);
+    asked.min(cap).max(32)
+}
+
+/// `n` as an MPI count (the solver keeps rounds within them; checked all the same).
+fn count(n: usize) -> Result<Count, DenseError> {
+    Count::try_from(n).map_err(|_| DenseError::Elsewhere(format!("{n} records in one MPI message")))
 }
 
 impl MpiExchange<'_> {
-    /// Fills `records` (whole, this rank's elements `range(rank)` set) from the other ranks.
-    fn gather<T: Equivalence + Copy>(
+    fn gather_typed<T: Equivalence + Copy>(
         &self,
-        tier: u32,
-        records: &mut [T],
-        range: impl Fn(u32) -> (usize, usize),
-        status: Result<(), DenseError>,
+        mine: &[T],
+        round: &mut [T],
+        counts: &[usize],
     ) -> Result<(), DenseError> {
-        let ranks = self.world.size() as u32;
-        let (a, b) = range(self.world.rank() as u32);
-        // This rank's share, copied out to be sent (allocated before the statuses are shared).
-        let mine = status.and_then(|()| {
-            let mut v: Vec<T> = Vec::new();
-            v.try_reserve_exact(b - a).map_err(|_| DenseError::Alloc {
-                tier,
-                bytes: ((b - a) * std::mem::size_of::<T>()) as u64,
-            })?;
-            v.extend_from_slice(&records[a..b]);
-            Ok(v)
-        });
-        let status = mine.as_ref().map(|_| ()).map_err(|e| e.to_string());
-        all_ok(self.world, status).map_err(DenseError::Elsewhere)?;
-        let mine = mine?;
-        let mut counts = Vec::with_capacity(ranks as usize);
-        let mut displs = Vec::with_capacity(ranks as usize);
-        for r in 0..ranks {
-            let (a, b) = range(r);
-            match (Count::try_from(b - a), Count::try_from(a)) {
-                (Ok(c), Ok(d)) => {
-                    counts.push(c);
-                    displs.push(d);
-                }
-                // The same on every rank: all stop here together.
-                _ => {
-                    return Err(DenseError::Elsewhere(format!(
-                        "tier {tier} has too many records for one MPI exchange (2^31 at most)"
-                    )))
-                }
-            }
+        let mut c = Vec::with_capacity(counts.len());
+        let mut d = Vec::with_capacity(counts.len());
+        let mut at = 0usize;
+        for &n in counts {
+            c.push(count(n)?);
+            d.push(count(at)?);
+            at += n;
         }
-        let mut part = PartitionMut::new(records, counts, displs);
-        self.world.all_gather_varcount_into(&mine[..], &mut part);
+        let mut part = PartitionMut::new(round, c, d);
+        self.world.all_gather_varcount_into(mine, &mut part);
         Ok(())
     }
 }
@@ -190,35 +190,56 @@ impl TierExchange for MpiExchange<'_> {
         self.world.size() as u32
     }
 
+    fn max_block(&self) -> u64 {
+        self.block
+    }
+
     fn agree(&mut self, go: bool) -> bool {
         let mut word = u8::from(go);
         self.world.process_at_rank(0).broadcast_into(&mut word);
         word == 1
     }
 
-    fn exchange(
+    fn share_value(&mut self, value: u64) -> u64 {
+        let mut v = value;
+        self.world.process_at_rank(0).broadcast_into(&mut v);
+        v
+    }
+
+    fn status(&mut self, status: Result<(), DenseError>) -> Result<(), DenseError> {
+        all_ok(self.world, status.map_err(|e| e.to_string())).map_err(DenseError::Elsewhere)
+    }
+
+    fn gather(
         &mut self,
-        tier: u32,
-        states: u64,
-        solved: Result<(), DenseError>,
-        records: TierSlice<'_>,
+        _tier: u32,
+        _at: usize,
+        mine: TierView<'_>,
+        round: TierSlice<'_>,
+        counts: &[usize],
     ) -> Result<(), DenseError> {
-        let ranks = self.ranks();
-        match records {
-            TierSlice::Bits(words) => {
-                let range = |r: u32| {
-                    let (a, b) = share_of(states, r, ranks);
-                    ((a / 32) as usize, b.div_ceil(32) as usize)
-                };
-                self.gather(tier, words, range, solved)
-            }
-            TierSlice::Words(words) => {
-                let range = |r: u32| {
-                    let (a, b) = share_of(states, r, ranks);
-                    (a as usize, b as usize)
-                };
-                self.gather(tier, words, range, solved)
-            }
+        match (mine, round) {
+            (TierView::Bits(m), TierSlice::Bits(r)) => self.gather_typed(m, r, counts),
+            (TierView::Words(m), TierSlice::Words(r)) => self.gather_typed(m, r, counts),
+            _ => Err(DenseError::Elsewhere(
+                "records of two kinds in one exchange".into(),
+            )),
         }
+    }
+
+    fn broadcast(&mut self, _tier: u32, _at: usize, records: TierSlice<'_>) -> Result<(), DenseError> {
+        let root = self.world.process_at_rank(0);
+        match records {
+            TierSlice::Bits(w) if !w.is_empty() => {
+                count(w.len())?;
+                root.broadcast_into(w);
+            }
+            TierSlice::Words(w) if !w.is_empty() => {
+                count(w.len())?;
+                root.broadcast_into(w);
+            }
+            _ => {}
+        }
+        Ok(())
     }
 }

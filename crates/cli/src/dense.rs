@@ -9,7 +9,7 @@ use crate::solve::{app_error, print_analysis, DenseRecord, DenseSize, SolveArgs}
 use grundy_app::dense::{solve_dense_split, DenseEvent, DenseRequest};
 use grundy_app::store::DenseAnswer;
 use grundy_games::family::FamilyOptions;
-use grundy_solve::dense::{human_bytes, Record, TierExchange};
+use grundy_solve::dense::{human_bytes, Record, TierExchange, TierSource};
 
 pub use grundy_core::memory::parse_size;
 
@@ -33,6 +33,18 @@ pub fn run_split(
     exchange: Option<&mut dyn TierExchange>,
 ) -> Result<(), CliError> {
     let lead = exchange.as_ref().is_none_or(|x| x.rank() == 0);
+    // The folder of finished tiers: --checkpoint DIR, or --resume DIR (which must exist).
+    let tiers = match (&args.checkpoint, &args.resume) {
+        (Some(c), Some(r)) if c != r => {
+            return Err(CliError::Usage(format!(
+                "with --dense, --checkpoint and --resume name the same folder of tiers (found {} and {}); give one",
+                c.display(),
+                r.display()
+            )))
+        }
+        (c, r) => r.as_ref().or(c.as_ref()),
+    };
+    let shown = tiers.map(|d| d.display().to_string()).unwrap_or_default();
     let budget = grundy_core::memory::budget_or_default();
     let req = DenseRequest {
         family: &args.family,
@@ -45,6 +57,8 @@ pub fn run_split(
             DenseRecord::Remoteness => Record::Remoteness,
         }),
         budget,
+        tiers: tiers.filter(|_| lead).map(|d| d.as_path()),
+        resume: args.resume.is_some(),
     };
     let store = if lead { db.open_cache() } else { None };
     let mut events = |e: DenseEvent<'_>| match e {
@@ -60,7 +74,18 @@ pub fn run_split(
                 ""
             }
         ),
+        DenseEvent::Tier { done, .. } if done.source == TierSource::Skipped => {}
+        DenseEvent::Tier { done, .. } if done.source == TierSource::Loaded => eprintln!(
+            "grundy: tier {} read back from {shown} ({} states, finished before)",
+            done.tier, done.states
+        ),
         DenseEvent::Tier { done, elapsed } => {
+            if done.source == TierSource::Resolved {
+                eprintln!(
+                    "grundy: tier {} solved again: its file in {shown} was damaged",
+                    done.tier
+                );
+            }
             if elapsed.as_secs() >= 1 {
                 eprintln!(
                     "grundy: tier {} solved ({} of {} states, {:.1} s)",

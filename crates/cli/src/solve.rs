@@ -82,11 +82,16 @@ pub struct SolveArgs {
     /// each settled move, every so often in between and when a limit stops it, to resume
     /// after a stop. An existing FILE must be a grundy search checkpoint (it is replaced);
     /// another file is refused unless --force is given, a folder or a device always.
-    #[arg(long, value_name = "FILE", conflicts_with = "dense")]
+    /// With --dense: the folder DIR (created if missing) where each finished tier is kept,
+    /// one file per tier; the same command run again resumes from the finished tiers
+    /// (docs/cluster.md). A folder holding another solve's tiers is refused.
+    #[arg(long, value_name = "FILE|DIR")]
     pub checkpoint: Option<PathBuf>,
     /// Continue from the checkpoint FILE (and keep saving to it, unless --checkpoint names
-    /// another file); a checkpoint of another game or position is refused.
-    #[arg(long, value_name = "FILE", conflicts_with = "dense")]
+    /// another file); a checkpoint of another game or position is refused. With --dense:
+    /// continue from the finished tiers in the folder DIR, which must exist (and keep
+    /// the tiers solved now in it).
+    #[arg(long, value_name = "FILE|DIR")]
     pub resume: Option<PathBuf>,
     /// Let --checkpoint replace an existing regular file that is not a grundy checkpoint
     /// (a folder, a device, a pipe or a socket is refused even so).

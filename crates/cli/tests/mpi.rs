@@ -429,3 +429,141 @@ fn dense_answer_kept_by_rank_zero_is_served_to_all() {
     assert_eq!(out(&again), out(&first));
     assert!(err(&again).contains("answered from the store"), "{}", err(&again));
 }
+
+#[test]
+fn dense_exchanges_in_small_rounds_are_one_process() {
+    // Blocks of 64 states: every large tier of cram 4x4 (and of the graph) goes in rounds.
+    for args in [
+        vec!["--no-db", "solve", "cram", "4x4", "--dense"],
+        vec![
+            "--no-db", "solve", "cram", "4x4", "--dense", "--record", "outcome",
+        ],
+        vec![
+            "--no-db",
+            "solve",
+            "graph",
+            "--board",
+            "grid:3x4",
+            "--rule",
+            "node-kayles",
+            "--dense",
+            "--misere",
+        ],
+    ] {
+        let one = alone(&args);
+        ok(&one);
+        // (`-x` passes the variable to every rank; it goes before the program.)
+        let mut c2 = Command::new("mpirun");
+        c2.env("GRUNDY_DENSE_ROUND_STATES", "64")
+            .args([
+                "--allow-run-as-root",
+                "--oversubscribe",
+                "--mca",
+                "btl_tcp_if_include",
+                "lo",
+                "-x",
+                "GRUNDY_DENSE_ROUND_STATES",
+                "-np",
+                "3",
+                GRUNDY,
+            ])
+            .args(&args)
+            .stdin(Stdio::null());
+        let three = run(c2);
+        ok(&three);
+        assert_eq!(out(&three), out(&one), "{args:?}");
+        assert!(err(&three).contains("exchange rounds a tier"), "{}", err(&three));
+    }
+}
+
+/// Whether the tier file `tier` of a dense checkpoint folder is there (finished).
+fn tier_done(dir: &Path, tier: u32) -> bool {
+    dir.join(format!("tier-{tier:03}.grundy-tier")).exists()
+}
+
+#[test]
+fn a_dense_solve_killed_on_a_rank_resumes_from_its_finished_tiers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("tiers");
+    let args = [
+        "--no-db",
+        "solve",
+        "cram",
+        "5x5",
+        "--dense",
+        "--json",
+        "--checkpoint",
+        s(&dir),
+    ];
+    let mut c = mpirun(3);
+    c.args(args).stdout(Stdio::null()).stderr(Stdio::null());
+    let mut child = c.spawn().expect("mpirun runs");
+    // Kill rank 1 once tier 11 is finished (tiers 13 to 25, most of the work, remain).
+    let started = Instant::now();
+    let mut victim = None;
+    while started.elapsed() < Duration::from_secs(300) {
+        if tier_done(&dir, 11) {
+            victim = rank_pid(child.id(), 1);
+            if victim.is_some() {
+                break;
+            }
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let victim = victim.expect("rank 1 found while the solve ran (make the solve longer?)");
+    let killed = Command::new("kill")
+        .args(["-KILL", &victim.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break Some(st);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    if let Some(st) = status {
+        assert!(!st.success(), "the run went on without rank 1");
+    }
+    assert!(!tier_done(&dir, 25), "the solve finished before the kill");
+    // Resume with the same command: only finished tiers read back, the answer of one process.
+    let mut c = mpirun(3);
+    c.args(args);
+    let resumed = run(c);
+    ok(&resumed);
+    let e = err(&resumed);
+    assert!(e.contains("read back from"), "{e}");
+    assert!(tier_done(&dir, 25));
+    let one = alone(&["--no-db", "solve", "cram", "5x5", "--dense", "--json"]);
+    ok(&one);
+    assert_eq!(out(&resumed), out(&one));
+    // Alone, from the folder the ranks wrote: every tier finished, the same answer.
+    let mut r = args.to_vec();
+    r[6] = "--resume";
+    let again = alone(&r);
+    ok(&again);
+    assert_eq!(out(&again), out(&one));
+    // A foreign folder is refused once, on every rank (exit 2).
+    let mut c = mpirun(3);
+    c.args([
+        "--no-db",
+        "solve",
+        "cram",
+        "4x4",
+        "--dense",
+        "--checkpoint",
+        s(&dir),
+    ]);
+    let o = run(c);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(err(&o).matches("another solve").count(), 1, "{}", err(&o));
+}

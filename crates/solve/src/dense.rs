@@ -105,6 +105,12 @@ pub enum DenseError {
     /// Another worker of a split solve ([`TierExchange`]) failed, or the exchange itself did.
     #[error("{0}")]
     Elsewhere(String),
+    /// The kept tiers cannot be used: another solve's tier file, a path that is not a folder.
+    #[error("{0}")]
+    Refused(String),
+    /// A finished tier could not be kept (a write failed: the disk full, the folder gone).
+    #[error("{0}")]
+    TierIo(String),
     /// A tier or index outside the game, or a tier the table did not keep.
     #[error("tier {tier}, state {index} is not in the solved table")]
     NotSolved {
@@ -135,7 +141,8 @@ pub struct Plan {
     pub tiers: Vec<u32>,
     /// Total number of states solved.
     pub states: u64,
-    /// Peak bytes of records held at once.
+    /// Peak bytes of records held at once (by each worker when `ranks > 1`, the copy of its
+    /// share it solves and sends included).
     pub peak_bytes: u64,
     /// What is stored per state.
     pub record: Record,
@@ -143,9 +150,11 @@ pub struct Plan {
     pub keep_all: bool,
     /// The workers each tier is split over ([`DenseSolver::solve_split`]); 1 for one process.
     pub ranks: u32,
-    /// Bytes each worker holds on top of `peak_bytes` when `ranks > 1`: its share of the
-    /// largest tier, copied out to be sent to the others.
+    /// When `ranks > 1`: the bytes of the largest share a worker solves (of one tier), which
+    /// it holds alone while solving and sends to the others.
     pub exchange_bytes: u64,
+    /// When `ranks > 1`: the most rounds the exchange of one tier takes ([`Shares`]).
+    pub rounds: u64,
 }
 
 impl fmt::Display for Plan {
@@ -156,7 +165,7 @@ impl fmt::Display for Plan {
             self.states,
             self.tiers.len(),
             self.record.as_str(),
-            human_bytes(self.peak_bytes.saturating_add(self.exchange_bytes))
+            human_bytes(self.peak_bytes)
         )?;
         if self.ranks > 1 {
             write!(
@@ -166,28 +175,90 @@ impl fmt::Display for Plan {
                 self.ranks,
                 human_bytes(self.exchange_bytes)
             )?;
+            if self.rounds > 1 {
+                write!(f, "; up to {} exchange rounds a tier", self.rounds)?;
+            }
         }
         Ok(())
     }
 }
 
-/// The states `start..end` of a tier of `states` states that worker `rank` of `ranks` solves
-/// in a split solve: consecutive ranges in rank order, cut at multiples of 32 states (so a
-/// word of 2-bit outcomes is never shared by two workers), the last ending at `states`.
-pub fn share_of(states: u64, rank: u32, ranks: u32) -> (u64, u64) {
-    let ranks = u128::from(ranks.max(1));
-    let cut = |r: u128| -> u64 {
-        if r >= ranks {
-            return states;
-        }
-        let at = (u128::from(states) * r / ranks) as u64;
-        at / STATES_PER_WORD * STATES_PER_WORD
-    };
-    let r = u128::from(rank);
-    (cut(r), cut(r + 1))
+/// The most states one worker contributes to one round of a tier's exchange, unless the
+/// exchange asks for less ([`TierExchange::max_block`]).
+pub const DEFAULT_ROUND_STATES: u64 = 1 << 24;
+
+/// How the states of a tier are dealt to the workers of a split solve
+/// ([`DenseSolver::solve_split`]): blocks of [`block`](Shares::block) states (a multiple of
+/// 32, so a word of 2-bit outcomes is never shared by two workers), block `i` to worker
+/// `i mod ranks`. Round `j` of the exchange gathers the blocks `j·ranks .. (j+1)·ranks`,
+/// which lie side by side in the tier. A tier of at most `ranks · max_block` states is one
+/// round, each worker taking one consecutive range of about `states / ranks`; a larger one
+/// goes in the fewest rounds of at most `ranks · max_block` states (blocks of about equal
+/// size), so no single message exceeds what the exchange can count (MPI counts are 32-bit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shares {
+    states: u64,
+    ranks: u32,
+    block: u64,
 }
 
-/// The records of a whole tier, as a split solve's [`TierExchange`] sees them.
+impl Shares {
+    /// The shares of a tier of `states` states over `ranks` workers, blocks of at most
+    /// `max_block` states (rounded down to a multiple of 32, at least 32).
+    pub fn new(states: u64, ranks: u32, max_block: u64) -> Shares {
+        let ranks = ranks.max(1);
+        let max_block = (max_block / STATES_PER_WORD).max(1) * STATES_PER_WORD;
+        // As few rounds as the largest block allows, with blocks as even as 32 allows.
+        let per_round = max_block.saturating_mul(u64::from(ranks));
+        let rounds = states.div_ceil(per_round).max(1);
+        let even = states
+            .div_ceil(u64::from(ranks).saturating_mul(rounds))
+            .div_ceil(STATES_PER_WORD)
+            .max(1)
+            * STATES_PER_WORD;
+        Shares {
+            states,
+            ranks,
+            block: even.min(max_block),
+        }
+    }
+
+    /// States per block.
+    pub fn block(&self) -> u64 {
+        self.block
+    }
+
+    /// Number of rounds of the exchange.
+    pub fn rounds(&self) -> u64 {
+        self.states
+            .div_ceil(self.block.saturating_mul(u64::from(self.ranks)))
+    }
+
+    /// The states `start..end` worker `rank` solves and sends in round `round` (empty past
+    /// the tier's end).
+    pub fn piece(&self, round: u64, rank: u32) -> (u64, u64) {
+        let i = round
+            .saturating_mul(u64::from(self.ranks))
+            .saturating_add(u64::from(rank));
+        let a = i.saturating_mul(self.block).min(self.states);
+        let b = i.saturating_add(1).saturating_mul(self.block).min(self.states);
+        (a, b)
+    }
+
+    /// Every range worker `rank` solves, in increasing order (none empty).
+    pub fn ranges(&self, rank: u32) -> impl Iterator<Item = (u64, u64)> + '_ {
+        (0..self.rounds())
+            .map(move |j| self.piece(j, rank))
+            .filter(|&(a, b)| a < b)
+    }
+
+    /// Bytes of the records worker `rank` solves (its pieces side by side).
+    pub fn share_bytes(&self, record: Record, rank: u32) -> u64 {
+        self.ranges(rank).map(|(a, b)| record.tier_bytes(b - a)).sum()
+    }
+}
+
+/// The records of a whole tier, or of a part of it, to be filled.
 #[derive(Debug)]
 pub enum TierSlice<'a> {
     /// [`Record::Outcome`]: 64-bit words of 2-bit codes, 32 states a word.
@@ -196,32 +267,97 @@ pub enum TierSlice<'a> {
     Words(&'a mut [u16]),
 }
 
+/// The records of a tier, or of a part of it, to be read.
+#[derive(Clone, Copy, Debug)]
+pub enum TierView<'a> {
+    /// [`Record::Outcome`]: 64-bit words of 2-bit codes, 32 states a word.
+    Bits(&'a [u64]),
+    /// [`Record::Grundy`] or [`Record::Remoteness`]: one record per state.
+    Words(&'a [u16]),
+}
+
+impl TierView<'_> {
+    /// Number of elements (words or records).
+    pub fn len(&self) -> usize {
+        match self {
+            TierView::Bits(w) => w.len(),
+            TierView::Words(w) => w.len(),
+        }
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// How the workers of a split solve ([`DenseSolver::solve_split`]) share each tier: worker
-/// `rank` of `ranks` solves the states [`share_of`] gives it, then [`exchange`] fills in
-/// the records of the others, so every worker holds the whole tier for the tiers above.
-/// Every worker must make the same calls in the same order (they are collective).
+/// `rank` of `ranks` solves the blocks [`Shares`] deals it, then [`gather`] brings the
+/// blocks of the others, round by round, so every worker holds the whole tier for the tiers
+/// above. Every worker must make the same calls in the same order (they are collective).
 ///
-/// [`exchange`]: TierExchange::exchange
+/// [`gather`]: TierExchange::gather
 pub trait TierExchange {
     /// This worker's number, `0..ranks`.
     fn rank(&self) -> u32;
     /// The number of workers.
     fn ranks(&self) -> u32;
+    /// The most states one worker may send in one round (the same on every worker).
+    fn max_block(&self) -> u64 {
+        DEFAULT_ROUND_STATES
+    }
     /// Whether the solve goes ahead: every worker learns worker 0's `go` (worker 0 may
     /// answer without solving, from what it alone has).
     fn agree(&mut self, go: bool) -> bool;
-    /// After a worker solved its share of `tier` of `states` states (`solved` says whether
-    /// it could), fills in
-    /// `records` (the whole tier, this worker's share already set) with the shares of the
-    /// others. When any worker failed, every worker gets an error, and `records` may be
-    /// empty.
-    fn exchange(
+    /// Worker 0's `value`, on every worker.
+    fn share_value(&mut self, value: u64) -> u64;
+    /// Every worker's status, on every worker: `Ok` when all are, otherwise an error (the
+    /// first failing worker's, naming it).
+    fn status(&mut self, status: Result<(), DenseError>) -> Result<(), DenseError>;
+    /// One round of the exchange of `tier`: worker `r` sends `counts[r]` elements (its
+    /// `mine`), which land at offset `counts[..r].sum()` of `round`, the part of the tier
+    /// starting at element `at`, on every worker.
+    fn gather(
         &mut self,
         tier: u32,
-        states: u64,
-        solved: Result<(), DenseError>,
-        records: TierSlice<'_>,
+        at: usize,
+        mine: TierView<'_>,
+        round: TierSlice<'_>,
+        counts: &[usize],
     ) -> Result<(), DenseError>;
+    /// Worker 0's `records` (elements `at..` of `tier`, read back from its tier files) on
+    /// every worker.
+    fn broadcast(&mut self, tier: u32, at: usize, records: TierSlice<'_>) -> Result<(), DenseError>;
+}
+
+/// Where the finished tiers of a solve are kept, to resume it after a stop
+/// ([`DenseSolver::solve_kept`]; [`tier_file::TierDir`] keeps them in a folder). A tier
+/// counts as finished only once it is kept whole.
+pub trait TierKeeper {
+    /// Whether `tier` (of `states` states) is kept finished, from what is cheap to check
+    /// (a header); [`load`](TierKeeper::load) checks the records themselves. An error
+    /// refuses the solve (another solve's records).
+    fn finished(&mut self, tier: u32, states: u64) -> Result<bool, DenseError>;
+    /// Reads the records of the finished `tier` into `records` (the whole tier). `Ok(false)`:
+    /// missing or damaged (the tier is solved again); an error refuses the solve (another
+    /// solve's records).
+    fn load(&mut self, tier: u32, states: u64, records: TierSlice<'_>) -> Result<bool, DenseError>;
+    /// Keeps the records of the solved `tier`, durably; a tier is finished only once they
+    /// are all kept (a stop while saving leaves it unfinished, never half kept).
+    fn save(&mut self, tier: u32, states: u64, records: TierView<'_>) -> Result<(), DenseError>;
+}
+
+/// Where a tier's records came from, in [`TierDone`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TierSource {
+    /// Solved by this run.
+    Solved,
+    /// Solved by this run, though a kept copy existed that was damaged.
+    Resolved,
+    /// Read back from the [`TierKeeper`] (finished by an earlier run).
+    Loaded,
+    /// Finished by an earlier run and not needed any more: not read.
+    Skipped,
 }
 
 /// Progress of a solve, reported after each tier.
@@ -235,6 +371,8 @@ pub struct TierDone {
     pub solved: u64,
     /// States the whole solve covers.
     pub total: u64,
+    /// Solved now, or read back from the kept tiers of an earlier run.
+    pub source: TierSource,
 }
 
 /// The records of one solved tier.
@@ -244,6 +382,42 @@ enum TierData {
     Bits(Vec<u64>),
     /// 16-bit Grundy values or remoteness.
     Words(Vec<u16>),
+}
+
+impl TierData {
+    /// Number of elements (words or records).
+    fn len(&self) -> usize {
+        match self {
+            TierData::Bits(w) => w.len(),
+            TierData::Words(w) => w.len(),
+        }
+    }
+
+    /// The whole tier, to be filled.
+    fn slice(&mut self) -> TierSlice<'_> {
+        self.part(0, self.len())
+    }
+
+    /// Elements `a..b`, to be filled.
+    fn part(&mut self, a: usize, b: usize) -> TierSlice<'_> {
+        match self {
+            TierData::Bits(w) => TierSlice::Bits(&mut w[a..b]),
+            TierData::Words(w) => TierSlice::Words(&mut w[a..b]),
+        }
+    }
+
+    /// The whole tier, to be read.
+    fn view(&self) -> TierView<'_> {
+        self.view_part(0, self.len())
+    }
+
+    /// Elements `a..b`, to be read.
+    fn view_part(&self, a: usize, b: usize) -> TierView<'_> {
+        match self {
+            TierData::Bits(w) => TierView::Bits(&w[a..b]),
+            TierData::Words(w) => TierView::Words(&w[a..b]),
+        }
+    }
 }
 
 /// The value of one solved state.
@@ -338,39 +512,20 @@ impl DenseTable {
                 )));
             }
             let data = match record {
-                Record::Outcome => {
-                    let words: Vec<u64> = bytes
+                Record::Outcome => TierData::Bits(
+                    bytes
                         .chunks_exact(8)
                         .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-                        .collect();
-                    for (wi, &w) in words.iter().enumerate() {
-                        let first = wi as u64 * STATES_PER_WORD;
-                        let in_tier = states.saturating_sub(first).min(STATES_PER_WORD);
-                        for k in 0..STATES_PER_WORD {
-                            let code = w >> (2 * k) & 3;
-                            let ok = if k < in_tier {
-                                code == CODE_LOSS || code == CODE_WIN
-                            } else {
-                                code == 0
-                            };
-                            if !ok {
-                                return Err(bad(format!("code {code} for state {}", first + k)));
-                            }
-                        }
-                    }
-                    TierData::Bits(words)
-                }
-                Record::Grundy | Record::Remoteness => {
-                    let words: Vec<u16> = bytes
+                        .collect(),
+                ),
+                Record::Grundy | Record::Remoteness => TierData::Words(
+                    bytes
                         .chunks_exact(2)
                         .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                        .collect();
-                    if let Some(i) = words.iter().position(|&w| w as u64 >= MAX_WORD) {
-                        return Err(bad(format!("record {} out of range for state {i}", words[i])));
-                    }
-                    TierData::Words(words)
-                }
+                        .collect(),
+                ),
             };
+            check_tier(&data, states).map_err(bad)?;
             out.push(Some(data));
         }
         Ok(DenseTable {
@@ -432,6 +587,47 @@ impl DenseTable {
     }
 }
 
+/// Whether the records of a tier of `states` states are ones a solve writes: outcome codes
+/// that are a win or a loss (and nothing past the last state), 16-bit records below the
+/// largest value.
+fn check_tier(data: &TierData, states: u64) -> Result<(), String> {
+    match data {
+        TierData::Bits(words) => {
+            const LOW: u64 = 0x5555_5555_5555_5555;
+            for (wi, &w) in words.iter().enumerate() {
+                let first = wi as u64 * STATES_PER_WORD;
+                let in_tier = states.saturating_sub(first).min(STATES_PER_WORD);
+                // Fields of the tier's states: exactly one of their two bits set; others 0.
+                let fields = if in_tier == STATES_PER_WORD {
+                    u64::MAX
+                } else {
+                    (1u64 << (2 * in_tier)) - 1
+                };
+                if (w ^ (w >> 1)) & LOW & fields == LOW & fields && w & !fields == 0 {
+                    continue;
+                }
+                for k in 0..STATES_PER_WORD {
+                    let code = w >> (2 * k) & 3;
+                    let ok = if k < in_tier {
+                        code == CODE_LOSS || code == CODE_WIN
+                    } else {
+                        code == 0
+                    };
+                    if !ok {
+                        return Err(format!("code {code} for state {}", first + k));
+                    }
+                }
+            }
+        }
+        TierData::Words(words) => {
+            if let Some(i) = words.iter().position(|&w| w as u64 >= MAX_WORD) {
+                return Err(format!("record {} out of range for state {i}", words[i]));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn raw(t: &TierData, index: u64) -> Option<u64> {
     match t {
         TierData::Bits(w) => {
@@ -469,6 +665,7 @@ pub struct DenseSolver<'g, G: DenseGame> {
     budget: u64,
     keep_all: bool,
     ranks: u32,
+    block: u64,
 }
 
 impl<'g, G: DenseGame> DenseSolver<'g, G> {
@@ -482,7 +679,16 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             budget: default_budget(),
             keep_all: false,
             ranks: 1,
+            block: DEFAULT_ROUND_STATES,
         }
+    }
+
+    /// The most states a worker sends in one round of an exchange, for the plan
+    /// ([`Shares`]); [`solve_split`](DenseSolver::solve_split) uses the exchange's
+    /// [`TierExchange::max_block`].
+    pub fn round_states(mut self, states: u64) -> Self {
+        self.block = states;
+        self
     }
 
     /// The number of workers the plan counts for ([`Plan::ranks`]); 1 by default.
@@ -559,31 +765,43 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         for &c in &children[top as usize] {
             last_use[c as usize] = top;
         }
+        // A split solve (ranks > 1) holds the share a worker solves beside the tiers it
+        // reads, frees those read for the last time, then holds the whole tier with its
+        // share while they are exchanged.
         let mut live = 0u64;
         let mut peak = 0u64;
         let mut states = 0u64;
         let mut exchange_bytes = 0u64;
+        let mut rounds = 0u64;
         for &t in &tiers {
             let size = self.game.tier_size(t);
+            let whole = self.record.tier_bytes(size);
+            states = states.saturating_add(size);
+            let frees = |live: &mut u64| {
+                if !self.keep_all && t != top {
+                    for &u in &tiers {
+                        if u < t && last_use[u as usize] == t {
+                            *live = live.saturating_sub(self.record.tier_bytes(self.game.tier_size(u)));
+                        }
+                    }
+                }
+            };
             if self.ranks > 1 {
+                let shares = Shares::new(size, self.ranks, self.block);
                 let share = (0..self.ranks)
-                    .map(|r| {
-                        let (a, b) = share_of(size, r, self.ranks);
-                        self.record.tier_bytes(b - a)
-                    })
+                    .map(|r| shares.share_bytes(self.record, r))
                     .max()
                     .unwrap_or(0);
                 exchange_bytes = exchange_bytes.max(share);
-            }
-            states = states.saturating_add(size);
-            live = live.saturating_add(self.record.tier_bytes(size));
-            peak = peak.max(live);
-            if !self.keep_all {
-                for &u in &tiers {
-                    if u < t && last_use[u as usize] == t {
-                        live = live.saturating_sub(self.record.tier_bytes(self.game.tier_size(u)));
-                    }
-                }
+                rounds = rounds.max(shares.rounds());
+                peak = peak.max(live.saturating_add(share));
+                frees(&mut live);
+                live = live.saturating_add(whole);
+                peak = peak.max(live.saturating_add(share));
+            } else {
+                live = live.saturating_add(whole);
+                peak = peak.max(live);
+                frees(&mut live);
             }
         }
         Ok(Plan {
@@ -594,6 +812,7 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             keep_all: self.keep_all,
             ranks: self.ranks,
             exchange_bytes,
+            rounds,
         })
     }
 
@@ -608,11 +827,11 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         top: u32,
         progress: impl FnMut(TierDone),
     ) -> Result<DenseTable, DenseError> {
-        self.solve_inner(top, None, progress)
+        self.solve_kept(top, None, None, progress)
     }
 
     /// As [`solve_with_progress`](DenseSolver::solve_with_progress), as one worker of
-    /// several: each tier's states are split by [`share_of`], this worker solves its share,
+    /// several: each tier's states are dealt by [`Shares`], this worker solves its share,
     /// and `exchange` brings the others' records, so every worker ends with the same table.
     /// The plan and its budget check (with the exchange's rank count) come first, on every
     /// worker alike.
@@ -622,24 +841,36 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         exchange: &mut dyn TierExchange,
         progress: impl FnMut(TierDone),
     ) -> Result<DenseTable, DenseError> {
-        self.solve_inner(top, Some(exchange), progress)
+        self.solve_kept(top, Some(exchange), None, progress)
     }
 
-    fn solve_inner(
+    /// The general solve: alone or as one worker of several (`exchange`), keeping each
+    /// finished tier in `keeper` (worker 0 only) and starting from the tiers it holds
+    /// finished. A restarted solve reads back only the finished tiers the remaining ones
+    /// need (those the one-process solve would still hold at that point), checks them, and
+    /// solves the rest; a damaged kept tier is solved again (and every tier after it). The
+    /// table is the same as a solve from nothing.
+    pub fn solve_kept(
         &self,
         top: u32,
         mut exchange: Option<&mut dyn TierExchange>,
+        mut keeper: Option<&mut dyn TierKeeper>,
         mut progress: impl FnMut(TierDone),
     ) -> Result<DenseTable, DenseError> {
         if self.record == Record::Grundy && self.convention == Convention::Misere {
             return Err(DenseError::GrundyNeedsNormalPlay);
         }
         let ranks = exchange.as_ref().map_or(1, |x| x.ranks());
-        let plan = DenseSolver { ranks, ..*self }.plan(top)?;
-        let needed = plan.peak_bytes.saturating_add(plan.exchange_bytes);
-        if needed > self.budget {
+        let block = exchange.as_ref().map_or(self.block, |x| x.max_block());
+        let plan = DenseSolver {
+            ranks,
+            block,
+            ..*self
+        }
+        .plan(top)?;
+        if plan.peak_bytes > self.budget {
             return Err(DenseError::Memory {
-                needed,
+                needed: plan.peak_bytes,
                 budget: self.budget,
             });
         }
@@ -659,29 +890,173 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
                 keep_until[c as usize] = top;
             }
         }
-        let mut solved = 0;
-        for &t in &plan.tiers {
-            let size = self.game.tier_size(t);
-            let data = match exchange.as_deref_mut() {
-                None => self.solve_tier(t, &tables, 0, size)?,
-                Some(x) => {
-                    let (start, end) = share_of(size, x.rank(), x.ranks());
-                    match self.solve_tier(t, &tables, start, end) {
-                        Ok(mut data) => {
-                            let slice = match &mut data {
-                                TierData::Bits(w) => TierSlice::Bits(w),
-                                TierData::Words(w) => TierSlice::Words(w),
-                            };
-                            x.exchange(t, size, Ok(()), slice)?;
-                            data
-                        }
+        // The tiers held when the solve reaches plan.tiers[p] (all solved at the end).
+        let held_at = |p: usize| -> Vec<u32> {
+            let upto = &plan.tiers[..p];
+            match plan.tiers.get(p) {
+                _ if self.keep_all => upto.to_vec(),
+                Some(&t) => upto
+                    .iter()
+                    .copied()
+                    .filter(|&u| keep_until[u as usize] >= t)
+                    .collect(),
+                None => upto
+                    .iter()
+                    .copied()
+                    .filter(|&u| u == top || keep_until[u as usize] == top)
+                    .collect(),
+            }
+        };
+        // Where to start: after the finished tiers the keeper holds (worker 0 reads them).
+        let mut first = 0usize;
+        let mut damaged: Vec<u32> = Vec::new();
+        let mut resumed: Result<(), DenseError> = Ok(());
+        if let Some(k) = keeper.as_deref_mut() {
+            for &t in &plan.tiers {
+                match k.finished(t, self.game.tier_size(t)) {
+                    Ok(true) => first += 1,
+                    Ok(false) => break,
+                    Err(e) => {
+                        resumed = Err(e);
+                        break;
+                    }
+                }
+            }
+            if resumed.is_err() {
+                first = 0;
+            }
+            'read: while first > 0 {
+                for u in held_at(first) {
+                    let size = self.game.tier_size(u);
+                    let mut data = match self.alloc_tier(u, size) {
+                        Ok(d) => d,
                         Err(e) => {
-                            x.exchange(t, size, Err(e.clone()), TierSlice::Bits(&mut []))?;
-                            return Err(e);
+                            resumed = Err(e);
+                            break 'read;
                         }
+                    };
+                    let sound = match k.load(u, size, data.slice()) {
+                        Ok(read) => read && check_tier(&data, size).is_ok(),
+                        Err(e) => {
+                            resumed = Err(e);
+                            break 'read;
+                        }
+                    };
+                    if sound {
+                        tables[u as usize] = Some(data);
+                        continue;
+                    }
+                    // Solve again from the damaged tier on.
+                    damaged.push(u);
+                    first = plan.tiers.iter().position(|&t| t == u).unwrap_or(0);
+                    tables.iter_mut().for_each(|t| *t = None);
+                    continue 'read;
+                }
+                break;
+            }
+        }
+        if let Some(x) = exchange.as_deref_mut() {
+            // Worker 0 tells where it starts (or that it failed), then sends what it read.
+            let word = if resumed.is_ok() { first as u64 } else { u64::MAX };
+            let word = x.share_value(word);
+            std::mem::replace(&mut resumed, Ok(()))?;
+            let Ok(at) = usize::try_from(word) else {
+                return Err(DenseError::Elsewhere(
+                    "worker 0 could not read its finished tiers".into(),
+                ));
+            };
+            first = at.min(plan.tiers.len());
+            for u in held_at(first) {
+                let size = self.game.tier_size(u);
+                let data = match tables[u as usize].take() {
+                    Some(d) => Ok(d),
+                    None => self.alloc_tier(u, size),
+                };
+                let status = data.as_ref().map(|_| ()).map_err(Clone::clone);
+                x.status(status)?;
+                let mut data = data?;
+                let step = self.round_units(ranks, block);
+                let mut at = 0;
+                while at < data.len() {
+                    let end = (at + step).min(data.len());
+                    x.broadcast(u, at, data.part(at, end))?;
+                    at = end;
+                }
+                tables[u as usize] = Some(data);
+            }
+        }
+        resumed?;
+        let mut solved = 0;
+        for (p, &t) in plan.tiers.iter().enumerate() {
+            let size = self.game.tier_size(t);
+            solved += size;
+            if p >= first {
+                break;
+            }
+            let loaded = tables[t as usize].is_some();
+            progress(TierDone {
+                tier: t,
+                states: size,
+                solved,
+                total: plan.states,
+                source: if loaded {
+                    TierSource::Loaded
+                } else {
+                    TierSource::Skipped
+                },
+            });
+        }
+        let mut solved = plan.tiers[..first]
+            .iter()
+            .map(|&t| self.game.tier_size(t))
+            .sum::<u64>();
+        for &t in &plan.tiers[first..] {
+            let size = self.game.tier_size(t);
+            let frees = |tables: &mut Vec<Option<TierData>>| {
+                if t == top || self.keep_all {
+                    return;
+                }
+                for &u in &plan.tiers {
+                    if u < t && keep_until[u as usize] == t {
+                        tables[u as usize] = None;
                     }
                 }
             };
+            let data = match exchange.as_deref_mut() {
+                None => {
+                    let data = self.solve_ranges(t, &tables, &[(0, size)])?;
+                    frees(&mut tables);
+                    data
+                }
+                Some(x) => {
+                    let shares = Shares::new(size, ranks, block);
+                    let ranges: Vec<(u64, u64)> = shares.ranges(x.rank()).collect();
+                    let mine = self.solve_ranges(t, &tables, &ranges);
+                    // The tiers read for the last time go before the whole tier comes.
+                    frees(&mut tables);
+                    let whole = match &mine {
+                        Ok(_) => self.alloc_tier(t, size),
+                        Err(e) => Err(e.clone()),
+                    };
+                    let status = whole.as_ref().map(|_| ()).map_err(Clone::clone);
+                    x.status(status.clone())?;
+                    let (mine, mut whole) = (mine?, whole?);
+                    self.exchange_tier(x, t, &shares, &mine, &mut whole)?;
+                    whole
+                }
+            };
+            if let Some(k) = keeper.as_deref_mut() {
+                let kept = k.save(t, size, data.view());
+                if let Some(x) = exchange.as_deref_mut() {
+                    x.agree(kept.is_ok());
+                }
+                kept?;
+            } else if let Some(x) = exchange.as_deref_mut() {
+                let lead = x.rank() == 0;
+                if !x.agree(true) && !lead {
+                    return Err(DenseError::Elsewhere(format!("worker 0 could not keep tier {t}")));
+                }
+            }
             tables[t as usize] = Some(data);
             solved += size;
             progress(TierDone {
@@ -689,15 +1064,12 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
                 states: size,
                 solved,
                 total: plan.states,
+                source: if damaged.contains(&t) {
+                    TierSource::Resolved
+                } else {
+                    TierSource::Solved
+                },
             });
-            if t == top || self.keep_all {
-                continue;
-            }
-            for &u in &plan.tiers {
-                if u < t && keep_until[u as usize] == t {
-                    tables[u as usize] = None;
-                }
-            }
         }
         Ok(DenseTable {
             record: self.record,
@@ -706,68 +1078,153 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         })
     }
 
-    /// The records of `tier`, of which the states `first..last` are solved (the others
-    /// left 0); `first` is a multiple of [`STATES_PER_WORD`].
-    fn solve_tier(
+    /// The elements (words or records) of one round of `ranks` blocks of `block` states.
+    fn round_units(&self, ranks: u32, block: u64) -> usize {
+        let states = u64::from(ranks.max(1)).saturating_mul(block.max(STATES_PER_WORD));
+        let units = match self.record {
+            Record::Outcome => states / STATES_PER_WORD,
+            _ => states,
+        };
+        usize::try_from(units).unwrap_or(usize::MAX)
+    }
+
+    /// Fills `whole` (tier `tier`) from this worker's solved blocks `mine` and the others',
+    /// round by round.
+    fn exchange_tier(
+        &self,
+        x: &mut dyn TierExchange,
+        tier: u32,
+        shares: &Shares,
+        mine: &TierData,
+        whole: &mut TierData,
+    ) -> Result<(), DenseError> {
+        let ranks = x.ranks();
+        let me = x.rank();
+        let units = |(a, b): (u64, u64)| -> (usize, usize) {
+            match self.record {
+                // (A piece starts at a multiple of 32 states, or at the tier's end.)
+                Record::Outcome => (
+                    a.div_ceil(STATES_PER_WORD) as usize,
+                    b.div_ceil(STATES_PER_WORD) as usize,
+                ),
+                _ => (a as usize, b as usize),
+            }
+        };
+        let mut sent = 0usize;
+        for j in 0..shares.rounds() {
+            let counts: Vec<usize> = (0..ranks)
+                .map(|r| {
+                    let (a, b) = units(shares.piece(j, r));
+                    b - a
+                })
+                .collect();
+            let (lo, _) = units(shares.piece(j, 0));
+            let hi = lo + counts.iter().sum::<usize>();
+            let n = counts[me as usize];
+            x.gather(
+                tier,
+                lo,
+                mine.view_part(sent, sent + n),
+                whole.part(lo, hi),
+                &counts,
+            )?;
+            sent += n;
+        }
+        Ok(())
+    }
+
+    /// A zeroed tier of `size` states, or the allocator's refusal.
+    fn alloc_tier(&self, tier: u32, size: u64) -> Result<TierData, DenseError> {
+        self.alloc_units(tier, size, self.record.tier_bytes(size))
+    }
+
+    /// Zeroed records of `bytes` bytes for `tier`.
+    fn alloc_units(&self, tier: u32, _size: u64, bytes: u64) -> Result<TierData, DenseError> {
+        let alloc = DenseError::Alloc { tier, bytes };
+        Ok(match self.record {
+            Record::Outcome => {
+                let n = usize::try_from(bytes / 8).map_err(|_| alloc.clone())?;
+                let mut v: Vec<u64> = Vec::new();
+                v.try_reserve_exact(n).map_err(|_| alloc)?;
+                v.resize(n, 0);
+                TierData::Bits(v)
+            }
+            Record::Grundy | Record::Remoteness => {
+                let n = usize::try_from(bytes / 2).map_err(|_| alloc.clone())?;
+                let mut v: Vec<u16> = Vec::new();
+                v.try_reserve_exact(n).map_err(|_| alloc)?;
+                v.resize(n, 0);
+                TierData::Words(v)
+            }
+        })
+    }
+
+    /// The records of the states of `ranges` of `tier` (each starting at a multiple of
+    /// [`STATES_PER_WORD`]; the last may end anywhere), side by side.
+    fn solve_ranges(
         &self,
         tier: u32,
         tables: &[Option<TierData>],
-        first: u64,
-        last: u64,
+        ranges: &[(u64, u64)],
     ) -> Result<TierData, DenseError> {
         let size = self.game.tier_size(tier);
-        let last = last.min(size);
-        let first = first.min(last);
-        let bytes = self.record.tier_bytes(size);
-        let alloc = DenseError::Alloc { tier, bytes };
-        match self.record {
-            Record::Outcome => {
-                let words = size.div_ceil(STATES_PER_WORD) as usize;
-                let mut data: Vec<u64> = Vec::new();
-                data.try_reserve_exact(words).map_err(|_| alloc)?;
-                data.resize(words, 0);
+        let ranges: Vec<(u64, u64)> = ranges
+            .iter()
+            .map(|&(a, b)| (a.min(size), b.min(size)))
+            .filter(|&(a, b)| a < b)
+            .collect();
+        let bytes = ranges.iter().map(|&(a, b)| self.record.tier_bytes(b - a)).sum();
+        let mut data = self.alloc_units(tier, size, bytes)?;
+        match &mut data {
+            TierData::Bits(words) => {
                 let per_chunk = (CHUNK_STATES / STATES_PER_WORD) as usize;
-                let share =
-                    &mut data[(first / STATES_PER_WORD) as usize..last.div_ceil(STATES_PER_WORD) as usize];
-                share
-                    .par_chunks_mut(per_chunk)
-                    .enumerate()
-                    .try_for_each(|(ci, chunk)| {
-                        let start = first + ci as u64 * CHUNK_STATES;
-                        let end = (start + chunk.len() as u64 * STATES_PER_WORD).min(last);
-                        self.each_state(tier, start, end, |idx, state| {
-                            let code = self.eval_outcome(tier, idx, state, tables)?;
-                            let off = idx - start;
-                            chunk[(off / STATES_PER_WORD) as usize] |= code << (2 * (off % STATES_PER_WORD));
-                            Ok(())
-                        })
-                    })?;
-                Ok(TierData::Bits(data))
+                let mut tasks: Vec<(u64, u64, &mut [u64])> = Vec::new();
+                let mut rest: &mut [u64] = words;
+                for &(a, b) in &ranges {
+                    let n = (b - a).div_ceil(STATES_PER_WORD) as usize;
+                    let (part, tail) = std::mem::take(&mut rest).split_at_mut(n);
+                    rest = tail;
+                    for (ci, chunk) in part.chunks_mut(per_chunk).enumerate() {
+                        let start = a + ci as u64 * CHUNK_STATES;
+                        let end = (start + chunk.len() as u64 * STATES_PER_WORD).min(b);
+                        tasks.push((start, end, chunk));
+                    }
+                }
+                tasks.into_par_iter().try_for_each(|(start, end, chunk)| {
+                    self.each_state(tier, start, end, |idx, state| {
+                        let code = self.eval_outcome(tier, idx, state, tables)?;
+                        let off = idx - start;
+                        chunk[(off / STATES_PER_WORD) as usize] |= code << (2 * (off % STATES_PER_WORD));
+                        Ok(())
+                    })
+                })?;
             }
-            Record::Grundy | Record::Remoteness => {
-                let mut data: Vec<u16> = Vec::new();
-                data.try_reserve_exact(size as usize).map_err(|_| alloc)?;
-                data.resize(size as usize, 0);
-                data[first as usize..last as usize]
-                    .par_chunks_mut(CHUNK_STATES as usize)
-                    .enumerate()
-                    .try_for_each(|(ci, chunk)| {
-                        let start = first + ci as u64 * CHUNK_STATES;
-                        let end = start + chunk.len() as u64;
-                        let mut mex = MexSet::new();
-                        self.each_state(tier, start, end, |idx, state| {
-                            let v = if self.record == Record::Grundy {
-                                self.eval_grundy(tier, idx, state, tables, &mut mex)?
-                            } else {
-                                self.eval_remoteness(tier, idx, state, tables)?
-                            };
-                            chunk[(idx - start) as usize] = v;
-                            Ok(())
-                        })
-                    })?;
-                Ok(TierData::Words(data))
+            TierData::Words(records) => {
+                let mut tasks: Vec<(u64, &mut [u16])> = Vec::new();
+                let mut rest: &mut [u16] = records;
+                for &(a, b) in &ranges {
+                    let (part, tail) = std::mem::take(&mut rest).split_at_mut((b - a) as usize);
+                    rest = tail;
+                    for (ci, chunk) in part.chunks_mut(CHUNK_STATES as usize).enumerate() {
+                        tasks.push((a + ci as u64 * CHUNK_STATES, chunk));
+                    }
+                }
+                tasks.into_par_iter().try_for_each(|(start, chunk)| {
+                    let end = start + chunk.len() as u64;
+                    let mut mex = MexSet::new();
+                    self.each_state(tier, start, end, |idx, state| {
+                        let v = if self.record == Record::Grundy {
+                            self.eval_grundy(tier, idx, state, tables, &mut mex)?
+                        } else {
+                            self.eval_remoteness(tier, idx, state, tables)?
+                        };
+                        chunk[(idx - start) as usize] = v;
+                        Ok(())
+                    })
+                })?;
             }
         }
+        Ok(data)
     }
 
     /// Calls `f(index, state)` for the states `start..end` of `tier`, in order.
@@ -903,6 +1360,8 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         Ok(r as u16)
     }
 }
+
+pub mod tier_file;
 
 pub mod baseline {
     //! The reference for the dense solver: a recursive memo over states, written to be read
@@ -1312,15 +1771,49 @@ mod tests {
 #[cfg(test)]
 mod split_tests {
     use super::testing::RandomGame;
+    use super::tier_file::TierDir;
     use super::*;
 
-    /// Worker `rank` of `ranks`: takes the others' shares from a one-process table.
+    /// The elements (words or records) of a tier of a one-process table.
+    fn elements(table: &DenseTable, tier: u32) -> Vec<u64> {
+        let bytes = table.tier_records(tier).unwrap();
+        match table.record() {
+            Record::Outcome => bytes
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                .collect(),
+            _ => bytes
+                .chunks_exact(2)
+                .map(|c| u64::from(u16::from_le_bytes([c[0], c[1]])))
+                .collect(),
+        }
+    }
+
+    fn fill(slice: TierSlice<'_>, from: &[u64]) {
+        match slice {
+            TierSlice::Bits(w) => w.copy_from_slice(from),
+            TierSlice::Words(w) => w.iter_mut().zip(from).for_each(|(x, &v)| *x = v as u16),
+        }
+    }
+
+    fn view_elements(v: TierView<'_>) -> Vec<u64> {
+        match v {
+            TierView::Bits(w) => w.to_vec(),
+            TierView::Words(w) => w.iter().map(|&x| u64::from(x)).collect(),
+        }
+    }
+
+    /// Worker `rank` of `ranks`: takes the others' blocks from a one-process table, and
+    /// checks its own against it.
     struct FromTable<'t> {
         rank: u32,
         ranks: u32,
         table: &'t DenseTable,
-        sizes: Vec<u64>,
-        exchanged: u32,
+        block: u64,
+        /// What worker 0 would tell the others about where it starts.
+        lead_first: u64,
+        rounds: u32,
+        broadcasts: u32,
     }
 
     impl TierExchange for FromTable<'_> {
@@ -1330,40 +1823,72 @@ mod split_tests {
         fn ranks(&self) -> u32 {
             self.ranks
         }
+        fn max_block(&self) -> u64 {
+            self.block
+        }
         fn agree(&mut self, go: bool) -> bool {
             go
         }
-        fn exchange(
+        fn share_value(&mut self, value: u64) -> u64 {
+            if self.rank == 0 {
+                value
+            } else {
+                self.lead_first
+            }
+        }
+        fn status(&mut self, status: Result<(), DenseError>) -> Result<(), DenseError> {
+            status
+        }
+        fn gather(
             &mut self,
             tier: u32,
-            size: u64,
-            solved: Result<(), DenseError>,
-            records: TierSlice<'_>,
+            at: usize,
+            mine: TierView<'_>,
+            round: TierSlice<'_>,
+            counts: &[usize],
         ) -> Result<(), DenseError> {
-            solved?;
-            self.exchanged += 1;
-            assert_eq!(size, self.sizes[tier as usize]);
-            let (a, b) = share_of(size, self.rank, self.ranks);
-            let whole = self.table.tier_records(tier).unwrap();
-            match records {
-                TierSlice::Bits(w) => {
-                    for (i, c) in whole.chunks_exact(8).enumerate() {
-                        let s = i as u64 * STATES_PER_WORD;
-                        if s < a || s >= b {
-                            assert_eq!(w[i], 0, "tier {tier} word {i} solved outside the share");
-                            w[i] = u64::from_le_bytes(c.try_into().unwrap());
-                        }
-                    }
-                }
-                TierSlice::Words(w) => {
-                    for (i, c) in whole.chunks_exact(2).enumerate() {
-                        if (i as u64) < a || i as u64 >= b {
-                            w[i] = u16::from_le_bytes([c[0], c[1]]);
-                        }
-                    }
-                }
+            self.rounds += 1;
+            let whole = elements(self.table, tier);
+            let len: usize = counts.iter().sum();
+            let units = match self.table.record() {
+                Record::Outcome => self.block / STATES_PER_WORD,
+                _ => self.block,
+            } as usize;
+            assert!(counts.iter().all(|&c| c <= units), "{counts:?} > {units}");
+            let off: usize = counts[..self.rank as usize].iter().sum();
+            let n = counts[self.rank as usize];
+            assert_eq!(mine.len(), n);
+            assert_eq!(
+                view_elements(mine),
+                whole[at + off..at + off + n],
+                "tier {tier} round at {at}: the share differs from one process's"
+            );
+            fill(round, &whole[at..at + len]);
+            Ok(())
+        }
+        fn broadcast(&mut self, tier: u32, at: usize, records: TierSlice<'_>) -> Result<(), DenseError> {
+            self.broadcasts += 1;
+            let whole = elements(self.table, tier);
+            if self.rank != 0 {
+                let n = match &records {
+                    TierSlice::Bits(w) => w.len(),
+                    TierSlice::Words(w) => w.len(),
+                };
+                fill(records, &whole[at..at + n]);
             }
             Ok(())
+        }
+    }
+
+    fn worker(rank: u32, ranks: u32, table: &DenseTable, block: u64) -> FromTable<'_> {
+        FromTable {
+            rank,
+            ranks,
+            table,
+            block,
+            lead_first: 0,
+            rounds: 0,
+            broadcasts: 0,
         }
     }
 
@@ -1371,16 +1896,38 @@ mod split_tests {
     fn shares_cover_each_tier_at_word_boundaries() {
         for states in [0u64, 1, 31, 32, 33, 100, 1000, 1 << 20] {
             for ranks in 1..6 {
-                let mut next = 0;
-                for r in 0..ranks {
-                    let (a, b) = share_of(states, r, ranks);
-                    assert_eq!(a, next);
-                    assert!(a <= b && a % STATES_PER_WORD == 0);
-                    next = b;
+                for max_block in [32, 64, 100, 1 << 24] {
+                    let sh = Shares::new(states, ranks, max_block);
+                    assert!(sh.block().is_multiple_of(STATES_PER_WORD) && sh.block() <= max_block.max(32));
+                    let mut next = 0;
+                    for j in 0..sh.rounds() {
+                        for r in 0..ranks {
+                            let (a, b) = sh.piece(j, r);
+                            assert_eq!(a, next, "{states} {ranks} {max_block}");
+                            assert!(a <= b && (a.is_multiple_of(STATES_PER_WORD) || a == states));
+                            assert!(b - a <= sh.block());
+                            next = b;
+                        }
+                    }
+                    assert_eq!(next, states);
+                    let total: u64 = (0..ranks)
+                        .map(|r| sh.ranges(r).map(|(a, b)| b - a).sum::<u64>())
+                        .sum();
+                    assert_eq!(total, states);
                 }
-                assert_eq!(next, states);
             }
         }
+        // Small tiers: one round, a range of about states/ranks each.
+        let sh = Shares::new(1000, 3, 1 << 24);
+        assert_eq!((sh.rounds(), sh.block()), (1, 352));
+        // Just over one round: two rounds of even blocks, not one full and one small.
+        let sh = Shares::new(40_116_600, 2, 1 << 24);
+        assert_eq!(sh.rounds(), 2);
+        let (a, b) = (
+            sh.share_bytes(Record::Grundy, 0),
+            sh.share_bytes(Record::Grundy, 1),
+        );
+        assert!(a.abs_diff(b) <= 4 * 32 * 2, "{a} {b}");
     }
 
     #[test]
@@ -1401,17 +1948,18 @@ mod split_tests {
                 .convention(conv)
                 .keep_all(true);
             let table = solver.solve(top).unwrap();
-            for ranks in [2, 3] {
+            // Blocks of 32 and 64 states: tiers of 1000 states in many rounds.
+            for (ranks, block) in [
+                (2, DEFAULT_ROUND_STATES),
+                (3, DEFAULT_ROUND_STATES),
+                (3, 32),
+                (2, 64),
+            ] {
+                let mut rounds = 0;
                 for rank in 0..ranks {
-                    let mut x = FromTable {
-                        rank,
-                        ranks,
-                        table: &table,
-                        sizes: game.sizes.clone(),
-                        exchanged: 0,
-                    };
+                    let mut x = worker(rank, ranks, &table, block);
                     let split = solver.solve_split(top, &mut x, |_| {}).unwrap();
-                    assert_eq!(x.exchanged, game.num_tiers());
+                    rounds = x.rounds;
                     for t in 0..=top {
                         assert_eq!(
                             split.tier_records(t),
@@ -1420,10 +1968,269 @@ mod split_tests {
                         );
                     }
                 }
+                let want: u64 = game
+                    .sizes
+                    .iter()
+                    .map(|&s| Shares::new(s, ranks, block).rounds())
+                    .sum();
+                assert_eq!(u64::from(rounds), want);
+                if block == 32 {
+                    assert!(rounds > 20, "{rounds} rounds");
+                }
             }
             let p = solver.ranks(3).plan(top).unwrap();
-            assert_eq!((p.ranks, p.exchange_bytes), (3, record.tier_bytes(360)));
+            assert_eq!((p.ranks, p.exchange_bytes), (3, record.tier_bytes(352)));
             assert!(p.to_string().contains("per rank on 3 ranks"), "{p}");
+            assert_eq!(p.rounds, 1);
+            let small = DenseSolver::new(&game)
+                .record(record)
+                .ranks(3)
+                .round_states(32)
+                .plan(top)
+                .unwrap();
+            assert_eq!(small.rounds, 1000u64.div_ceil(96));
+            assert!(
+                small.to_string().contains("up to 11 exchange rounds a tier"),
+                "{small}"
+            );
         }
+    }
+
+    /// A chain where each tier reads only the one below (as Cram's parity classes): a split
+    /// solve holds one whole tier and a share, not two whole tiers.
+    #[test]
+    fn split_plan_holds_a_share_not_two_tiers() {
+        let game = RandomGame {
+            sizes: vec![1, 4096, 4096, 4096],
+            max_moves: 2,
+            seed: 1,
+        };
+        struct Chain(RandomGame);
+        impl DenseGame for Chain {
+            type State = u64;
+            fn num_tiers(&self) -> u32 {
+                self.0.num_tiers()
+            }
+            fn tier_size(&self, t: u32) -> u64 {
+                self.0.tier_size(t)
+            }
+            fn child_tiers(&self, t: u32) -> Vec<u32> {
+                if t > 0 {
+                    vec![t - 1]
+                } else {
+                    vec![]
+                }
+            }
+            fn unrank(&self, _t: u32, i: u64) -> u64 {
+                i
+            }
+            fn successors<F: FnMut(u32, u64)>(&self, t: u32, &i: &u64, mut emit: F) {
+                if t > 0 {
+                    emit(t - 1, (i * 7 + 1) % self.0.tier_size(t - 1));
+                }
+            }
+        }
+        let chain = Chain(game);
+        let s = DenseSolver::new(&chain).record(Record::Grundy);
+        let one = s.plan(3).unwrap();
+        assert_eq!(one.peak_bytes, 2 * 8192);
+        let four = DenseSolver::new(&chain)
+            .record(Record::Grundy)
+            .ranks(4)
+            .plan(3)
+            .unwrap();
+        // Tier 2 whole, plus a quarter of tier 3 while it is solved, then tier 3 whole with
+        // the quarter while it is exchanged (tier 2 stays: the top's child).
+        assert_eq!(four.exchange_bytes, 2048);
+        assert_eq!(four.peak_bytes, 2 * 8192 + 2048);
+        let mid = DenseSolver::new(&chain)
+            .record(Record::Grundy)
+            .ranks(4)
+            .plan(2)
+            .unwrap();
+        // Solving tier 2 (the top): tier 1 kept for the moves. Below the top, tier 1 is
+        // freed before tier 2 arrives whole: 8192 + 2048 at most before the top.
+        assert_eq!(mid.peak_bytes, 2 * 8192 + 2048);
+        let t = DenseSolver::new(&chain)
+            .record(Record::Grundy)
+            .keep_all(true)
+            .solve(3)
+            .unwrap();
+        for rank in 0..4 {
+            let mut x = worker(rank, 4, &t, 64);
+            let split = s.solve_split(3, &mut x, |_| {}).unwrap();
+            assert_eq!(split.tier_records(3), t.tier_records(3));
+            assert!(!split.has_tier(1), "tier 1 freed");
+        }
+    }
+
+    /// A keeper that stops (fails) after keeping `left` tiers, like a run killed there.
+    struct StopAfter<'d> {
+        dir: &'d mut TierDir,
+        left: usize,
+    }
+
+    impl TierKeeper for StopAfter<'_> {
+        fn finished(&mut self, tier: u32, states: u64) -> Result<bool, DenseError> {
+            self.dir.finished(tier, states)
+        }
+        fn load(&mut self, tier: u32, states: u64, records: TierSlice<'_>) -> Result<bool, DenseError> {
+            self.dir.load(tier, states, records)
+        }
+        fn save(&mut self, tier: u32, states: u64, records: TierView<'_>) -> Result<(), DenseError> {
+            if self.left == 0 {
+                return Err(DenseError::TierIo("stopped".into()));
+            }
+            self.left -= 1;
+            self.dir.save(tier, states, records)
+        }
+    }
+
+    fn sources(
+        solver: &DenseSolver<'_, RandomGame>,
+        top: u32,
+        x: Option<&mut dyn TierExchange>,
+        keeper: Option<&mut dyn TierKeeper>,
+    ) -> (DenseTable, Vec<(u32, TierSource)>) {
+        let mut seen = Vec::new();
+        let t = solver
+            .solve_kept(top, x, keeper, |d| seen.push((d.tier, d.source)))
+            .unwrap();
+        (t, seen)
+    }
+
+    #[test]
+    fn a_stopped_solve_resumes_from_its_kept_tiers() {
+        let game = RandomGame {
+            sizes: vec![3, 300, 450, 500, 90, 200],
+            max_moves: 4,
+            seed: 9,
+        };
+        let top = game.num_tiers() - 1;
+        for (record, conv, keep_all) in [
+            (Record::Outcome, Convention::Normal, false),
+            (Record::Grundy, Convention::Normal, true),
+            (Record::Remoteness, Convention::Misere, false),
+        ] {
+            let solver = DenseSolver::new(&game)
+                .record(record)
+                .convention(conv)
+                .keep_all(keep_all);
+            let want = solver.solve(top).unwrap();
+            let tmp = tempfile::tempdir().unwrap();
+            let key = format!("test/{record:?}/{conv:?}");
+            let mut dir = TierDir::open(tmp.path(), &key, record, false).unwrap();
+            // Stopped after three tiers: those three are kept, nothing else.
+            let mut stop = StopAfter {
+                dir: &mut dir,
+                left: 3,
+            };
+            let r = solver.solve_kept(top, None, Some(&mut stop), |_| {});
+            assert!(matches!(r, Err(DenseError::TierIo(_))), "{r:?}");
+            // A temporary file left by a stop while writing is removed, not used.
+            std::fs::write(tmp.path().join("tier-003.grundy-tier.tmp"), b"half").unwrap();
+            let mut dir = TierDir::open(tmp.path(), &key, record, true).unwrap();
+            assert!(!tmp.path().join("tier-003.grundy-tier.tmp").exists());
+            let (got, seen) = sources(&solver, top, None, Some(&mut dir));
+            for t in 0..=top {
+                assert_eq!(got.tier_records(t), want.tier_records(t), "{record:?} tier {t}");
+            }
+            let solved: Vec<u32> = seen
+                .iter()
+                .filter(|s| s.1 == TierSource::Solved)
+                .map(|s| s.0)
+                .collect();
+            assert_eq!(solved, vec![3, 4, 5], "{seen:?}");
+            let loaded: Vec<u32> = seen
+                .iter()
+                .filter(|s| s.1 == TierSource::Loaded)
+                .map(|s| s.0)
+                .collect();
+            assert_eq!(loaded, vec![0, 1, 2], "{seen:?}");
+            // Everything kept: read back, nothing solved, the same table.
+            let (again, seen) = sources(&solver, top, None, Some(&mut dir));
+            assert!(seen.iter().all(|s| s.1 != TierSource::Solved), "{seen:?}");
+            assert_eq!(again.tier_records(top), want.tier_records(top));
+            // A damaged record (checksum) is solved again, with every tier after it.
+            let path = dir.tier_path(2);
+            let mut bytes = std::fs::read(&path).unwrap();
+            let last = bytes.len() - 1;
+            bytes[last] ^= 1;
+            std::fs::write(&path, &bytes).unwrap();
+            let (fixed, seen) = sources(&solver, top, None, Some(&mut dir));
+            assert!(seen.contains(&(2, TierSource::Resolved)), "{seen:?}");
+            for t in 0..=top {
+                assert_eq!(fixed.tier_records(t), want.tier_records(t));
+            }
+            // A file cut short is damaged too; the rewritten one is sound again.
+            let path = dir.tier_path(4);
+            let bytes = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+            assert!(!dir.finished(4, 90).unwrap());
+            let (_, seen) = sources(&solver, top, None, Some(&mut dir));
+            assert!(seen.contains(&(4, TierSource::Solved)), "{seen:?}");
+            assert!(dir.finished(4, 90).unwrap());
+            // Another solve's folder is refused, at open and at a read.
+            let other = TierDir::open(tmp.path(), "another/solve", record, true);
+            assert!(matches!(other, Err(DenseError::Refused(m)) if m.contains("another solve")));
+            let mut wrong = TierDir::open(&tmp.path().join("fresh"), "another/solve", record, false).unwrap();
+            std::fs::copy(dir.tier_path(0), wrong.tier_path(0)).unwrap();
+            assert!(matches!(
+                solver.solve_kept(top, None, Some(&mut wrong), |_| {}),
+                Err(DenseError::Refused(_))
+            ));
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("f");
+        std::fs::write(&file, b"x").unwrap();
+        assert!(matches!(
+            TierDir::open(&file, "k", Record::Outcome, false),
+            Err(DenseError::Refused(m)) if m.contains("not a folder")
+        ));
+        assert!(matches!(
+            TierDir::open(&tmp.path().join("none"), "k", Record::Outcome, true),
+            Err(DenseError::Refused(m)) if m.contains("no such folder")
+        ));
+    }
+
+    #[test]
+    fn split_workers_resume_from_worker_zeros_tiers() {
+        let game = RandomGame {
+            sizes: vec![3, 300, 450, 500, 90, 200],
+            max_moves: 4,
+            seed: 3,
+        };
+        let top = game.num_tiers() - 1;
+        let solver = DenseSolver::new(&game).record(Record::Remoteness);
+        let want = DenseSolver::new(&game)
+            .record(Record::Remoteness)
+            .keep_all(true)
+            .solve(top)
+            .unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let mut dir = TierDir::open(tmp.path(), "k", Record::Remoteness, false).unwrap();
+        let mut x = worker(0, 3, &want, 64);
+        let mut stop = StopAfter {
+            dir: &mut dir,
+            left: 4,
+        };
+        assert!(solver
+            .solve_kept(top, Some(&mut x), Some(&mut stop), |_| {})
+            .is_err());
+        // Worker 0 reads back tiers 2 and 3 (what tier 4 and on need) and sends them.
+        let mut x = worker(0, 3, &want, 64);
+        let (lead, seen) = sources(&solver, top, Some(&mut x), Some(&mut dir));
+        assert_eq!(
+            seen.iter().filter(|s| s.1 == TierSource::Solved).count(),
+            2,
+            "{seen:?}"
+        );
+        assert!(x.broadcasts > 0);
+        let mut other = worker(2, 3, &want, 64);
+        other.lead_first = 4;
+        let (t2, seen2) = sources(&solver, top, Some(&mut other), None);
+        assert_eq!(seen2.iter().filter(|s| s.1 == TierSource::Solved).count(), 2);
+        assert_eq!(lead.tier_records(top), want.tier_records(top));
+        assert_eq!(t2.tier_records(top), want.tier_records(top));
     }
 }
