@@ -200,8 +200,8 @@ impl SeqEngine {
         })
     }
 
-    /// Use up to `threads` threads (the rare/common method uses two at most; values are the
-    /// same whatever the count).
+    /// Use up to `threads` threads (the rare/common method's pipeline uses them all when
+    /// that is measured faster than fewer; values are the same whatever the count).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -220,11 +220,11 @@ impl SeqEngine {
         }
     }
 
-    /// With two threads, never fall back to one (normally the engine times both now and then
-    /// and keeps the faster). For benchmarks.
-    pub fn force_two_threads(&mut self, forced: bool) {
+    /// With several threads, always use them all (normally the engine times one, two and
+    /// all now and then, and keeps the fastest). For benchmarks and tests.
+    pub fn force_all_threads(&mut self, forced: bool) {
         if let Method::Sparse(s) = &mut self.method {
-            s.force_two_threads(forced);
+            s.force_all_threads(forced);
         }
     }
 
@@ -292,7 +292,7 @@ impl SeqEngine {
             let r = match &mut self.values {
                 Values::U16(b) => match &mut self.method {
                     Method::Sparse(s) if self.threads >= 2 => {
-                        s.compute_parallel(b.cells_mut(), self.len, step_to)
+                        s.compute_parallel(b.cells_mut(), self.len, step_to, self.threads)
                     }
                     m => run(m, b.cells_mut(), self.len, step_to),
                 },

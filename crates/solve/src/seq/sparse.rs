@@ -120,14 +120,14 @@ pub struct Sparse {
     tuner: Tuner,
     /// Option sets of the 8 heaps of a batch (allocated on first use).
     batch: Option<Marks>,
-    /// How the two-thread pipeline shares the work (adapted to keep both threads busy): b ≥ 0,
-    /// the helper marks the whole rare pass and b pairs of common heaps of each heap's scan;
-    /// b < 0, it leaves the last −b rare heaps of its pass to the main thread.
+    /// How the pipeline shares the work (adapted to keep every thread busy): b ≥ 0, the
+    /// helpers mark the whole rare pass and b pairs of common heaps of each heap's scan;
+    /// b < 0, they leave the last −b rare heaps of their pass to the main thread.
     pub(crate) balance: isize,
-    /// The batches handed between the two threads of the pipeline, kept between chunks.
+    /// The batches handed between the threads of the pipeline, kept between chunks.
     pool: Vec<pipeline::Packed>,
-    /// The helper thread's option sets, kept between chunks.
-    helper_marks: Option<Marks>,
+    /// The helper threads' option sets, kept between chunks.
+    helper_marks: Vec<Marks>,
     /// The SIMD instructions the kernels may use: what the CPU has ([`Cpu::detect`]), or
     /// none ([`Sparse::portable_only`]).
     cpu: Cpu,
@@ -346,65 +346,103 @@ fn limit_of(max: usize) -> usize {
 /// the pipeline off for many chunks.
 const MIN_TIMED: usize = 2048;
 
-/// Chooses between one and two threads by measured speed (heaps per second).
+/// Chooses how many threads to use by measured speed (heaps per second): one, two, or all
+/// that were asked for.
 #[derive(Clone, Debug, Default)]
 struct Tuner {
-    /// Last measured speeds, one thread and two.
-    rate: [Option<f64>; 2],
-    /// Chunks until the slower way is tried again, and the current wait between tries
-    /// (doubling while the slower way stays slower: on a busy machine, two threads that wait
+    /// The thread counts to choose among, fewest first (1, then 2, then the most asked for),
+    /// and the last measured speed of each.
+    choices: Vec<usize>,
+    rate: Vec<Option<f64>>,
+    /// Chunks until a slower way is tried again, and the current wait between tries
+    /// (doubling while the slower ways stay slower: on a busy machine, threads that wait
     /// for each other every batch can be several times slower, so tries must be rare).
     countdown: u64,
     interval: u64,
-    /// Always two threads (for benchmarks).
+    /// The slower way tried last (the tries go round them).
+    tried: usize,
+    /// Always the most threads (for benchmarks and tests).
     forced: bool,
 }
 
 impl Tuner {
-    fn parallel_next(&mut self) -> bool {
-        if self.forced {
-            return true;
+    /// Makes the choices those for up to `threads` threads (a new count forgets the speeds).
+    fn up_to(&mut self, threads: usize) {
+        let mut choices = vec![1, 2.min(threads), threads];
+        choices.dedup();
+        if choices != self.choices {
+            self.rate = vec![None; choices.len()];
+            self.choices = choices;
         }
-        match self.rate {
-            [None, _] => false,
+    }
+
+    /// The fastest way measured (an index of `choices`), when every way is measured.
+    fn best(&self) -> Option<usize> {
+        let rates: Vec<f64> = self.rate.iter().copied().collect::<Option<_>>()?;
+        // Ties go to more threads.
+        let mut best = 0;
+        for (i, &r) in rates.iter().enumerate() {
+            if r >= rates[best] {
+                best = i;
+            }
+        }
+        Some(best)
+    }
+
+    /// The thread count for the next chunk.
+    fn next_threads(&mut self) -> usize {
+        let most = *self.choices.last().unwrap_or(&1);
+        if self.forced {
+            return most;
+        }
+        match self.rate.first().copied().flatten() {
+            None => return 1,
             // Handing over a batch of 8 heaps costs a few tenths of a microsecond with the
             // waits: not worth it when one thread settles a heap in less than half a
             // microsecond.
-            [Some(one), _] if one > 2e6 => false,
-            [_, None] => true,
-            [Some(one), Some(two)] => {
-                let better = two >= one;
-                if self.countdown == 0 {
-                    // Try the slower way once: the machine's load changes.
-                    self.interval = (self.interval * 2).clamp(8, 1024);
-                    self.countdown = self.interval;
-                    !better
-                } else {
-                    self.countdown -= 1;
-                    better
-                }
+            Some(one) if one > 2e6 => return 1,
+            Some(_) => {}
+        }
+        if let Some(i) = self.rate.iter().position(|r| r.is_none()) {
+            return self.choices[i];
+        }
+        let best = self.best().unwrap_or(0);
+        if self.countdown == 0 {
+            // Try a slower way once: the machine's load changes.
+            self.interval = (self.interval * 2).clamp(8, 1024);
+            self.countdown = self.interval;
+            self.tried = (self.tried + 1) % self.choices.len();
+            if self.tried == best {
+                self.tried = (self.tried + 1) % self.choices.len();
             }
+            self.choices[self.tried]
+        } else {
+            self.countdown -= 1;
+            self.choices[best]
         }
     }
 
-    /// True when `parallel` is not the way known to be faster (a trial: keep it short).
-    fn trial(&self, parallel: bool) -> bool {
-        match self.rate {
-            [Some(one), Some(two)] => (two >= one) != parallel,
-            _ => !self.forced,
+    /// True when `threads` is not the way known to be fastest (a trial: keep it short).
+    fn trial(&self, threads: usize) -> bool {
+        match self.best() {
+            Some(b) => self.choices[b] != threads,
+            None => !self.forced,
         }
     }
 
-    fn record(&mut self, parallel: bool, heaps: usize, took: std::time::Duration) {
+    fn record(&mut self, threads: usize, heaps: usize, took: std::time::Duration) {
         if heaps < MIN_TIMED {
             return;
         }
+        let Some(i) = self.choices.iter().position(|&c| c == threads) else {
+            return;
+        };
         let rate = heaps as f64 / took.as_secs_f64().max(1e-9);
-        let before = self.rate;
-        self.rate[parallel as usize] = Some(rate);
-        // When the other way turned out faster, switch and try back soon.
-        if let ([Some(a), Some(b)], [Some(c), Some(d)]) = (before, self.rate) {
-            if (b >= a) != (d >= c) {
+        let before = self.best();
+        self.rate[i] = Some(rate);
+        // When another way turned out fastest, switch and try back soon.
+        if let (Some(a), Some(b)) = (before, self.best()) {
+            if a != b {
                 self.interval = 8;
                 self.countdown = 8;
             }
@@ -435,7 +473,7 @@ impl Sparse {
             batch: None,
             balance: 0,
             pool: Vec::new(),
-            helper_marks: None,
+            helper_marks: Vec::new(),
             cpu: Cpu::detect(),
         };
         for (n, v) in values.iter().enumerate() {
@@ -594,15 +632,23 @@ impl Sparse {
         self.cpu
     }
 
-    /// Always use two threads in [`Sparse::compute_parallel`], however fast one is (for
-    /// benchmarks of the two-thread method).
-    pub fn force_two_threads(&mut self, forced: bool) {
+    /// Always use every thread given to [`Sparse::compute_parallel`], however fast one is
+    /// (for benchmarks and tests of the pipeline).
+    pub fn force_all_threads(&mut self, forced: bool) {
         self.tuner.forced = forced;
     }
 
-    /// Like [`Sparse::compute`], on two threads (a pipeline, see `seq/pipeline.rs`) once
-    /// heaps are past the first few thousand.
-    pub fn compute_parallel(&mut self, cells: &mut [u16], from: usize, to: usize) -> Result<(), usize> {
+    /// Like [`Sparse::compute`], on up to `threads` threads (a pipeline, see
+    /// `seq/pipeline.rs`) once heaps are past the first few thousand: one, two or all of
+    /// them, whichever was measured fastest lately (see [`Tuner`]).
+    pub fn compute_parallel(
+        &mut self,
+        cells: &mut [u16],
+        from: usize,
+        to: usize,
+        threads: usize,
+    ) -> Result<(), usize> {
+        self.tuner.up_to(threads.max(1));
         const SERIAL_BELOW: usize = 1 << 12;
         let mut n = from;
         while n < to {
@@ -627,26 +673,26 @@ impl Sparse {
                 n = end;
                 continue;
             }
-            // Two threads wait for each other every batch, which only pays when both really
-            // run: on a busy machine one thread is faster. Time both ways now and then, keep
-            // the faster.
+            // The threads wait for each other every batch, which only pays when they all
+            // really run: on a busy machine fewer threads are faster. Time each way now and
+            // then, keep the fastest.
             let started = std::time::Instant::now();
-            let parallel = self.tuner.parallel_next();
-            let end = if self.tuner.trial(parallel) {
+            let use_threads = self.tuner.next_threads();
+            let end = if self.tuner.trial(use_threads) {
                 end.min(n + 4096)
             } else {
                 end
             };
-            if !parallel {
+            if use_threads == 1 {
                 self.compute(cells, n, end)?;
-                self.tuner.record(false, end - n, started.elapsed());
+                self.tuner.record(1, end - n, started.elapsed());
                 n = end;
                 continue;
             }
-            let done = self.compute_pipelined(cells, n, end)?;
+            let done = self.compute_pipelined(cells, n, end, use_threads)?;
             // What is left of the chunk is less than a batch.
             self.compute(cells, done, end)?;
-            self.tuner.record(true, end - n, started.elapsed());
+            self.tuner.record(use_threads, end - n, started.elapsed());
             n = end;
             if n >= self.next_rebuild || self.rare.len() > 2 * self.rare_at_rebuild + 256 {
                 self.rebuild(&cells[..n]);
@@ -804,7 +850,7 @@ impl Sparse {
     /// the rare list: `[lo, hi, w0, w1]`, the pass having marked the rare heaps at places
     /// `lo..hi` outside `w0..w1` (the unequal window; `w0 = w1` without it). Places below
     /// the batch's first heap do not move while it is computed (the list only grows).
-    /// [`rare_pass`] finds them too; on two threads the helper's list may be shorter, so the
+    /// [`rare_pass`] finds them too; in the pipeline a helper's list may be shorter, so the
     /// main thread finds them again in its own.
     pub(super) fn index_bounds(&self, n0: usize, ranges: &[(usize, usize)], out: &mut Vec<[usize; 4]>) {
         out.clear();
