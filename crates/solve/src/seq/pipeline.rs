@@ -25,7 +25,7 @@
 //! thread); the rare list only grows at its end, and a heap's rare entry is published
 //! before the heap itself.
 
-use super::{limit_of, mark_rare, Marks, Seen, Small, Sparse, BATCH};
+use super::{limit_of, mark_rare, Marks, Rare, Seen, Small, Sparse, BATCH};
 use crate::seq::simd::{self, Cpu};
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -124,7 +124,7 @@ struct Slot {
 struct Shared {
     cells: SharedCells,
     progress: Progress,
-    /// Rare entries (heap, value) packed in 64 bits; the first `progress.rare_len` are valid.
+    /// Rare entries ([`Rare::bits`]); the first `progress.rare_len` are valid.
     rare: Vec<AtomicU64>,
     /// How the work is shared ([`Sparse::balance`]).
     balance: AtomicIsize,
@@ -225,10 +225,6 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
-fn pack(a: u32, g: u32) -> u64 {
-    ((a as u64) << 32) | g as u64
-}
-
 impl Sparse {
     /// Computes the heaps `from..to` (whole batches only, from ≥ the batch threshold) on
     /// `threads` threads (at least 2: the main thread and `threads − 1` helpers). Returns how
@@ -260,7 +256,7 @@ impl Sparse {
             rare: self
                 .rare
                 .iter()
-                .map(|&(a, g)| AtomicU64::new(pack(a, g)))
+                .map(|&r| AtomicU64::new(r.bits()))
                 .chain((from..end).map(|_| AtomicU64::new(0)))
                 .collect(),
             balance: AtomicIsize::new(self.balance),
@@ -365,7 +361,7 @@ impl Sparse {
             self.note(n, g);
             if self.rare.len() > rare_before {
                 let i = sh.progress.rare_len.load(Ordering::Relaxed);
-                sh.rare[i].store(pack(n as u32, g as u32), Ordering::Relaxed);
+                sh.rare[i].store(Rare::new(n, g).bits(), Ordering::Relaxed);
                 sh.progress.rare_len.store(i + 1, Ordering::Release);
             }
             if g > max_before {
@@ -389,7 +385,7 @@ fn helper(
     marks: &mut Marks,
     cpu: Cpu,
 ) -> (u64, u64) {
-    let mut rare: Vec<(u32, u32)> = Vec::new();
+    let mut rare: Vec<Rare> = Vec::new();
     let (mut rare_pairs, mut scan_pairs) = (0, 0);
     let slots = sh.slots.len();
     let mut t = h;
@@ -404,8 +400,7 @@ fn helper(
             let settled_to = sh.progress.published.load(Ordering::Acquire);
             let len = sh.progress.rare_len.load(Ordering::Acquire);
             for e in &sh.rare[rare.len()..len] {
-                let x = e.load(Ordering::Relaxed);
-                rare.push(((x >> 32) as u32, x as u32));
+                rare.push(Rare::from_bits(e.load(Ordering::Relaxed)));
             }
             let settled = sh.cells.settled(settled_to);
             marks.reset(nb, limit_of(sh.progress.max_value.load(Ordering::Relaxed)));

@@ -52,6 +52,53 @@ impl SplitRules {
     }
 }
 
+/// A heap with a rare value and its value, packed in 64 bits: the heap in the high
+/// [`Rare::HEAP_BITS`] bits, the value in the low [`Rare::VALUE_BITS`] (one load per entry
+/// in the rare passes, as the 32-bit pairs were, with heaps past 2^32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rare(u64);
+
+impl Rare {
+    /// Bits of the value.
+    pub(crate) const VALUE_BITS: u32 = 24;
+    /// Bits of the heap: heaps below 2^40 (see [`crate::seq::MAX_COUNT`]).
+    pub(crate) const HEAP_BITS: u32 = 64 - Rare::VALUE_BITS;
+    /// The largest value the rare/common method stores (its option sets would take
+    /// 2^24 bytes per heap well before).
+    pub(crate) const MAX_VALUE: usize = (1 << Rare::VALUE_BITS) - 1;
+
+    /// Heap `heap` with value `value` (below 2^40 and 2^24).
+    #[inline(always)]
+    pub(crate) fn new(heap: usize, value: usize) -> Rare {
+        debug_assert!((heap as u64) >> Rare::HEAP_BITS == 0 && value <= Rare::MAX_VALUE);
+        Rare(((heap as u64) << Rare::VALUE_BITS) | value as u64)
+    }
+
+    /// The heap.
+    #[inline(always)]
+    pub(crate) fn heap(self) -> usize {
+        (self.0 >> Rare::VALUE_BITS) as usize
+    }
+
+    /// Its value.
+    #[inline(always)]
+    pub(crate) fn value(self) -> usize {
+        (self.0 & Rare::MAX_VALUE as u64) as usize
+    }
+
+    /// The entry as 64 bits (to share between threads).
+    #[inline(always)]
+    pub(crate) fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// The entry of [`Rare::bits`].
+    #[inline(always)]
+    pub(crate) fn from_bits(bits: u64) -> Rare {
+        Rare(bits)
+    }
+}
+
 /// A growable bitset over values.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Bits(pub(super) Vec<u64>);
@@ -102,7 +149,7 @@ pub struct Sparse {
     /// Value counts on even and on odd heaps.
     counts: [Vec<u64>; 2],
     /// Heaps with a rare value, in order, with their value.
-    rare: Vec<(u32, u32)>,
+    rare: Vec<Rare>,
     /// The option values of the heap being computed: `seen[v] != 0` when v is an option.
     /// Bytes rather than bits: marking is a plain store, with no read to wait for.
     seen: Vec<u8>,
@@ -229,7 +276,7 @@ impl Marks {
 #[inline(always)]
 fn mark_rare<T: Cell>(
     rules: &SplitRules,
-    rare: &[(u32, u32)],
+    rare: &[Rare],
     settled: &[T],
     marks: &mut Marks,
     leave: usize,
@@ -252,10 +299,10 @@ fn mark_rare<T: Cell>(
     let mut pairs = 0;
     for &(m0, from, to) in &pass {
         pairs += (BATCH * (to - from)) as u64;
-        for &(a, ga) in &rare[from..to] {
-            let base = m0 - a as usize;
+        for &r in &rare[from..to] {
+            let base = m0 - r.heap();
             if let Some(w) = settled.get(base..base + BATCH) {
-                let ga = ga as usize;
+                let ga = r.value();
                 for (seen, x) in seens.iter_mut().zip(w) {
                     seen[(ga ^ x.get()) & 0xFFFF] = 1;
                 }
@@ -279,7 +326,7 @@ fn mark_rare<T: Cell>(
 #[allow(clippy::too_many_arguments)]
 fn rare_pass(
     rules: &SplitRules,
-    rare: &[(u32, u32)],
+    rare: &[Rare],
     s: usize,
     n0: usize,
     leave: usize,
@@ -304,7 +351,7 @@ fn rare_pass(
         } else {
             // The heaps from the first one left on are outside the range.
             let kept = ihi.saturating_sub(leave).max(ilo);
-            let hi = if kept < ihi { rare[kept].0 as usize } else { hi };
+            let hi = if kept < ihi { rare[kept].heap() } else { hi };
             ranges_out.push((lo, hi));
             out.push((m0, ilo, kept));
             bounds_out.push([ilo, kept, 0, 0]);
@@ -316,16 +363,16 @@ fn rare_pass(
 /// one computed, the rare heaps are mostly small): that is checked first, before a binary
 /// search whose steps each wait for a load.
 #[inline(always)]
-fn rare_below(rare: &[(u32, u32)], x: usize) -> usize {
+fn rare_below(rare: &[Rare], x: usize) -> usize {
     match rare.last() {
-        Some(&(a, _)) if (a as usize) < x => rare.len(),
+        Some(&r) if r.heap() < x => rare.len(),
         // Small x (the rare pass of a batch asks for the heaps below 8, at most 7 of them):
         // the first few, side by side.
-        _ => match rare.iter().take(8).position(|&(a, _)| (a as usize) >= x) {
+        _ => match rare.iter().take(8).position(|&r| r.heap() >= x) {
             Some(i) => i,
             None => {
                 let k = rare.len().min(8);
-                k + rare[k..].partition_point(|&(a, _)| (a as usize) < x)
+                k + rare[k..].partition_point(|&r| r.heap() < x)
             }
         },
     }
@@ -583,7 +630,7 @@ impl Sparse {
         self.rare.clear();
         for (i, v) in values.iter().enumerate().skip(1) {
             if !self.classify(i, v.get()) {
-                self.rare.push((i as u32, v.get() as u32));
+                self.rare.push(Rare::new(i, v.get()));
             }
         }
         self.rare_at_rebuild = self.rare.len();
@@ -716,7 +763,8 @@ impl Sparse {
                 }
             } else {
                 let g = self.value_of(cells, n);
-                if g > T::MAX {
+                // Rare entries keep 24-bit values ([`Rare`]).
+                if g > T::MAX || g > Rare::MAX_VALUE {
                     return Err(n);
                 }
                 self.settle(cells, n, g);
@@ -748,7 +796,7 @@ impl Sparse {
     fn note(&mut self, n: usize, g: usize) {
         self.count(n, g);
         if !self.classify(n, g) && n > 0 {
-            self.rare.push((n as u32, g as u32));
+            self.rare.push(Rare::new(n, g));
         }
     }
 
@@ -916,12 +964,12 @@ impl Sparse {
             let end = idx(m);
             let below = &cells[..m];
             let mut mark_range = |from: usize, to: usize| {
-                for &(a, ga) in &self.rare[from..to.max(from)] {
-                    let a = a as usize;
+                for &r in &self.rare[from..to.max(from)] {
+                    let (a, ga) = (r.heap(), r.value());
                     if unequal && 2 * a == m {
                         continue;
                     }
-                    seen.mark(ga as usize ^ below[m - a].get());
+                    seen.mark(ga ^ below[m - a].get());
                 }
             };
             match batch {
@@ -1227,7 +1275,7 @@ fn walsh_hadamard(d: &mut [i64]) {
 
 #[cfg(test)]
 mod rare_below_tests {
-    use super::rare_below;
+    use super::{rare_below, Rare};
     use proptest::prelude::*;
 
     proptest! {
@@ -1236,8 +1284,24 @@ mod rare_below_tests {
         fn rare_below_counts_the_heaps_below(mut heaps in proptest::collection::vec(1u32..200, 0..20), x in 0usize..210) {
             heaps.sort_unstable();
             heaps.dedup();
-            let rare: Vec<(u32, u32)> = heaps.iter().map(|&a| (a, 0)).collect();
+            let rare: Vec<Rare> = heaps.iter().map(|&a| Rare::new(a as usize, 0)).collect();
             prop_assert_eq!(rare_below(&rare, x), heaps.iter().filter(|&&a| (a as usize) < x).count());
+        }
+
+        /// Heaps past 2^32 (and up to 2^40 − 1) keep their number and value in an entry.
+        #[test]
+        fn rare_entries_hold_heaps_past_2_32(mut heaps in proptest::collection::vec(0usize..1000, 0..20), x in 0usize..1010, v in 0usize..=Rare::MAX_VALUE) {
+            let base = 1usize << 32;
+            heaps.sort_unstable();
+            heaps.dedup();
+            let rare: Vec<Rare> = heaps.iter().map(|&a| Rare::new(base + a, v)).collect();
+            for (r, &a) in rare.iter().zip(&heaps) {
+                prop_assert_eq!((r.heap(), r.value()), (base + a, v));
+                prop_assert_eq!(Rare::from_bits(r.bits()), *r);
+            }
+            prop_assert_eq!(rare_below(&rare, base + x), heaps.iter().filter(|&&a| a < x).count());
+            let top = (1usize << Rare::HEAP_BITS) - 1;
+            prop_assert_eq!((Rare::new(top, v).heap(), Rare::new(top, v).value()), (top, v));
         }
     }
 }

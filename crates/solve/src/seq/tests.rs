@@ -794,3 +794,66 @@ fn summary_reports_a_heap_parity_split() {
     // Kayles keeps one split for every heap.
     assert_eq!(compute(&rules_of("0.77"), 1000).summary().split_mask, None);
 }
+
+/// Counts past 2^32 without 2^32 real heaps: Kayles (period 12 from 71) in an engine of
+/// capacity 2^40, its values in a scratch file that grows in small steps. Once the period is
+/// proven, values and the summary past the heaps computed follow from it.
+#[test]
+fn a_proven_period_answers_counts_past_2_32() {
+    let r = rules_of("0.77");
+    let dir = tempfile::tempdir().unwrap();
+    let store = StoreOptions {
+        memory_limit: 0,
+        scratch_dir: Some(dir.path().to_path_buf()),
+    };
+    let mut e = SeqEngine::new(&r, MAX_COUNT, store).unwrap();
+    assert!(e.file_backed());
+    let mut to = 1000;
+    while e.proven().is_none() {
+        to *= 2;
+        e.compute_to(to).unwrap();
+        assert!(to < 1 << 20, "no period proven");
+    }
+    let held = e.len();
+    let want = naive::values(&r, 1000);
+    for i in [1u64 << 32, (1 << 32) + 1, (1 << 33) + 7, MAX_COUNT - 1] {
+        for k in 0..24 {
+            // Past the preperiod, G(n) depends on n mod 12 only.
+            let n = i - k;
+            let small = 71 + (n - 71) % 12 + 12 * 40;
+            assert_eq!(e.get(n), want[small as usize], "G({n})");
+        }
+    }
+    // The summary of a count past the values held, counted from the period, is the summary
+    // of every value computed (by heap mod 4 too: the split by the heap's parity uses it).
+    let len = 3 * held as usize + 5;
+    let counted = e.summary_of(len);
+    let every = compute(&r, len as u64).summary_of(len);
+    let strip = |s: Summary| Summary {
+        period: s.period.map(|p| Period { checked_to: 0, ..p }),
+        ..s
+    };
+    assert_eq!(strip(counted), strip(every));
+    let s = e.summary_of(MAX_COUNT as usize);
+    assert_eq!((s.count, s.max), (MAX_COUNT, 8));
+    assert_eq!(s.period.map(|p| (p.period, p.n0)), Some((12, 71)));
+}
+
+/// The scratch file grows in steps (here of 4 KiB) and keeps every value across the maps.
+#[test]
+fn the_scratch_file_grows_and_keeps_its_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut b = store::Backing::<u32>::with_step(1 << 20, 0, &Some(dir.path().to_path_buf()), 4096).unwrap();
+    assert!(b.is_file());
+    let mut len = 0;
+    for to in [10, 1000, 1001, 5000, 70_000, 1 << 20] {
+        b.ensure(to).unwrap();
+        assert!(b.cells().len() >= to);
+        for (i, c) in b.cells_mut()[len..to].iter_mut().enumerate() {
+            *c = ((len + i) as u32).wrapping_mul(2_654_435_761);
+        }
+        len = to;
+        assert!((0..len).all(|i| b.cells()[i] == (i as u32).wrapping_mul(2_654_435_761)));
+    }
+    assert_eq!(b.cells().len(), 1 << 20);
+}
