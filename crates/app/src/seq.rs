@@ -179,7 +179,7 @@ pub enum CountError {
     #[error("invalid count '{0}' (expected a number like 1000, 1e6 or 2^21)")]
     Invalid(String),
     /// More than [`MAX_COUNT`].
-    #[error("count '{0}' is too large (at most 2^32 = {MAX_COUNT})")]
+    #[error("count '{0}' is too large (at most 2^40 = {MAX_COUNT})")]
     TooLarge(String),
 }
 
@@ -216,13 +216,10 @@ pub fn parse_count(text: &str) -> Result<u64, CountError> {
     }
 }
 
-/// The default thread count: the machine's cores, at most 2 (the rare/common method uses
-/// at most 2).
+/// The default thread count: every core of the machine (the rare/common method measures
+/// now and then whether one, two or all of them are fastest, and keeps the fastest).
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(2)
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
 /// Lengths at which an `until_period` run looks for a proof: fixed, so a resumed run stops
@@ -291,7 +288,8 @@ pub enum Phase {
 pub struct Computed {
     /// The game.
     pub game: HeapGame,
-    /// The engine holding the values (it may hold more than `count`).
+    /// The engine holding the values: it may hold more than `count`, or fewer when it has
+    /// proven a period, which then answers the rest ([`SeqEngine::get`]).
     pub engine: SeqEngine,
     /// Number of values answered: G(0) .. G(count − 1).
     pub count: u64,
@@ -425,6 +423,11 @@ pub fn compute(
         if engine.len() >= count {
             break;
         }
+        // Once the engine has proven a period, every later value follows from it: the count
+        // is answered without computing further (any count, past 2^32 too).
+        if !request.until_period && engine.proven().is_some() {
+            break;
+        }
         let mut stop = count;
         if request.until_period {
             if let Some(&at) = checks.peek() {
@@ -462,6 +465,7 @@ pub fn compute(
     save(&mut writer, &engine)?;
     let (count, period) = match period {
         Some((p, at)) => (at, Some(p)),
+        None if engine.proven().is_some() => (count, None),
         None => (count.min(engine.len()), None),
     };
     report(progress, count, Phase::Finished);
@@ -675,7 +679,9 @@ mod tests {
         assert_eq!(parse_count("10^6"), Ok(1_000_000));
         assert_eq!(parse_count("2^21"), Ok(1 << 21));
         assert_eq!(parse_count("2^32"), Ok(1 << 32));
-        assert_eq!(parse_count("2^33"), Err(CountError::TooLarge("2^33".into())));
+        assert_eq!(parse_count("2^33"), Ok(1 << 33));
+        assert_eq!(parse_count("2^40"), Ok(1 << 40));
+        assert_eq!(parse_count("2^41"), Err(CountError::TooLarge("2^41".into())));
         assert_eq!(parse_count("-5"), Err(CountError::Invalid("-5".into())));
         assert!(parse_count("").is_err());
         assert!(parse_count("99999999999999999999999999999").is_err());

@@ -151,10 +151,10 @@ fn input_errors_are_told_from_failures() {
         e.to_string(),
         "invalid count 'lots' (expected a number like 1000, 1e6 or 2^21)"
     );
-    let e = bad(SeqRequest::new("0.77", "2^40"));
+    let e = bad(SeqRequest::new("0.77", "2^41"));
     assert_eq!(
         e.to_string(),
-        "count '2^40' is too large (at most 2^32 = 4294967296)"
+        "count '2^41' is too large (at most 2^40 = 1099511627776)"
     );
     let e = bad(SeqRequest {
         resume: Some("/nonexistent/k.ckpt".into()),

@@ -214,7 +214,7 @@ fn numbers_state_their_limits() {
         assert_refused(&grundy(&all, ""), needle);
     }
     let usage: &[(&[&str], &str)] = &[
-        (&["seq", "0.77", "-n", "2^40"], "at most 2^32 = 4294967296"),
+        (&["seq", "0.77", "-n", "2^41"], "at most 2^40 = 1099511627776"),
         (&["serve", "--addr", "127.0.0.1:99999"], "0 to 65535"),
         (&["serve", "--timeout", "100000"], "at most 86400"),
         (

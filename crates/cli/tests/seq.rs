@@ -61,6 +61,30 @@ fn json_summary() {
 }
 
 #[test]
+fn counts_past_2_32_follow_from_a_proven_period() {
+    // Dawson's Kayles: period 34 from 53, proven after a few thousand heaps; 2^40 values are
+    // answered from it (the summary counted from the period), and the values stream.
+    let o = grundy(&["seq", "0.07", "--count", "2^40", "--json", "-q"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["count"], 1u64 << 40);
+    assert_eq!((v["period"].clone(), v["n0"].clone()), (34.into(), 53.into()));
+    assert_eq!(v["max"], 9);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["--no-db", "seq", "0.07", "--count", "2^40", "--values", "-q"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
+    let first: Vec<String> = (0..200).map(|_| lines.next().unwrap().unwrap()).collect();
+    drop(lines);
+    let _ = child.wait();
+    let text = reference("0.07.txt");
+    let want: Vec<&str> = text.lines().map(str::trim).take(200).collect();
+    assert_eq!(first, want);
+}
+
+#[test]
 fn summary_says_no_period() {
     let o = grundy(&["seq", "0.6", "--count", "1000", "-q"]);
     assert!(stdout(&o).contains("no period proven up to 1000"));
@@ -90,7 +114,7 @@ fn bad_input_exits_2_with_one_line() {
         vec!["seq", "1.2.3"],
         vec!["seq", ""],
         vec!["seq", "sub:"],
-        vec!["seq", "0.77", "--count", "2^40"],
+        vec!["seq", "0.77", "--count", "2^41"],
         vec!["seq", "0.77", "--count", "-3"],
         vec!["seq", "0.77", "--count", "lots"],
         vec!["seq", "0.77", "--resume", "/nonexistent/k.ckpt"],
@@ -207,7 +231,7 @@ fn a_bad_count_is_a_usage_error() {
         &["seq", "0.77", "--count", "lots"],
         "invalid count 'lots' (expected a number like 1000, 1e6 or 2^21)",
     );
-    assert_usage(&["seq", "0.77", "-n", "2^40"], "count '2^40' is too large");
+    assert_usage(&["seq", "0.77", "-n", "2^41"], "count '2^41' is too large");
     assert_usage(
         &["plot", "0.77", "-n", "1e99", "-o", "x.svg"],
         "count '1e99' is too large",

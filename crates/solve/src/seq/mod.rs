@@ -21,8 +21,11 @@ pub use period::Period;
 use std::path::PathBuf;
 use store::{Backing, Cell, Values};
 
-/// The most values one run computes (heaps 0 to 2^32 − 1).
-pub const MAX_COUNT: u64 = 1 << 32;
+/// The most values one run answers (heaps 0 to 2^40 − 1): the rare/common method keeps its
+/// rare heaps as 40-bit numbers ([`sparse`]), the values past memory live in a scratch file
+/// that grows with them ([`store`]), and a game whose period is proven is answered past the
+/// proof from the period, without computing ([`SeqEngine::get`]).
+pub const MAX_COUNT: u64 = 1 << 40;
 
 /// Why a sequence could not be computed, stored or resumed.
 #[derive(Debug, thiserror::Error)]
@@ -33,8 +36,8 @@ pub enum SeqError {
     /// More values were asked for than the engine computes.
     #[error("count {0} is too large (at most {MAX_COUNT})")]
     TooMany(u64),
-    /// A value does not fit in 32 bits.
-    #[error("G({0}) does not fit in 32 bits")]
+    /// A value does not fit in 32 bits (24 bits for the rare/common method).
+    #[error("G({0}) is too large for the engine (values fit in 32 bits, 24 for the rare/common method)")]
     Overflow(u64),
     /// A checkpoint file is unusable.
     #[error("checkpoint {path}: {reason}")]
@@ -201,8 +204,8 @@ impl SeqEngine {
         })
     }
 
-    /// Use up to `threads` threads (the rare/common method uses two at most; values are the
-    /// same whatever the count).
+    /// Use up to `threads` threads (the rare/common method's pipeline uses them all when
+    /// that is measured faster than fewer; values are the same whatever the count).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -221,11 +224,11 @@ impl SeqEngine {
         }
     }
 
-    /// With two threads, never fall back to one (normally the engine times both now and then
-    /// and keeps the faster). For benchmarks.
-    pub fn force_two_threads(&mut self, forced: bool) {
+    /// With several threads, always use them all (normally the engine times one, two and
+    /// all now and then, and keeps the fastest). For benchmarks and tests.
+    pub fn force_all_threads(&mut self, forced: bool) {
         if let Method::Sparse(s) = &mut self.method {
-            s.force_two_threads(forced);
+            s.force_all_threads(forced);
         }
     }
 
@@ -262,9 +265,21 @@ impl SeqEngine {
         }
     }
 
-    /// G(i), for i < len.
+    /// G(i), for i < len, or for any i once a period is proven ([`SeqEngine::proven`]):
+    /// past the values held, one period earlier.
     pub fn get(&self, i: u64) -> u64 {
-        self.values.get(i as usize)
+        match self.proven {
+            Some(p) if i >= self.len as u64 => self.values.get((p.n0 + (i - p.n0) % p.period) as usize),
+            _ => self.values.get(i as usize),
+        }
+    }
+
+    /// The period proven by the values computed so far (Guy–Smith, no saltus), once the
+    /// engine has found one (it looks at doubling lengths, when it uses proven periods: see
+    /// [`SeqEngine::use_period`]). Every value past the proof follows from it: see
+    /// [`SeqEngine::get`] and [`SeqEngine::summary_of`].
+    pub fn proven(&self) -> Option<Period> {
+        self.proven
     }
 
     /// Values `from..to` as little-endian bytes of [`SeqEngine::width`] each.
@@ -292,7 +307,7 @@ impl SeqEngine {
             let r = match &mut self.values {
                 Values::U16(b) => match &mut self.method {
                     Method::Sparse(s) if self.threads >= 2 => {
-                        s.compute_parallel(b.cells_mut(), self.len, step_to)
+                        s.compute_parallel(b.cells_mut(), self.len, step_to, self.threads)
                     }
                     m => run(m, b.cells_mut(), self.len, step_to),
                 },
@@ -393,17 +408,24 @@ impl SeqEngine {
         self.summary_of(self.len)
     }
 
-    /// [`SeqEngine::summary`] of the first `len` values (at most those computed).
+    /// [`SeqEngine::summary`] of the first `len` values: at most those computed, or any
+    /// number once a period is proven ([`SeqEngine::proven`]), the values past those
+    /// computed counted from the period (in time linear in the period, not in `len`).
     pub fn summary_of(&self, len: usize) -> Summary {
-        let len = len.min(self.len);
+        let periodic = self.proven.map(|p| (p, self.len));
+        let len = if periodic.is_some() {
+            len
+        } else {
+            len.min(self.len)
+        };
         match &self.values {
             Values::U16(b) => {
                 let c = b.cells();
-                summarize(&self.rules, len, |i| u64::from(c[i]))
+                summarize_with(&self.rules, len, |i| u64::from(c[i]), periodic)
             }
             Values::U32(b) => {
                 let c = b.cells();
-                summarize(&self.rules, len, |i| u64::from(c[i]))
+                summarize_with(&self.rules, len, |i| u64::from(c[i]), periodic)
             }
         }
     }
@@ -495,13 +517,27 @@ fn heap_parity_alpha(rules: &HeapRules) -> Option<usize> {
 
 /// The summary of `len` values read through `get`.
 pub fn summarize(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> Summary {
+    summarize_with(rules, len, get, None)
+}
+
+/// [`summarize`]; with `periodic` = (p, known), only the first `known` values are read one
+/// by one (`get` answers below `known` only), the others follow from the proven period p:
+/// each residue of the period is counted with its number of heaps (by heap mod 4, as the
+/// tallies need), in time linear in the period.
+fn summarize_with(
+    rules: &HeapRules,
+    len: usize,
+    get: impl Fn(usize) -> u64,
+    periodic: Option<(Period, usize)>,
+) -> Summary {
+    let direct = periodic.map_or(len, |(_, known)| known.min(len));
     let mut max = 0;
     let mut first_max_at = 0;
     // Four tallies, heap i counted in tally i % 4: a run of equal values would otherwise
     // wait on each count's store before the next.
     let mut tallies: [Vec<u64>; 4] = [vec![0], vec![0], vec![0], vec![0]];
     let mut too_many = false;
-    for i in 0..len {
+    for i in 0..direct {
         let v = get(i);
         if v > max {
             max = v;
@@ -516,6 +552,29 @@ pub fn summarize(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> S
         }
         if !too_many {
             tallies[i & 3][v as usize] += 1;
+        }
+    }
+    let extended = periodic.filter(|_| len > direct).map(|(p, _)| p);
+    if let (Some(p), false) = (extended, too_many) {
+        // Every value of the period occurs below `direct` (the proof read them), so the
+        // tallies, the largest value and its first heap are those of the prefix.
+        let (n0, per) = (p.n0 as usize, p.period as usize);
+        for r in 0..per {
+            let j = n0 + r;
+            let v = get(j) as usize;
+            // The heaps i ≥ direct with i ≡ j (mod per): i1, i1 + per, ... below len.
+            let i1 = if j >= direct {
+                j
+            } else {
+                j + (direct - j).div_ceil(per) * per
+            };
+            if i1 >= len {
+                continue;
+            }
+            let k = (len - 1 - i1) / per + 1;
+            for c in 0..k.min(4) {
+                tallies[(i1 + c * per) & 3][v] += ((k - 1 - c) / 4 + 1) as u64;
+            }
         }
     }
     let [t0, t1, t2, t3] = &tallies;
@@ -580,7 +639,10 @@ pub fn summarize(rules: &HeapRules, len: usize, get: impl Fn(usize) -> u64) -> S
         common,
         rare,
         rare_count,
-        period: period::find(rules, len, get),
+        period: match extended {
+            Some(p) => Some(p),
+            None => period::find(rules, len, get),
+        },
     }
 }
 

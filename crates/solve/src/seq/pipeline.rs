@@ -1,50 +1,67 @@
-//! The rare/common method on two cores, as a pipeline over batches of 8 heaps.
+//! The rare/common method on several cores, as a pipeline over batches of 8 heaps.
 //!
 //! Most of the work for heap n needs only heaps settled long before: its pairs with a rare
 //! heap (one pass over the rare list marks them for 8 consecutive heaps), and the first
-//! pairs of common heaps of its scan. A helper thread marks exactly those, a few batches
-//! ahead, with whatever heaps are settled when it starts the batch; the main thread
-//! settles the heaps strictly in order, marking what the helper could not (pairs with heaps
+//! pairs of common heaps of its scan. Helper threads mark exactly those, a few batches
+//! ahead, with whatever heaps are settled when they start the batch: with h helpers, helper
+//! i takes the batches t ≡ i (mod h), so each does 1/h of the rare passes. The main thread
+//! settles the heaps strictly in order, marking what a helper could not (pairs with heaps
 //! settled after it started, the rest of the scan) and finishing each heap as on one
 //! thread. Marking is idempotent and the stopping rule of the scan only needs every rare
-//! pair marked, so the values are exactly those of one thread.
+//! pair marked, so the values are exactly those of one thread, whatever the number of
+//! helpers and however they are scheduled.
 //!
-//! The share adapts: when the main thread had to wait for the helper, the helper marks fewer
-//! pairs of the scans, then leaves the last rare heaps of its pass to the main thread; when
-//! the helper had to wait, the other way round (see [`Sparse::balance`]). The helper marks
+//! The share adapts: when the main thread had to wait for a helper, the helpers mark fewer
+//! pairs of the scans, then leave the last rare heaps of their pass to the main thread; when
+//! a helper had to wait, the other way round (see [`Sparse::balance`]). Each helper marks
 //! in option sets of its own and hands each batch over as bits ([`Packed`]).
+//!
+//! What serialises: the main thread's share (unpacking each batch, the pairs the helpers
+//! left, the mex and the scans of the heaps whose candidate is rare). Once the helpers
+//! together mark faster than the main thread settles, more helpers only wait (see
+//! docs/benchmarks.md for the measured split and the scaling it implies).
 //!
 //! During a chunk the common set may gain values first seen in the chunk (as on one
 //! thread); the rare list only grows at its end, and a heap's rare entry is published
 //! before the heap itself.
 
-use super::{limit_of, mark_rare, Marks, Seen, Small, Sparse, BATCH};
+use super::{limit_of, mark_rare, Marks, Rare, Seen, Small, Sparse, BATCH};
 use crate::seq::simd::{self, Cpu};
-use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Batches the helper may have ready ahead of the main thread (fewer were slower on
-/// Officers, more no faster).
+/// Batches each helper may have ready ahead of the main thread (fewer were slower on
+/// Officers with one helper, more no faster).
 const AHEAD: usize = 6;
-/// Slots of the ring of batches between the threads.
-const SLOTS: usize = AHEAD + 1;
-/// How long a thread waiting for the other spins before it sleeps.
+/// How long a thread waiting for another spins before it sleeps.
 const SPIN_FOR: std::time::Duration = std::time::Duration::from_micros(50);
-/// A slot's state: free for the helper to fill, or ready for the main thread.
-const FREE: u8 = 0;
-const READY: u8 = 1;
-/// The most pairs of each heap's scan the helper marks.
+/// The most pairs of each heap's scan a helper marks.
 const MAX_AHEAD_PAIRS: isize = 1 << 14;
-/// The most rare heaps of its pass the helper leaves to the main thread.
+/// The most rare heaps of its pass a helper leaves to the main thread.
 const MAX_LEFT: isize = 1 << 14;
 
-/// How much the share of the work moves when one thread had to wait for the other.
+/// Slots of the ring of batches between the main thread and `helpers` helpers.
+fn slots_for(helpers: usize) -> usize {
+    AHEAD * helpers + 1
+}
+
+/// How much the share of the work moves when one thread had to wait for another.
 fn step(balance: isize) -> isize {
     (balance.unsigned_abs() / 8 + 8) as isize
 }
 
-/// The 16-bit cells, shared by the two threads. Only the main thread writes, each cell
-/// once, before publishing it; the helper reads only cells published before it looks.
+/// A slot's turn for batch t (from the chunk's start): free for its helper to fill.
+fn free_for(t: usize) -> usize {
+    2 * t
+}
+
+/// A slot's turn once batch t is ready for the main thread.
+fn ready(t: usize) -> usize {
+    2 * t + 1
+}
+
+/// The 16-bit cells, shared by the threads. Only the main thread writes, each cell once,
+/// before publishing it; the helpers read only cells published before they look.
 struct SharedCells {
     ptr: *mut u16,
     len: usize,
@@ -80,7 +97,7 @@ impl SharedCells {
     }
 }
 
-/// What the main thread publishes at every heap and the helper reads at every batch, in
+/// What the main thread publishes at every heap and the helpers read at every batch, in
 /// cache lines of its own (no other data moves between the cores with it).
 #[repr(align(128))]
 struct Progress {
@@ -92,67 +109,72 @@ struct Progress {
     max_value: AtomicUsize,
 }
 
-/// A slot of the ring of batches, in cache lines of its own: its state, its lock and the
-/// batch's header move between the cores together.
+/// A slot of the ring of batches, in cache lines of its own: its turn, its lock and the
+/// batch's header move between the cores together. Batch t uses slot t % slots; the turn
+/// says which batch may use the slot now and whether it is filled ([`free_for`],
+/// [`ready`]), so a helper never fills a slot before the main thread has read the batch
+/// that used it last.
 #[repr(align(128))]
 struct Slot {
-    /// [`FREE`] or [`READY`].
-    state: AtomicU8,
+    turn: AtomicUsize,
     batch: Mutex<Packed>,
 }
 
-/// What the two threads share besides the cells.
+/// What the threads share besides the cells.
 struct Shared {
     cells: SharedCells,
     progress: Progress,
-    /// Rare entries (heap, value) packed in 64 bits; the first `progress.rare_len` are valid.
+    /// Rare entries ([`Rare::bits`]); the first `progress.rare_len` are valid.
     rare: Vec<AtomicU64>,
     /// How the work is shared ([`Sparse::balance`]).
     balance: AtomicIsize,
-    /// The ring of batches: batch t (from the chunk's start) uses slot t % SLOTS.
+    /// The ring of batches.
     slots: Vec<Slot>,
-    /// Set when either thread stops early: the other stops waiting.
+    /// Helper threads (helper i is thread i + 1; the main thread is thread 0).
+    helpers: usize,
+    /// Set when any thread stops early: the others stop waiting.
     stop: AtomicBool,
-    /// Whether the main thread (0) or the helper (1) sleeps in [`Shared::wait`], and the
-    /// threads themselves (to wake them).
-    sleeping: [AtomicBool; 2],
-    threads: [std::sync::OnceLock<std::thread::Thread>; 2],
+    /// Whether each thread sleeps in [`Shared::wait`], and the threads themselves (to wake
+    /// them).
+    sleeping: Vec<AtomicBool>,
+    threads: Vec<std::sync::OnceLock<std::thread::Thread>>,
 }
 
 impl Shared {
-    /// Slot `i` for thread `me` once it is in `state`; false when the other thread stopped.
-    /// When the slot is not ready at once, `adjust` changes the helper's share of the work
+    /// Slot `i` for thread `me` once its turn is `turn`; false when another thread stopped.
+    /// When the slot is not ready at once, `adjust` changes the helpers' share of the work
     /// first (the thread that waits says which way the work is off balance).
-    fn claim(&self, i: usize, state: u8, me: usize, adjust: impl Fn(isize) -> isize) -> bool {
-        if self.slots[i].state.load(Ordering::Acquire) == state {
+    fn claim(&self, i: usize, turn: usize, me: usize, adjust: impl Fn(isize) -> isize) -> bool {
+        if self.slots[i].turn.load(Ordering::Acquire) == turn {
             return true;
         }
         let _ = self
             .balance
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| Some(adjust(x)));
-        self.wait(i, state, me)
+        self.wait(i, turn, me)
     }
 
-    /// Waits until slot `i` is in `state`; false when the other thread stopped. `me` is 0
-    /// for the main thread, 1 for the helper. Spins first (a batch takes microseconds),
-    /// then sleeps until the other thread wakes it (on a busy machine a spinning thread
-    /// would take the core the other one needs).
-    fn wait(&self, i: usize, state: u8, me: usize) -> bool {
+    /// Waits until slot `i`'s turn is `turn`; false when another thread stopped. `me` is 0
+    /// for the main thread, i + 1 for helper i. Spins first (a batch takes microseconds),
+    /// then sleeps until the thread that sets the turn wakes it (on a busy machine a
+    /// spinning thread would take the core another one needs).
+    fn wait(&self, i: usize, turn: usize, me: usize) -> bool {
         let started = std::time::Instant::now();
         let mut spins = 0u32;
-        while self.slots[i].state.load(Ordering::Acquire) != state {
+        while self.slots[i].turn.load(Ordering::Acquire) != turn {
             spins += 1;
-            if spins.is_multiple_of(64) && started.elapsed() > SPIN_FOR {
+            if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || self.stop.load(Ordering::Relaxed))
+            {
                 break;
             }
             std::hint::spin_loop();
         }
-        if self.slots[i].state.load(Ordering::Acquire) == state {
+        if self.slots[i].turn.load(Ordering::Acquire) == turn {
             return true;
         }
         loop {
             self.sleeping[me].store(true, Ordering::SeqCst);
-            if self.slots[i].state.load(Ordering::SeqCst) == state {
+            if self.slots[i].turn.load(Ordering::SeqCst) == turn {
                 self.sleeping[me].store(false, Ordering::Relaxed);
                 return true;
             }
@@ -164,55 +186,63 @@ impl Shared {
         }
     }
 
-    /// Puts slot `i` in `state` and wakes the other thread if it sleeps.
-    fn set(&self, i: usize, state: u8, me: usize) {
-        self.slots[i].state.store(state, Ordering::SeqCst);
-        self.wake(1 - me);
+    /// Gives slot `i` the turn `turn` and wakes thread `who` (the one waiting for that
+    /// turn) if it sleeps.
+    fn set(&self, i: usize, turn: usize, who: usize) {
+        self.slots[i].turn.store(turn, Ordering::SeqCst);
+        self.wake(who);
     }
 
-    fn wake(&self, other: usize) {
-        if self.sleeping[other].swap(false, Ordering::SeqCst) {
-            if let Some(t) = self.threads[other].get() {
+    fn wake(&self, who: usize) {
+        if self.sleeping[who].swap(false, Ordering::SeqCst) {
+            if let Some(t) = self.threads[who].get() {
                 t.unpark();
             }
         }
     }
 
-    /// The slot's batch (locked only by the thread the state names).
+    /// The helper thread that fills batch t.
+    fn helper_of(&self, t: usize) -> usize {
+        1 + t % self.helpers
+    }
+
+    /// The slot's batch (locked only by the thread whose turn it is).
     fn slot(&self, i: usize) -> std::sync::MutexGuard<'_, Packed> {
         self.slots[i].batch.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
-/// Sets the stop flag when dropped (also when a thread panics), so the other thread never
-/// waits forever.
-struct StopOnDrop<'a>(&'a Shared, usize);
+/// Sets the stop flag when dropped (also when a thread panics), so no other thread waits
+/// forever.
+struct StopOnDrop<'a>(&'a Shared);
 
 impl Drop for StopOnDrop<'_> {
     fn drop(&mut self) {
         self.0.stop.store(true, Ordering::SeqCst);
-        self.0.wake(1 - self.1);
+        for who in 0..self.0.sleeping.len() {
+            self.0.wake(who);
+        }
     }
 }
 
-fn pack(a: u32, g: u32) -> u64 {
-    ((a as u64) << 32) | g as u64
-}
-
 impl Sparse {
-    /// Computes the heaps `from..to` (whole batches only, from ≥ the batch threshold) on two
-    /// threads. Returns how far it got: `Ok(n)` when every heap below n is settled (n is
-    /// `to` rounded down to whole batches), `Err(n)` when G(n) does not fit in 16 bits.
+    /// Computes the heaps `from..to` (whole batches only, from ≥ the batch threshold) on
+    /// `threads` threads (at least 2: the main thread and `threads − 1` helpers). Returns how
+    /// far it got: `Ok(n)` when every heap below n is settled (n is `to` rounded down to
+    /// whole batches), `Err(n)` when G(n) does not fit in 16 bits.
     pub(super) fn compute_pipelined(
         &mut self,
         cells: &mut [u16],
         from: usize,
         to: usize,
+        threads: usize,
     ) -> Result<usize, usize> {
         let end = from + (to - from) / BATCH * BATCH;
         if end == from {
             return Ok(from);
         }
+        let helpers = threads.max(2) - 1;
+        let slots = slots_for(helpers);
         let sh = Shared {
             cells: SharedCells {
                 ptr: cells.as_mut_ptr(),
@@ -226,39 +256,51 @@ impl Sparse {
             rare: self
                 .rare
                 .iter()
-                .map(|&(a, g)| AtomicU64::new(pack(a, g)))
+                .map(|&r| AtomicU64::new(r.bits()))
                 .chain((from..end).map(|_| AtomicU64::new(0)))
                 .collect(),
             balance: AtomicIsize::new(self.balance),
-            slots: (0..SLOTS)
-                .map(|_| Slot {
-                    state: AtomicU8::new(FREE),
+            slots: (0..slots)
+                .map(|i| Slot {
+                    turn: AtomicUsize::new(free_for(i)),
                     batch: Mutex::new(self.pool.pop().unwrap_or_else(Packed::new)),
                 })
                 .collect(),
+            helpers,
             stop: AtomicBool::new(false),
-            sleeping: [AtomicBool::new(false), AtomicBool::new(false)],
-            threads: [std::sync::OnceLock::new(), std::sync::OnceLock::new()],
+            sleeping: (0..=helpers).map(|_| AtomicBool::new(false)).collect(),
+            threads: (0..=helpers).map(|_| std::sync::OnceLock::new()).collect(),
         };
         let _ = sh.threads[0].set(std::thread::current());
         let rules = self.rules.clone();
         let mut result = Ok(end);
-        let mut helper_marks = self.helper_marks.take().unwrap_or_else(Marks::new);
+        let mut helper_marks = std::mem::take(&mut self.helper_marks);
+        while helper_marks.len() < helpers {
+            helper_marks.push(Marks::new());
+        }
         let mut own = self.batch.take().unwrap_or_else(Marks::new);
         let cpu = self.cpu;
         let helper_pairs = std::thread::scope(|s| {
-            let helper = s.spawn(|| {
-                let _ = sh.threads[1].set(std::thread::current());
-                let _stop = StopOnDrop(&sh, 1);
-                helper(&sh, &rules, from, end, &mut helper_marks, cpu)
-            });
-            let _stop = StopOnDrop(&sh, 0);
+            let workers: Vec<_> = helper_marks
+                .iter_mut()
+                .take(helpers)
+                .enumerate()
+                .map(|(h, marks)| {
+                    let (sh, rules) = (&sh, &rules);
+                    s.spawn(move || {
+                        let _ = sh.threads[h + 1].set(std::thread::current());
+                        let _stop = StopOnDrop(sh);
+                        helper(sh, rules, h, from, end, marks, cpu)
+                    })
+                })
+                .collect();
+            let _stop = StopOnDrop(&sh);
             let mut n0 = from;
             let mut t = 0;
             while n0 < end {
-                let i = t % SLOTS;
-                // When the helper is behind, give it less of the work.
-                if !sh.claim(i, READY, 0, |b| (b - step(b)).max(-MAX_LEFT)) {
+                let i = t % slots;
+                // When the helpers are behind, give them less of the work.
+                if !sh.claim(i, ready(t), 0, |b| (b - step(b)).max(-MAX_LEFT)) {
                     break;
                 }
                 {
@@ -266,7 +308,8 @@ impl Sparse {
                     debug_assert_eq!(packed.n0, n0);
                     packed.unpack(&mut own, cpu);
                 }
-                sh.set(i, FREE, 0);
+                let next = t + slots;
+                sh.set(i, free_for(next), sh.helper_of(next));
                 let r = self.finish_shared(&sh, &mut own);
                 if let Err(n) = r {
                     result = Err(n);
@@ -280,10 +323,16 @@ impl Sparse {
                 result = Ok(settled);
             }
             drop(_stop);
-            // A panic of the helper is a bug: pass it on.
-            helper.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+            let mut pairs = (0, 0);
+            for w in workers {
+                // A panic of a helper is a bug: pass it on.
+                let (r, s) = w.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                pairs.0 += r;
+                pairs.1 += s;
+            }
+            pairs
         });
-        self.helper_marks = Some(helper_marks);
+        self.helper_marks = helper_marks;
         self.batch = Some(own);
         self.rare_pairs += helper_pairs.0;
         self.scanned_pairs += helper_pairs.1;
@@ -312,7 +361,7 @@ impl Sparse {
             self.note(n, g);
             if self.rare.len() > rare_before {
                 let i = sh.progress.rare_len.load(Ordering::Relaxed);
-                sh.rare[i].store(pack(n as u32, g as u32), Ordering::Relaxed);
+                sh.rare[i].store(Rare::new(n, g).bits(), Ordering::Relaxed);
                 sh.progress.rare_len.store(i + 1, Ordering::Release);
             }
             if g > max_before {
@@ -324,33 +373,34 @@ impl Sparse {
     }
 }
 
-/// The helper thread: for each batch, marks what the settled heaps allow in its own option
-/// sets and hands them over packed. Returns the pairs it marked (rare pairs, pairs of the
-/// scans).
+/// Helper thread `h`: for each of its batches (t ≡ h modulo the helpers), marks what the
+/// settled heaps allow in its own option sets and hands them over packed. Returns the pairs
+/// it marked (rare pairs, pairs of the scans).
 fn helper(
     sh: &Shared,
     rules: &super::SplitRules,
+    h: usize,
     from: usize,
     end: usize,
     marks: &mut Marks,
     cpu: Cpu,
 ) -> (u64, u64) {
-    let mut rare: Vec<(u32, u32)> = Vec::new();
+    let mut rare: Vec<Rare> = Vec::new();
     let (mut rare_pairs, mut scan_pairs) = (0, 0);
-    let mut nb = from;
-    let mut t = 0;
+    let slots = sh.slots.len();
+    let mut t = h;
+    let mut nb = from + h * BATCH;
     while nb < end {
-        let i = t % SLOTS;
+        let i = t % slots;
         // When ahead of the main thread, take more of the work.
-        if !sh.claim(i, FREE, 1, |b| (b + step(b)).min(MAX_AHEAD_PAIRS)) {
+        if !sh.claim(i, free_for(t), h + 1, |b| (b + step(b)).min(MAX_AHEAD_PAIRS)) {
             break;
         }
         {
             let settled_to = sh.progress.published.load(Ordering::Acquire);
             let len = sh.progress.rare_len.load(Ordering::Acquire);
             for e in &sh.rare[rare.len()..len] {
-                let x = e.load(Ordering::Relaxed);
-                rare.push(((x >> 32) as u32, x as u32));
+                rare.push(Rare::from_bits(e.load(Ordering::Relaxed)));
             }
             let settled = sh.cells.settled(settled_to);
             marks.reset(nb, limit_of(sh.progress.max_value.load(Ordering::Relaxed)));
@@ -359,9 +409,9 @@ fn helper(
             scan_pairs += mark_scan(rules, settled, balance.max(0) as usize, marks);
             sh.slot(i).pack(marks, cpu);
         }
-        sh.set(i, READY, 1);
-        nb += BATCH;
-        t += 1;
+        sh.set(i, ready(t), 0);
+        nb += sh.helpers * BATCH;
+        t += sh.helpers;
     }
     (rare_pairs, scan_pairs)
 }

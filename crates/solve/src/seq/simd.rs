@@ -29,6 +29,8 @@
 //! only decides which tests are ignored; the engine itself still detects at run time
 //! ([`Cpu::detect`]).
 
+use super::sparse::Rare;
+
 /// The proof inside a token that its features were detected. Off x86-64 it has no value.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
@@ -245,13 +247,7 @@ pub(crate) fn unpack_bits_avx2(t: Avx2, bits: &[u64], bytes: &mut [u8]) {
 /// heap that has not is skipped by the portable twin, but marks wrong values with AVX2
 /// (never reading outside `settled`), and fails a debug assertion.
 #[inline(always)]
-pub(crate) fn or_rare(
-    avx2: Option<Avx2>,
-    words: &mut [u32; 8],
-    rare: &[(u32, u32)],
-    m0: usize,
-    settled: &[u16],
-) {
+pub(crate) fn or_rare(avx2: Option<Avx2>, words: &mut [u32; 8], rare: &[Rare], m0: usize, settled: &[u16]) {
     match avx2 {
         Some(t) => or_rare_avx2(t, words, rare, m0, settled),
         None => or_rare_portable(words, rare, m0, settled),
@@ -260,9 +256,9 @@ pub(crate) fn or_rare(
 
 /// [`or_rare`] in plain Rust.
 #[inline(always)]
-pub(crate) fn or_rare_portable(words: &mut [u32; 8], rare: &[(u32, u32)], m0: usize, settled: &[u16]) {
-    for &(a, ga) in rare {
-        let base = m0 - a as usize;
+pub(crate) fn or_rare_portable(words: &mut [u32; 8], rare: &[Rare], m0: usize, settled: &[u16]) {
+    for &r in rare {
+        let (base, ga) = (m0 - r.heap(), r.value() as u32);
         if let Some(w) = settled.get(base..base + 8) {
             for l in 0..8 {
                 words[l] |= 1u32 << ((w[l] as u32 ^ ga) & 31);
@@ -275,7 +271,7 @@ pub(crate) fn or_rare_portable(words: &mut [u32; 8], rare: &[(u32, u32)], m0: us
 #[inline(always)]
 #[allow(unsafe_code)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-pub(crate) fn or_rare_avx2(t: Avx2, words: &mut [u32; 8], rare: &[(u32, u32)], m0: usize, settled: &[u16]) {
+pub(crate) fn or_rare_avx2(t: Avx2, words: &mut [u32; 8], rare: &[Rare], m0: usize, settled: &[u16]) {
     #[cfg(target_arch = "x86_64")]
     {
         let _ = t;
@@ -361,7 +357,7 @@ fn witness_one_by_one(targets: &mut Targets, low: &[u16], high: &[u16], from: us
 /// CPU has the features (the safe wrappers above check the token).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Targets, TARGET_VALUES};
+    use super::{Rare, Targets, TARGET_VALUES};
     use std::arch::x86_64::*;
 
     /// Pairs looked up at once by `witness`.
@@ -419,21 +415,22 @@ mod x86 {
 
     #[target_feature(enable = "avx2")]
     #[allow(unsafe_code)]
-    pub(super) fn or_rare(words: &mut [u32; 8], rare: &[(u32, u32)], m0: usize, settled: &[u16]) {
+    pub(super) fn or_rare(words: &mut [u32; 8], rare: &[Rare], m0: usize, settled: &[u16]) {
         // SAFETY: `[u32; 8]` and `__m256i` have the same size, and any bits are valid for both.
         let mut acc: __m256i = unsafe { std::mem::transmute(*words) };
         let ones = _mm256_set1_epi32(1);
         let Some(last) = settled.len().checked_sub(8) else {
             return;
         };
-        for &(a, ga) in rare {
+        for &r in rare {
+            let (a, ga) = (r.heap(), r.value() as u32);
             // The heaps of a rare pass have their 8 cells settled: m0 − a ≤ last (finding
             // that run here again, two binary searches a batch, cost more than the checks
             // save). The clamp keeps the load in the slice whatever the list holds, without
             // a bounds check in the loop (which kept the accumulator on the stack, every OR
             // waiting for the store before it).
-            debug_assert!(a as usize <= m0 && m0 - a as usize <= last);
-            let base = m0.wrapping_sub(a as usize).min(last);
+            debug_assert!(a <= m0 && m0 - a <= last);
+            let base = m0.wrapping_sub(a).min(last);
             // SAFETY: base ≤ settled.len() − 8: the unaligned load reads 8 u16 of the slice.
             let v = unsafe { _mm_loadu_si128(settled.as_ptr().add(base).cast()) };
             let x = _mm256_xor_si256(_mm256_cvtepu16_epi32(v), _mm256_set1_epi32(ga as i32));
@@ -576,7 +573,7 @@ mod tests {
     }
 
     /// A rare pass of [`or_rare`]: `(words, rare, m0, settled)`.
-    type OrRareCase = ([u32; 8], Vec<(u32, u32)>, usize, Vec<u16>);
+    type OrRareCase = ([u32; 8], Vec<Rare>, usize, Vec<u16>);
 
     /// A rare pass of [`or_rare`], every value below 32 and every rare heap with its 8 cells
     /// in `settled`.
@@ -591,7 +588,7 @@ mod tests {
                 let bases = (settled.len() - 8).min(m0) + 1;
                 let rare = picks
                     .into_iter()
-                    .map(|(i, g)| ((m0 - i.index(bases)) as u32, g))
+                    .map(|(i, g)| Rare::new(m0 - i.index(bases), g as usize))
                     .collect();
                 (words, rare, m0, settled)
             })
@@ -636,9 +633,9 @@ mod tests {
         #[test]
         fn portable_or_rare_marks_the_pairs((words, rare, m0, settled) in or_rare_case()) {
             let mut want = words;
-            for &(a, ga) in &rare {
+            for &r in &rare {
                 for (j, w) in want.iter_mut().enumerate() {
-                    *w |= 1 << ((u32::from(settled[m0 - a as usize + j]) ^ ga) % 32);
+                    *w |= 1 << ((u32::from(settled[m0 - r.heap() + j]) ^ r.value() as u32) % 32);
                 }
             }
             let mut got = words;

@@ -52,6 +52,53 @@ impl SplitRules {
     }
 }
 
+/// A heap with a rare value and its value, packed in 64 bits: the heap in the high
+/// [`Rare::HEAP_BITS`] bits, the value in the low [`Rare::VALUE_BITS`] (one load per entry
+/// in the rare passes, as the 32-bit pairs were, with heaps past 2^32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rare(u64);
+
+impl Rare {
+    /// Bits of the value.
+    pub(crate) const VALUE_BITS: u32 = 24;
+    /// Bits of the heap: heaps below 2^40 (see [`crate::seq::MAX_COUNT`]).
+    pub(crate) const HEAP_BITS: u32 = 64 - Rare::VALUE_BITS;
+    /// The largest value the rare/common method stores (its option sets would take
+    /// 2^24 bytes per heap well before).
+    pub(crate) const MAX_VALUE: usize = (1 << Rare::VALUE_BITS) - 1;
+
+    /// Heap `heap` with value `value` (below 2^40 and 2^24).
+    #[inline(always)]
+    pub(crate) fn new(heap: usize, value: usize) -> Rare {
+        debug_assert!((heap as u64) >> Rare::HEAP_BITS == 0 && value <= Rare::MAX_VALUE);
+        Rare(((heap as u64) << Rare::VALUE_BITS) | value as u64)
+    }
+
+    /// The heap.
+    #[inline(always)]
+    pub(crate) fn heap(self) -> usize {
+        (self.0 >> Rare::VALUE_BITS) as usize
+    }
+
+    /// Its value.
+    #[inline(always)]
+    pub(crate) fn value(self) -> usize {
+        (self.0 & Rare::MAX_VALUE as u64) as usize
+    }
+
+    /// The entry as 64 bits (to share between threads).
+    #[inline(always)]
+    pub(crate) fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// The entry of [`Rare::bits`].
+    #[inline(always)]
+    pub(crate) fn from_bits(bits: u64) -> Rare {
+        Rare(bits)
+    }
+}
+
 /// A growable bitset over values.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Bits(pub(super) Vec<u64>);
@@ -102,7 +149,7 @@ pub struct Sparse {
     /// Value counts on even and on odd heaps.
     counts: [Vec<u64>; 2],
     /// Heaps with a rare value, in order, with their value.
-    rare: Vec<(u32, u32)>,
+    rare: Vec<Rare>,
     /// The option values of the heap being computed: `seen[v] != 0` when v is an option.
     /// Bytes rather than bits: marking is a plain store, with no read to wait for.
     seen: Vec<u8>,
@@ -120,14 +167,14 @@ pub struct Sparse {
     tuner: Tuner,
     /// Option sets of the 8 heaps of a batch (allocated on first use).
     batch: Option<Marks>,
-    /// How the two-thread pipeline shares the work (adapted to keep both threads busy): b ≥ 0,
-    /// the helper marks the whole rare pass and b pairs of common heaps of each heap's scan;
-    /// b < 0, it leaves the last −b rare heaps of its pass to the main thread.
+    /// How the pipeline shares the work (adapted to keep every thread busy): b ≥ 0, the
+    /// helpers mark the whole rare pass and b pairs of common heaps of each heap's scan;
+    /// b < 0, they leave the last −b rare heaps of their pass to the main thread.
     pub(crate) balance: isize,
-    /// The batches handed between the two threads of the pipeline, kept between chunks.
+    /// The batches handed between the threads of the pipeline, kept between chunks.
     pool: Vec<pipeline::Packed>,
-    /// The helper thread's option sets, kept between chunks.
-    helper_marks: Option<Marks>,
+    /// The helper threads' option sets, kept between chunks.
+    helper_marks: Vec<Marks>,
     /// The SIMD instructions the kernels may use: what the CPU has ([`Cpu::detect`]), or
     /// none ([`Sparse::portable_only`]).
     cpu: Cpu,
@@ -229,7 +276,7 @@ impl Marks {
 #[inline(always)]
 fn mark_rare<T: Cell>(
     rules: &SplitRules,
-    rare: &[(u32, u32)],
+    rare: &[Rare],
     settled: &[T],
     marks: &mut Marks,
     leave: usize,
@@ -252,10 +299,10 @@ fn mark_rare<T: Cell>(
     let mut pairs = 0;
     for &(m0, from, to) in &pass {
         pairs += (BATCH * (to - from)) as u64;
-        for &(a, ga) in &rare[from..to] {
-            let base = m0 - a as usize;
+        for &r in &rare[from..to] {
+            let base = m0 - r.heap();
             if let Some(w) = settled.get(base..base + BATCH) {
-                let ga = ga as usize;
+                let ga = r.value();
                 for (seen, x) in seens.iter_mut().zip(w) {
                     seen[(ga ^ x.get()) & 0xFFFF] = 1;
                 }
@@ -279,7 +326,7 @@ fn mark_rare<T: Cell>(
 #[allow(clippy::too_many_arguments)]
 fn rare_pass(
     rules: &SplitRules,
-    rare: &[(u32, u32)],
+    rare: &[Rare],
     s: usize,
     n0: usize,
     leave: usize,
@@ -304,7 +351,7 @@ fn rare_pass(
         } else {
             // The heaps from the first one left on are outside the range.
             let kept = ihi.saturating_sub(leave).max(ilo);
-            let hi = if kept < ihi { rare[kept].0 as usize } else { hi };
+            let hi = if kept < ihi { rare[kept].heap() } else { hi };
             ranges_out.push((lo, hi));
             out.push((m0, ilo, kept));
             bounds_out.push([ilo, kept, 0, 0]);
@@ -316,16 +363,16 @@ fn rare_pass(
 /// one computed, the rare heaps are mostly small): that is checked first, before a binary
 /// search whose steps each wait for a load.
 #[inline(always)]
-fn rare_below(rare: &[(u32, u32)], x: usize) -> usize {
+fn rare_below(rare: &[Rare], x: usize) -> usize {
     match rare.last() {
-        Some(&(a, _)) if (a as usize) < x => rare.len(),
+        Some(&r) if r.heap() < x => rare.len(),
         // Small x (the rare pass of a batch asks for the heaps below 8, at most 7 of them):
         // the first few, side by side.
-        _ => match rare.iter().take(8).position(|&(a, _)| (a as usize) >= x) {
+        _ => match rare.iter().take(8).position(|&r| r.heap() >= x) {
             Some(i) => i,
             None => {
                 let k = rare.len().min(8);
-                k + rare[k..].partition_point(|&(a, _)| (a as usize) < x)
+                k + rare[k..].partition_point(|&r| r.heap() < x)
             }
         },
     }
@@ -346,65 +393,103 @@ fn limit_of(max: usize) -> usize {
 /// the pipeline off for many chunks.
 const MIN_TIMED: usize = 2048;
 
-/// Chooses between one and two threads by measured speed (heaps per second).
+/// Chooses how many threads to use by measured speed (heaps per second): one, two, or all
+/// that were asked for.
 #[derive(Clone, Debug, Default)]
 struct Tuner {
-    /// Last measured speeds, one thread and two.
-    rate: [Option<f64>; 2],
-    /// Chunks until the slower way is tried again, and the current wait between tries
-    /// (doubling while the slower way stays slower: on a busy machine, two threads that wait
+    /// The thread counts to choose among, fewest first (1, then 2, then the most asked for),
+    /// and the last measured speed of each.
+    choices: Vec<usize>,
+    rate: Vec<Option<f64>>,
+    /// Chunks until a slower way is tried again, and the current wait between tries
+    /// (doubling while the slower ways stay slower: on a busy machine, threads that wait
     /// for each other every batch can be several times slower, so tries must be rare).
     countdown: u64,
     interval: u64,
-    /// Always two threads (for benchmarks).
+    /// The slower way tried last (the tries go round them).
+    tried: usize,
+    /// Always the most threads (for benchmarks and tests).
     forced: bool,
 }
 
 impl Tuner {
-    fn parallel_next(&mut self) -> bool {
-        if self.forced {
-            return true;
+    /// Makes the choices those for up to `threads` threads (a new count forgets the speeds).
+    fn up_to(&mut self, threads: usize) {
+        let mut choices = vec![1, 2.min(threads), threads];
+        choices.dedup();
+        if choices != self.choices {
+            self.rate = vec![None; choices.len()];
+            self.choices = choices;
         }
-        match self.rate {
-            [None, _] => false,
+    }
+
+    /// The fastest way measured (an index of `choices`), when every way is measured.
+    fn best(&self) -> Option<usize> {
+        let rates: Vec<f64> = self.rate.iter().copied().collect::<Option<_>>()?;
+        // Ties go to more threads.
+        let mut best = 0;
+        for (i, &r) in rates.iter().enumerate() {
+            if r >= rates[best] {
+                best = i;
+            }
+        }
+        Some(best)
+    }
+
+    /// The thread count for the next chunk.
+    fn next_threads(&mut self) -> usize {
+        let most = *self.choices.last().unwrap_or(&1);
+        if self.forced {
+            return most;
+        }
+        match self.rate.first().copied().flatten() {
+            None => return 1,
             // Handing over a batch of 8 heaps costs a few tenths of a microsecond with the
             // waits: not worth it when one thread settles a heap in less than half a
             // microsecond.
-            [Some(one), _] if one > 2e6 => false,
-            [_, None] => true,
-            [Some(one), Some(two)] => {
-                let better = two >= one;
-                if self.countdown == 0 {
-                    // Try the slower way once: the machine's load changes.
-                    self.interval = (self.interval * 2).clamp(8, 1024);
-                    self.countdown = self.interval;
-                    !better
-                } else {
-                    self.countdown -= 1;
-                    better
-                }
+            Some(one) if one > 2e6 => return 1,
+            Some(_) => {}
+        }
+        if let Some(i) = self.rate.iter().position(|r| r.is_none()) {
+            return self.choices[i];
+        }
+        let best = self.best().unwrap_or(0);
+        if self.countdown == 0 {
+            // Try a slower way once: the machine's load changes.
+            self.interval = (self.interval * 2).clamp(8, 1024);
+            self.countdown = self.interval;
+            self.tried = (self.tried + 1) % self.choices.len();
+            if self.tried == best {
+                self.tried = (self.tried + 1) % self.choices.len();
             }
+            self.choices[self.tried]
+        } else {
+            self.countdown -= 1;
+            self.choices[best]
         }
     }
 
-    /// True when `parallel` is not the way known to be faster (a trial: keep it short).
-    fn trial(&self, parallel: bool) -> bool {
-        match self.rate {
-            [Some(one), Some(two)] => (two >= one) != parallel,
-            _ => !self.forced,
+    /// True when `threads` is not the way known to be fastest (a trial: keep it short).
+    fn trial(&self, threads: usize) -> bool {
+        match self.best() {
+            Some(b) => self.choices[b] != threads,
+            None => !self.forced,
         }
     }
 
-    fn record(&mut self, parallel: bool, heaps: usize, took: std::time::Duration) {
+    fn record(&mut self, threads: usize, heaps: usize, took: std::time::Duration) {
         if heaps < MIN_TIMED {
             return;
         }
+        let Some(i) = self.choices.iter().position(|&c| c == threads) else {
+            return;
+        };
         let rate = heaps as f64 / took.as_secs_f64().max(1e-9);
-        let before = self.rate;
-        self.rate[parallel as usize] = Some(rate);
-        // When the other way turned out faster, switch and try back soon.
-        if let ([Some(a), Some(b)], [Some(c), Some(d)]) = (before, self.rate) {
-            if (b >= a) != (d >= c) {
+        let before = self.best();
+        self.rate[i] = Some(rate);
+        // When another way turned out fastest, switch and try back soon.
+        if let (Some(a), Some(b)) = (before, self.best()) {
+            if a != b {
                 self.interval = 8;
                 self.countdown = 8;
             }
@@ -435,7 +520,7 @@ impl Sparse {
             batch: None,
             balance: 0,
             pool: Vec::new(),
-            helper_marks: None,
+            helper_marks: Vec::new(),
             cpu: Cpu::detect(),
         };
         for (n, v) in values.iter().enumerate() {
@@ -545,7 +630,7 @@ impl Sparse {
         self.rare.clear();
         for (i, v) in values.iter().enumerate().skip(1) {
             if !self.classify(i, v.get()) {
-                self.rare.push((i as u32, v.get() as u32));
+                self.rare.push(Rare::new(i, v.get()));
             }
         }
         self.rare_at_rebuild = self.rare.len();
@@ -594,15 +679,23 @@ impl Sparse {
         self.cpu
     }
 
-    /// Always use two threads in [`Sparse::compute_parallel`], however fast one is (for
-    /// benchmarks of the two-thread method).
-    pub fn force_two_threads(&mut self, forced: bool) {
+    /// Always use every thread given to [`Sparse::compute_parallel`], however fast one is
+    /// (for benchmarks and tests of the pipeline).
+    pub fn force_all_threads(&mut self, forced: bool) {
         self.tuner.forced = forced;
     }
 
-    /// Like [`Sparse::compute`], on two threads (a pipeline, see `seq/pipeline.rs`) once
-    /// heaps are past the first few thousand.
-    pub fn compute_parallel(&mut self, cells: &mut [u16], from: usize, to: usize) -> Result<(), usize> {
+    /// Like [`Sparse::compute`], on up to `threads` threads (a pipeline, see
+    /// `seq/pipeline.rs`) once heaps are past the first few thousand: one, two or all of
+    /// them, whichever was measured fastest lately (see [`Tuner`]).
+    pub fn compute_parallel(
+        &mut self,
+        cells: &mut [u16],
+        from: usize,
+        to: usize,
+        threads: usize,
+    ) -> Result<(), usize> {
+        self.tuner.up_to(threads.max(1));
         const SERIAL_BELOW: usize = 1 << 12;
         let mut n = from;
         while n < to {
@@ -627,26 +720,26 @@ impl Sparse {
                 n = end;
                 continue;
             }
-            // Two threads wait for each other every batch, which only pays when both really
-            // run: on a busy machine one thread is faster. Time both ways now and then, keep
-            // the faster.
+            // The threads wait for each other every batch, which only pays when they all
+            // really run: on a busy machine fewer threads are faster. Time each way now and
+            // then, keep the fastest.
             let started = std::time::Instant::now();
-            let parallel = self.tuner.parallel_next();
-            let end = if self.tuner.trial(parallel) {
+            let use_threads = self.tuner.next_threads();
+            let end = if self.tuner.trial(use_threads) {
                 end.min(n + 4096)
             } else {
                 end
             };
-            if !parallel {
+            if use_threads == 1 {
                 self.compute(cells, n, end)?;
-                self.tuner.record(false, end - n, started.elapsed());
+                self.tuner.record(1, end - n, started.elapsed());
                 n = end;
                 continue;
             }
-            let done = self.compute_pipelined(cells, n, end)?;
+            let done = self.compute_pipelined(cells, n, end, use_threads)?;
             // What is left of the chunk is less than a batch.
             self.compute(cells, done, end)?;
-            self.tuner.record(true, end - n, started.elapsed());
+            self.tuner.record(use_threads, end - n, started.elapsed());
             n = end;
             if n >= self.next_rebuild || self.rare.len() > 2 * self.rare_at_rebuild + 256 {
                 self.rebuild(&cells[..n]);
@@ -670,7 +763,8 @@ impl Sparse {
                 }
             } else {
                 let g = self.value_of(cells, n);
-                if g > T::MAX {
+                // Rare entries keep 24-bit values ([`Rare`]).
+                if g > T::MAX || g > Rare::MAX_VALUE {
                     return Err(n);
                 }
                 self.settle(cells, n, g);
@@ -702,7 +796,7 @@ impl Sparse {
     fn note(&mut self, n: usize, g: usize) {
         self.count(n, g);
         if !self.classify(n, g) && n > 0 {
-            self.rare.push((n as u32, g as u32));
+            self.rare.push(Rare::new(n, g));
         }
     }
 
@@ -804,7 +898,7 @@ impl Sparse {
     /// the rare list: `[lo, hi, w0, w1]`, the pass having marked the rare heaps at places
     /// `lo..hi` outside `w0..w1` (the unequal window; `w0 = w1` without it). Places below
     /// the batch's first heap do not move while it is computed (the list only grows).
-    /// [`rare_pass`] finds them too; on two threads the helper's list may be shorter, so the
+    /// [`rare_pass`] finds them too; in the pipeline a helper's list may be shorter, so the
     /// main thread finds them again in its own.
     pub(super) fn index_bounds(&self, n0: usize, ranges: &[(usize, usize)], out: &mut Vec<[usize; 4]>) {
         out.clear();
@@ -870,12 +964,12 @@ impl Sparse {
             let end = idx(m);
             let below = &cells[..m];
             let mut mark_range = |from: usize, to: usize| {
-                for &(a, ga) in &self.rare[from..to.max(from)] {
-                    let a = a as usize;
+                for &r in &self.rare[from..to.max(from)] {
+                    let (a, ga) = (r.heap(), r.value());
                     if unequal && 2 * a == m {
                         continue;
                     }
-                    seen.mark(ga as usize ^ below[m - a].get());
+                    seen.mark(ga ^ below[m - a].get());
                 }
             };
             match batch {
@@ -1181,7 +1275,7 @@ fn walsh_hadamard(d: &mut [i64]) {
 
 #[cfg(test)]
 mod rare_below_tests {
-    use super::rare_below;
+    use super::{rare_below, Rare};
     use proptest::prelude::*;
 
     proptest! {
@@ -1190,8 +1284,24 @@ mod rare_below_tests {
         fn rare_below_counts_the_heaps_below(mut heaps in proptest::collection::vec(1u32..200, 0..20), x in 0usize..210) {
             heaps.sort_unstable();
             heaps.dedup();
-            let rare: Vec<(u32, u32)> = heaps.iter().map(|&a| (a, 0)).collect();
+            let rare: Vec<Rare> = heaps.iter().map(|&a| Rare::new(a as usize, 0)).collect();
             prop_assert_eq!(rare_below(&rare, x), heaps.iter().filter(|&&a| (a as usize) < x).count());
+        }
+
+        /// Heaps past 2^32 (and up to 2^40 − 1) keep their number and value in an entry.
+        #[test]
+        fn rare_entries_hold_heaps_past_2_32(mut heaps in proptest::collection::vec(0usize..1000, 0..20), x in 0usize..1010, v in 0usize..=Rare::MAX_VALUE) {
+            let base = 1usize << 32;
+            heaps.sort_unstable();
+            heaps.dedup();
+            let rare: Vec<Rare> = heaps.iter().map(|&a| Rare::new(base + a, v)).collect();
+            for (r, &a) in rare.iter().zip(&heaps) {
+                prop_assert_eq!((r.heap(), r.value()), (base + a, v));
+                prop_assert_eq!(Rare::from_bits(r.bits()), *r);
+            }
+            prop_assert_eq!(rare_below(&rare, base + x), heaps.iter().filter(|&&a| a < x).count());
+            let top = (1usize << Rare::HEAP_BITS) - 1;
+            prop_assert_eq!((Rare::new(top, v).heap(), Rare::new(top, v).value()), (top, v));
         }
     }
 }

@@ -177,21 +177,24 @@ fn summary_of_kayles() {
 }
 
 proptest! {
-    // Each case checks 4700 heaps against the quadratic reference: few cases.
-    #![proptest_config(ProptestConfig::with_cases(8))]
+    // Each case checks 4700 heaps against the quadratic reference on 1 to 4 threads.
+    #![proptest_config(ProptestConfig::with_cases(16))]
     #[test]
-    fn two_thread_pipeline_matches_naive(rules in small_rules()) {
-        // Past 4096 heaps, where the pipeline starts; forced to two threads.
+    fn the_pipeline_matches_naive_on_one_to_four_threads(rules in pipeline_rules()) {
+        // Past 4096 heaps, where the pipeline starts; forced to use every thread (more
+        // threads than cores is fine: the values must not depend on the scheduling).
         let count = 4700;
-        let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
-        e.use_period(false);
-        e.set_threads(2);
-        e.force_two_threads(true);
-        e.compute_to(count).unwrap();
-        let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
-        prop_assert_eq!(got, naive::values(&rules, count as usize));
+        let want = naive::values(&rules, count as usize);
+        for threads in 1..=4 {
+            let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
+            e.use_period(false);
+            e.set_threads(threads);
+            e.force_all_threads(true);
+            e.compute_to(count).unwrap();
+            let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+            prop_assert_eq!(&got, &want, "{} threads", threads);
+        }
     }
-
 }
 
 /// The values of `rules` up to `count` by the engine, without SIMD when `portable`, in
@@ -235,6 +238,31 @@ proptest! {
         prop_assert_ne!(avx2, Some(false), "built on a CPU with AVX2, run on one without");
         prop_assert_eq!(got, naive::values(&rules, count as usize));
     }
+}
+
+/// Random codes of the games the rare/common method computes (at most two heaps left, the
+/// unequal flag on all splitting digits or none): those whose pipeline uses the threads.
+fn pipeline_rules() -> impl Strategy<Value = HeapRules> {
+    prop_oneof![
+        (
+            prop_oneof![Just(0u32), Just(4u32)],
+            proptest::collection::vec(0u32..8, 1..5)
+        )
+            .prop_map(|(d0, rest)| {
+                let mut digits = vec![d0];
+                digits.extend(rest);
+                tb(digits, false)
+            }),
+        (
+            prop_oneof![Just(4u32), Just(0u32)],
+            proptest::collection::vec(0u32..8, 0..4)
+        )
+            .prop_map(|(d0, rest)| {
+                let mut digits = vec![d0];
+                digits.extend(rest);
+                tb(digits, true)
+            }),
+    ]
 }
 
 fn small_rules() -> impl Strategy<Value = HeapRules> {
@@ -499,7 +527,7 @@ fn batches_match_naive() {
 }
 
 #[test]
-fn two_threads_give_the_same_values() {
+fn several_threads_give_the_same_values() {
     for name in [
         "0.6",
         "0.16",
@@ -513,17 +541,20 @@ fn two_threads_give_the_same_values() {
         let r = rules_of(name);
         let n = 12_000;
         let one = compute(&r, n);
-        for forced in [false, true] {
+        for (threads, forced) in [(2, false), (2, true), (3, true), (4, false)] {
             let mut two = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
             two.use_period(false);
-            two.set_threads(2);
+            two.set_threads(threads);
             // Forced: the pipeline runs whatever the machine's load.
-            two.force_two_threads(forced);
+            two.force_all_threads(forced);
             // In pieces, as the CLI does (a piece that is not whole batches, too).
             for to in [5000, 5001, 9000, 9013, n] {
                 two.compute_to(to).unwrap();
             }
-            assert!((0..n).all(|i| one.get(i) == two.get(i)), "{name} forced {forced}");
+            assert!(
+                (0..n).all(|i| one.get(i) == two.get(i)),
+                "{name} on {threads} threads, forced {forced}"
+            );
         }
     }
 }
@@ -557,7 +588,7 @@ fn time_two_threads() {
         let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
         e.use_period(false);
         e.set_threads(2);
-        e.force_two_threads(true);
+        e.force_all_threads(true);
         let t = std::time::Instant::now();
         e.compute_to(n).unwrap();
         eprintln!("{name} {n}: one thread {one:?}, two threads {:?}", t.elapsed());
@@ -599,7 +630,7 @@ fn scans_against_one_portable_thread(portable: bool, check: impl Fn(&str, &spars
         plain.use_period(false);
         plain.portable_only();
         plain.compute_to(n).unwrap();
-        for (threads, balance) in [(1, 0), (2, -100_000), (2, -2), (2, 300)] {
+        for (threads, balance) in [(1, 0), (2, -100_000), (2, -2), (2, 300), (3, -2), (4, 300)] {
             if portable && threads == 1 {
                 // That is `plain` itself.
                 continue;
@@ -610,7 +641,7 @@ fn scans_against_one_portable_thread(portable: bool, check: impl Fn(&str, &spars
                 e.portable_only();
             }
             e.set_threads(threads);
-            e.force_two_threads(threads == 2);
+            e.force_all_threads(threads >= 2);
             if let Method::Sparse(s) = &mut e.method {
                 s.balance = balance;
             }
@@ -666,7 +697,7 @@ fn the_targeted_scan_answers_a_mex_past_its_table() {
         let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
         e.use_period(false);
         e.set_threads(threads);
-        e.force_two_threads(threads == 2);
+        e.force_all_threads(threads == 2);
         e.compute_to(count).unwrap();
         let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
         let first = (0..count as usize).find(|&i| got[i] != want[i]);
@@ -680,7 +711,7 @@ fn split_after(rules: &HeapRules, count: u64, threads: usize) -> (Vec<u64>, spar
     let mut e = SeqEngine::new(rules, count, StoreOptions::default()).unwrap();
     e.use_period(false);
     e.set_threads(threads);
-    e.force_two_threads(threads > 1);
+    e.force_all_threads(threads > 1);
     e.compute_to(count).unwrap();
     let Method::Sparse(s) = &e.method else {
         panic!("{rules:?} is not computed by the rare/common method");
@@ -762,4 +793,67 @@ fn summary_reports_a_heap_parity_split() {
     assert!(rare < 200, "{rare}");
     // Kayles keeps one split for every heap.
     assert_eq!(compute(&rules_of("0.77"), 1000).summary().split_mask, None);
+}
+
+/// Counts past 2^32 without 2^32 real heaps: Kayles (period 12 from 71) in an engine of
+/// capacity 2^40, its values in a scratch file that grows in small steps. Once the period is
+/// proven, values and the summary past the heaps computed follow from it.
+#[test]
+fn a_proven_period_answers_counts_past_2_32() {
+    let r = rules_of("0.77");
+    let dir = tempfile::tempdir().unwrap();
+    let store = StoreOptions {
+        memory_limit: 0,
+        scratch_dir: Some(dir.path().to_path_buf()),
+    };
+    let mut e = SeqEngine::new(&r, MAX_COUNT, store).unwrap();
+    assert!(e.file_backed());
+    let mut to = 1000;
+    while e.proven().is_none() {
+        to *= 2;
+        e.compute_to(to).unwrap();
+        assert!(to < 1 << 20, "no period proven");
+    }
+    let held = e.len();
+    let want = naive::values(&r, 1000);
+    for i in [1u64 << 32, (1 << 32) + 1, (1 << 33) + 7, MAX_COUNT - 1] {
+        for k in 0..24 {
+            // Past the preperiod, G(n) depends on n mod 12 only.
+            let n = i - k;
+            let small = 71 + (n - 71) % 12 + 12 * 40;
+            assert_eq!(e.get(n), want[small as usize], "G({n})");
+        }
+    }
+    // The summary of a count past the values held, counted from the period, is the summary
+    // of every value computed (by heap mod 4 too: the split by the heap's parity uses it).
+    let len = 3 * held as usize + 5;
+    let counted = e.summary_of(len);
+    let every = compute(&r, len as u64).summary_of(len);
+    let strip = |s: Summary| Summary {
+        period: s.period.map(|p| Period { checked_to: 0, ..p }),
+        ..s
+    };
+    assert_eq!(strip(counted), strip(every));
+    let s = e.summary_of(MAX_COUNT as usize);
+    assert_eq!((s.count, s.max), (MAX_COUNT, 8));
+    assert_eq!(s.period.map(|p| (p.period, p.n0)), Some((12, 71)));
+}
+
+/// The scratch file grows in steps (here of 4 KiB) and keeps every value across the maps.
+#[test]
+fn the_scratch_file_grows_and_keeps_its_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut b = store::Backing::<u32>::with_step(1 << 20, 0, &Some(dir.path().to_path_buf()), 4096).unwrap();
+    assert!(b.is_file());
+    let mut len = 0;
+    for to in [10, 1000, 1001, 5000, 70_000, 1 << 20] {
+        b.ensure(to).unwrap();
+        assert!(b.cells().len() >= to);
+        for (i, c) in b.cells_mut()[len..to].iter_mut().enumerate() {
+            *c = ((len + i) as u32).wrapping_mul(2_654_435_761);
+        }
+        len = to;
+        assert!((0..len).all(|i| b.cells()[i] == (i as u32).wrapping_mul(2_654_435_761)));
+    }
+    assert_eq!(b.cells().len(), 1 << 20);
 }
