@@ -268,7 +268,7 @@ impl SeqEngine {
     /// G(i), for i < len, or for any i once a period is proven ([`SeqEngine::proven`]):
     /// past the values held, one period earlier.
     pub fn get(&self, i: u64) -> u64 {
-        match self.proven {
+        match self.proven() {
             Some(p) if i >= self.len as u64 => self.values.get((p.n0 + (i - p.n0) % p.period) as usize),
             _ => self.values.get(i as usize),
         }
@@ -279,7 +279,9 @@ impl SeqEngine {
     /// [`SeqEngine::use_period`]). Every value past the proof follows from it: see
     /// [`SeqEngine::get`] and [`SeqEngine::summary_of`].
     pub fn proven(&self) -> Option<Period> {
-        self.proven
+        // A period with a saltus (arithmetic) fills computed values (see
+        // [`SeqEngine::compute_to`]) but answers nothing past them: only plain periods do.
+        self.proven.filter(|p| p.saltus == 0)
     }
 
     /// Values `from..to` as little-endian bytes of [`SeqEngine::width`] each.
@@ -412,7 +414,7 @@ impl SeqEngine {
     /// number once a period is proven ([`SeqEngine::proven`]), the values past those
     /// computed counted from the period (in time linear in the period, not in `len`).
     pub fn summary_of(&self, len: usize) -> Summary {
-        let periodic = self.proven.map(|p| (p, self.len));
+        let periodic = self.proven().map(|p| (p, self.len));
         let len = if periodic.is_some() {
             len
         } else {
