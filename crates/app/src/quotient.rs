@@ -7,12 +7,19 @@
 use crate::solve::{AppError, ErrorKind};
 use grundy_core::HeapRules;
 use grundy_games::heap::HeapGame;
-use grundy_solve::quotient::{generator_name, Quotient, QuotientError};
+use grundy_core::Outcome;
+use grundy_solve::quotient::{generator_name, MisereOracle, Quotient, QuotientError, SearchStop};
 use grundy_store::Store;
 use serde::Serialize;
 
-/// The largest quotient a misère solve builds; past it the whole-position search answers.
+/// The largest quotient a misère solve builds; past it the search answers (every sum of the
+/// heaps the quotient covers still a product: [`MisereSums`]).
 pub const SOLVE_MAX_ORDER: usize = 1024;
+
+/// The most positions the search of one heap's step may keep while a misère solve builds
+/// the quotient (a step that needs more stops the building there: the solve's search is then
+/// cheaper than the quotient of one more heap).
+pub const SOLVE_MAX_STATES: usize = 150_000;
 
 /// What `grundy quotient` asks.
 #[derive(Clone, Debug)]
@@ -166,9 +173,7 @@ pub fn check(key: &str, payload: &[u8]) -> Result<(), String> {
 fn stopped(e: QuotientError) -> AppError {
     let kind = match e {
         QuotientError::Memory { .. } => ErrorKind::Memory,
-        QuotientError::MaxOrder { .. }
-        | QuotientError::Unverified { .. }
-        | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
+        QuotientError::MaxOrder { .. } | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
         QuotientError::Halted => ErrorKind::Cancelled,
     };
     AppError::new(kind, e.to_string())
@@ -277,7 +282,7 @@ pub fn solving_quotient(
     if q.heaps() >= target || q.periodicity().is_some() {
         return Ok(q);
     }
-    q = q.with_max_order(SOLVE_MAX_ORDER);
+    q = q.with_max_order(SOLVE_MAX_ORDER).with_max_states(SOLVE_MAX_STATES);
     let before = q.heaps();
     let mut cap = 0;
     while q.heaps() < target && q.periodicity().is_none() {
@@ -301,6 +306,43 @@ pub fn solving_quotient(
         }
     }
     Ok(q)
+}
+
+/// Misère outcomes of sums of heaps for a solve: a product in the quotient when it covers
+/// the heaps, else a whole-position search in which every sum of the heaps it covers is a
+/// product ([`MisereOracle`]), remembered across the sums asked (the moves of one position).
+pub struct MisereSums<'q> {
+    q: &'q Quotient,
+    oracle: MisereOracle<'q>,
+}
+
+impl<'q> MisereSums<'q> {
+    /// Outcomes of sums of `q`'s game.
+    pub fn new(q: &'q Quotient) -> MisereSums<'q> {
+        MisereSums {
+            q,
+            oracle: MisereOracle::new(q),
+        }
+    }
+
+    /// The misère outcome of the sum of `heaps`; `halt` (the solve's stop: its time and
+    /// memory) ends the search.
+    pub fn outcome(&mut self, heaps: &[u64], halt: &dyn Fn() -> bool) -> Result<Outcome, AppError> {
+        if let Some(o) = self.q.outcome(heaps) {
+            return Ok(o);
+        }
+        self.oracle.outcome(heaps, halt).map_err(|e| match e {
+            SearchStop::Limit(n) => AppError::new(
+                ErrorKind::Limit,
+                format!("the misère search passed {n} positions"),
+            ),
+            SearchStop::Memory => AppError::new(
+                ErrorKind::Memory,
+                "the misère search passed the memory budget (raise --memory-budget)",
+            ),
+            SearchStop::Halted => AppError::new(ErrorKind::Cancelled, "stopped"),
+        })
+    }
 }
 
 #[cfg(test)]
