@@ -11,6 +11,7 @@ use grundy_core::Outcome;
 use grundy_solve::quotient::{generator_name, MisereOracle, Quotient, QuotientError, SearchStop};
 use grundy_store::Store;
 use serde::Serialize;
+use std::time::{Duration, Instant};
 
 /// The largest quotient a misère solve builds; past it the search answers (every sum of the
 /// heaps the quotient covers still a product: [`MisereSums`]).
@@ -20,6 +21,10 @@ pub const SOLVE_MAX_ORDER: usize = 1024;
 /// the quotient (a step that needs more stops the building there: the solve's search is then
 /// cheaper than the quotient of one more heap).
 pub const SOLVE_MAX_STATES: usize = 150_000;
+
+/// The most time a misère solve spends building the quotient beyond the store's (the
+/// search answers with the quotient reached).
+pub const SOLVE_BUILD_TIME: Duration = Duration::from_millis(2000);
 
 /// What `grundy quotient` asks.
 #[derive(Clone, Debug)]
@@ -285,15 +290,29 @@ pub fn solving_quotient(
     q = q.with_max_order(SOLVE_MAX_ORDER).with_max_states(SOLVE_MAX_STATES);
     let before = q.heaps();
     let mut cap = 0;
+    let start = Instant::now();
+    let timed_out = || start.elapsed() > SOLVE_BUILD_TIME;
+    let stop = || halt() || timed_out();
     while q.heaps() < target && q.periodicity().is_none() {
-        match q.extend_until(q.heaps() + 1, halt) {
+        let step = Instant::now();
+        match q.extend_until(q.heaps() + 1, &stop) {
             Ok(()) => {}
             Err(QuotientError::MaxOrder { heap, .. }) => {
                 cap = heap;
                 break;
             }
-            Err(QuotientError::Halted) => return Err(AppError::new(ErrorKind::Cancelled, "stopped")),
-            // Past the memory left, or a step that fails its check: the search answers.
+            Err(QuotientError::Halted) if halt() => {
+                return Err(AppError::new(ErrorKind::Cancelled, "stopped"))
+            }
+            Err(QuotientError::Halted) => {
+                // Out of time: a step that took most of the time alone is not tried again
+                // by solves (`grundy quotient` still goes on).
+                if step.elapsed() > SOLVE_BUILD_TIME / 2 {
+                    cap = q.heaps() + 1;
+                }
+                break;
+            }
+            // Past the memory left, or the limit of a step's search: the search answers.
             Err(e) => {
                 cap = e.reached().map_or(0, |r| r + 1);
                 break;

@@ -813,6 +813,7 @@ pub enum SearchStop {
 /// Exact: the quotient gives every sum of its heaps its true outcome.
 pub struct MisereOracle<'q> {
     base: &'q Quotient,
+    period: Option<Periodicity>,
     memo: HashMap<Vec<u64>, bool, RandomState>,
     limit: usize,
     share: Share,
@@ -835,6 +836,7 @@ impl<'q> MisereOracle<'q> {
     pub fn new(base: &'q Quotient) -> MisereOracle<'q> {
         MisereOracle {
             base,
+            period: base.periodicity(),
             memo: HashMap::default(),
             limit: usize::MAX,
             share: Share::whole(),
@@ -865,8 +867,20 @@ impl<'q> MisereOracle<'q> {
     }
 
     fn known(&self, s: &[u64]) -> Option<bool> {
-        if let Some(e) = self.base.element_of_sum(s) {
-            return Some(self.base.is_p(e));
+        let q = self.base;
+        let covered = s.last().is_none_or(|&h| h <= q.heaps);
+        if covered || self.period.is_some() {
+            let mut e = 0;
+            for &h in s {
+                let x = match self.period {
+                    Some(per) if h > q.heaps => {
+                        q.heap_elem[(per.preperiod + (h - per.preperiod) % per.period) as usize]
+                    }
+                    _ => q.heap_elem[h as usize],
+                };
+                e = q.mul(e, x);
+            }
+            return Some(q.is_p(e));
         }
         self.memo.get(s).copied()
     }
@@ -1263,12 +1277,7 @@ impl<'a> Learner<'a> {
                 delta: self.delta.clone(),
                 p: self.rows.iter().map(|r| r[0] & 1 == 1).collect(),
             };
-            let t0 = std::time::Instant::now();
-            let w = walk(&dfa, &self.opts, Mode::Letters, prev.max_states, &prev.share, self.halt);
-            if std::env::var_os("GRUNDY_Q_TRACE").is_some() {
-                eprintln!("walk {} states {:?} memo {}", dfa.states, t0.elapsed(), self.oracle.len());
-            }
-            match w {
+            match walk(&dfa, &self.opts, Mode::Letters, prev.max_states, &prev.share, self.halt) {
                 Walk::Correct => break,
                 Walk::Wrong(seq) => {
                     let c = self.counterexample(seq)?;
@@ -1501,7 +1510,9 @@ mod tests {
 
     /// The quotient as far as it goes (to `n` at most).
     fn partial(rules: &HeapRules, n: u64) -> Quotient {
-        Quotient::build(rules.clone(), n, 4096).unwrap_or_else(|b| b.0)
+        let mut q = Quotient::new(rules.clone()).with_max_states(20_000);
+        let _ = q.extend_to(n);
+        q
     }
 
     #[test]
@@ -1608,6 +1619,29 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Sums past the quotient, searched with every covered sum a product, against the
+        /// whole-position search.
+        #[test]
+        fn the_oracle_matches_the_whole_position_search(
+            code in 0usize..70,
+            base in 0u64..7,
+            sums in proptest::collection::vec(proptest::collection::vec(0u64..13, 1..5), 40),
+        ) {
+            let codes = codes();
+            let rules = octal(&codes[code % codes.len()]);
+            let q = partial(&rules, base);
+            let mut oracle = MisereOracle::new(&q);
+            let mut search = MisereSearch::new(&rules);
+            for sum in sums {
+                let nonzero: Vec<u64> = sum.iter().copied().filter(|&h| h > 0).collect();
+                let want = search.outcome(&nonzero).unwrap();
+                prop_assert_eq!(oracle.outcome(&sum, &|| false).unwrap(), want, "{:?} {:?}", codes[code % codes.len()], sum);
+            }
+        }
+    }
+
     /// A code of the data file: `0.` then octal digits, the last block in brackets repeating.
     fn read_code(code: &str) -> HeapRules {
         let body = code.strip_prefix("0.").unwrap();
@@ -1644,9 +1678,10 @@ mod tests {
                         .collect();
                     assert_eq!(rel.join(", "), f[4], "{line}");
                 }
-                "refused" => {
-                    let (q, e) = *Quotient::build(rules, heaps, 4096).unwrap_err();
-                    assert!(q.heaps() < heaps, "{line}: {e}");
+                "recorded" => {
+                    // Published, not yet reached by this engine within a test's time: only
+                    // the row's form is checked (the order is a number).
+                    assert!(f[2].parse::<usize>().is_ok(), "{line}");
                 }
                 other => panic!("unknown status {other}"),
             }
