@@ -2,7 +2,8 @@
 //! and the misère sums of heap games that `solve`, `play` and the web answer through the
 //! quotient ([`solving_quotient`]): the quotient of the heaps up to the largest heap of the
 //! sum (kept in the store, read back only when its checksum holds), when it can be built
-//! and checked within [`SOLVE_MAX_ORDER`]; otherwise the whole-position search answers.
+//! and proven within [`SOLVE_MAX_ORDER`] and [`SOLVE_BUILD_TIME`]; past it a search in which every
+//! sum of the heaps it covers is a product ([`MisereSums`]).
 
 use crate::solve::{AppError, ErrorKind};
 use grundy_core::HeapRules;
