@@ -7,8 +7,8 @@
 
 use crate::solve::{AppError, ErrorKind};
 use grundy_core::HeapRules;
-use grundy_games::heap::HeapGame;
 use grundy_core::Outcome;
+use grundy_games::heap::HeapGame;
 use grundy_solve::quotient::{generator_name, MisereOracle, Quotient, QuotientError, SearchStop};
 use grundy_store::Store;
 use serde::Serialize;
@@ -288,7 +288,9 @@ pub fn solving_quotient(
     if q.heaps() >= target || q.periodicity().is_some() {
         return Ok(q);
     }
-    q = q.with_max_order(SOLVE_MAX_ORDER).with_max_states(SOLVE_MAX_STATES);
+    q = q
+        .with_max_order(SOLVE_MAX_ORDER)
+        .with_max_states(SOLVE_MAX_STATES);
     let before = q.heaps();
     let mut cap = 0;
     let start = Instant::now();

@@ -341,10 +341,7 @@ impl Quotient {
     /// reduction of a submonoid of the larger, so they are the same). 0 when no heap adds
     /// anything.
     pub fn last_growth(&self) -> u64 {
-        self.orders
-            .iter()
-            .position(|&o| o == self.order)
-            .unwrap_or(0) as u64
+        self.orders.iter().position(|&o| o == self.order).unwrap_or(0) as u64
     }
 
     /// The periodicity of the heaps' elements proven by the misère periodicity theorem
@@ -451,7 +448,12 @@ impl Quotient {
             .map(|&h| {
                 let mut o = Vec::new();
                 self.rules.heap_options(h, |parts| {
-                    o.push(parts.iter().map(|&x| self.heap_elem[x as usize] as usize).collect());
+                    o.push(
+                        parts
+                            .iter()
+                            .map(|&x| self.heap_elem[x as usize] as usize)
+                            .collect(),
+                    );
                 });
                 o
             })
@@ -642,7 +644,12 @@ fn walk(
 /// The states of a monoid that no product with an element of the monoid tells apart, merged
 /// (partition refinement from the P-portion, by the products with every heap's element):
 /// the reduced monoid, its P-portion and the heaps' elements.
-fn reduce(k: usize, mul: &[Element], p: &[bool], heap_elem: &[Element]) -> (Vec<Element>, Vec<bool>, Vec<Element>) {
+fn reduce(
+    k: usize,
+    mul: &[Element],
+    p: &[bool],
+    heap_elem: &[Element],
+) -> (Vec<Element>, Vec<bool>, Vec<Element>) {
     let mut letters: Vec<Element> = heap_elem.to_vec();
     letters.sort_unstable();
     letters.dedup();
@@ -1277,7 +1284,14 @@ impl<'a> Learner<'a> {
                 delta: self.delta.clone(),
                 p: self.rows.iter().map(|r| r[0] & 1 == 1).collect(),
             };
-            match walk(&dfa, &self.opts, Mode::Letters, prev.max_states, &prev.share, self.halt) {
+            match walk(
+                &dfa,
+                &self.opts,
+                Mode::Letters,
+                prev.max_states,
+                &prev.share,
+                self.halt,
+            ) {
                 Walk::Correct => break,
                 Walk::Wrong(seq) => {
                     let c = self.counterexample(seq)?;
@@ -1433,10 +1447,7 @@ impl Quotient {
         let order = r.len(left / 4)?;
         let ngens = r.len(left / 8)?;
         let gens: Vec<u64> = (0..ngens).map(|_| r.u64()).collect::<Option<_>>()?;
-        if order == 0
-            || order.checked_mul(order)? > left / 4
-            || heaps as usize > left / 4
-        {
+        if order == 0 || order.checked_mul(order)? > left / 4 || heaps as usize > left / 4 {
             return None;
         }
         let ok = |e: u32| (e as usize) < order;
@@ -1730,9 +1741,16 @@ mod explore {
     #[ignore]
     fn orders_report() {
         let code = std::env::var("GRUNDY_Q_CODE").unwrap_or_else(|_| "0.77".into());
-        let n: u64 = std::env::var("GRUNDY_Q_N").ok().and_then(|v| v.parse().ok()).unwrap_or(12);
+        let n: u64 = std::env::var("GRUNDY_Q_N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(12);
         let digits: Vec<u32> = std::iter::once(0)
-            .chain(code.trim_start_matches("0.").chars().filter_map(|c| c.to_digit(8)))
+            .chain(
+                code.trim_start_matches("0.")
+                    .chars()
+                    .filter_map(|c| c.to_digit(8)),
+            )
             .collect();
         let rules = HeapRules::take_break(&digits, &[], 0).unwrap();
         let mut q = Quotient::new(rules).with_max_order(1 << 16);
