@@ -2,17 +2,30 @@
 //! and the misère sums of heap games that `solve`, `play` and the web answer through the
 //! quotient ([`solving_quotient`]): the quotient of the heaps up to the largest heap of the
 //! sum (kept in the store, read back only when its checksum holds), when it can be built
-//! and checked within [`SOLVE_MAX_ORDER`]; otherwise the whole-position search answers.
+//! and proven within [`SOLVE_MAX_ORDER`] and [`SOLVE_BUILD_TIME`]; past it a search in which every
+//! sum of the heaps it covers is a product ([`MisereSums`]).
 
 use crate::solve::{AppError, ErrorKind};
 use grundy_core::HeapRules;
+use grundy_core::Outcome;
 use grundy_games::heap::HeapGame;
-use grundy_solve::quotient::{generator_name, Quotient, QuotientError};
+use grundy_solve::quotient::{generator_name, MisereOracle, Quotient, QuotientError, SearchStop};
 use grundy_store::Store;
 use serde::Serialize;
+use std::time::{Duration, Instant};
 
-/// The largest quotient a misère solve builds; past it the whole-position search answers.
+/// The largest quotient a misère solve builds; past it the search answers (every sum of the
+/// heaps the quotient covers still a product: [`MisereSums`]).
 pub const SOLVE_MAX_ORDER: usize = 1024;
+
+/// The most positions the search of one heap's step may keep while a misère solve builds
+/// the quotient (a step that needs more stops the building there: the solve's search is then
+/// cheaper than the quotient of one more heap).
+pub const SOLVE_MAX_STATES: usize = 150_000;
+
+/// The most time a misère solve spends building the quotient beyond the store's (the
+/// search answers with the quotient reached).
+pub const SOLVE_BUILD_TIME: Duration = Duration::from_millis(2000);
 
 /// What `grundy quotient` asks.
 #[derive(Clone, Debug)]
@@ -166,9 +179,7 @@ pub fn check(key: &str, payload: &[u8]) -> Result<(), String> {
 fn stopped(e: QuotientError) -> AppError {
     let kind = match e {
         QuotientError::Memory { .. } => ErrorKind::Memory,
-        QuotientError::MaxOrder { .. }
-        | QuotientError::Unverified { .. }
-        | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
+        QuotientError::MaxOrder { .. } | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
         QuotientError::Halted => ErrorKind::Cancelled,
     };
     AppError::new(kind, e.to_string())
@@ -277,18 +288,34 @@ pub fn solving_quotient(
     if q.heaps() >= target || q.periodicity().is_some() {
         return Ok(q);
     }
-    q = q.with_max_order(SOLVE_MAX_ORDER);
+    q = q
+        .with_max_order(SOLVE_MAX_ORDER)
+        .with_max_states(SOLVE_MAX_STATES);
     let before = q.heaps();
     let mut cap = 0;
+    let start = Instant::now();
+    let timed_out = || start.elapsed() > SOLVE_BUILD_TIME;
+    let stop = || halt() || timed_out();
     while q.heaps() < target && q.periodicity().is_none() {
-        match q.extend_until(q.heaps() + 1, halt) {
+        let step = Instant::now();
+        match q.extend_until(q.heaps() + 1, &stop) {
             Ok(()) => {}
             Err(QuotientError::MaxOrder { heap, .. }) => {
                 cap = heap;
                 break;
             }
-            Err(QuotientError::Halted) => return Err(AppError::new(ErrorKind::Cancelled, "stopped")),
-            // Past the memory left, or a step that fails its check: the search answers.
+            Err(QuotientError::Halted) if halt() => {
+                return Err(AppError::new(ErrorKind::Cancelled, "stopped"))
+            }
+            Err(QuotientError::Halted) => {
+                // Out of time: a step that took most of the time alone is not tried again
+                // by solves (`grundy quotient` still goes on).
+                if step.elapsed() > SOLVE_BUILD_TIME / 2 {
+                    cap = q.heaps() + 1;
+                }
+                break;
+            }
+            // Past the memory left, or the limit of a step's search: the search answers.
             Err(e) => {
                 cap = e.reached().map_or(0, |r| r + 1);
                 break;
@@ -301,6 +328,43 @@ pub fn solving_quotient(
         }
     }
     Ok(q)
+}
+
+/// Misère outcomes of sums of heaps for a solve: a product in the quotient when it covers
+/// the heaps, else a whole-position search in which every sum of the heaps it covers is a
+/// product ([`MisereOracle`]), remembered across the sums asked (the moves of one position).
+pub struct MisereSums<'q> {
+    q: &'q Quotient,
+    oracle: MisereOracle<'q>,
+}
+
+impl<'q> MisereSums<'q> {
+    /// Outcomes of sums of `q`'s game.
+    pub fn new(q: &'q Quotient) -> MisereSums<'q> {
+        MisereSums {
+            q,
+            oracle: MisereOracle::new(q),
+        }
+    }
+
+    /// The misère outcome of the sum of `heaps`; `halt` (the solve's stop: its time and
+    /// memory) ends the search.
+    pub fn outcome(&mut self, heaps: &[u64], halt: &dyn Fn() -> bool) -> Result<Outcome, AppError> {
+        if let Some(o) = self.q.outcome(heaps) {
+            return Ok(o);
+        }
+        self.oracle.outcome(heaps, halt).map_err(|e| match e {
+            SearchStop::Limit(n) => AppError::new(
+                ErrorKind::Limit,
+                format!("the misère search passed {n} positions"),
+            ),
+            SearchStop::Memory => AppError::new(
+                ErrorKind::Memory,
+                "the misère search passed the memory budget (raise --memory-budget)",
+            ),
+            SearchStop::Halted => AppError::new(ErrorKind::Cancelled, "stopped"),
+        })
+    }
 }
 
 #[cfg(test)]

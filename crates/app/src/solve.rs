@@ -691,14 +691,19 @@ impl Solve<'_, '_> {
         };
         let mut after = Vec::new();
         game.moves(p, |m, next| after.push((m, next)));
-        let Some(outcome) = q.outcome(heaps) else {
-            return Ok(None);
+        // Sums the quotient covers are a product; the others are searched, every sum of the
+        // heaps it covers answered by it (grundy_app::quotient::MisereSums).
+        let mut sums = crate::quotient::MisereSums::new(&q);
+        let outcome = match sums.outcome(heaps, &halt) {
+            Ok(o) => o,
+            Err(e) => return stop.finish(Err(e)),
         };
         let mut moves = Vec::with_capacity(after.len());
         for (mv, next) in after {
             let next_heaps = family.heaps(game, &next).map(|(_, h)| h).unwrap_or_default();
-            let Some(o) = q.outcome(&next_heaps) else {
-                return Ok(None);
+            let o = match sums.outcome(&next_heaps, &halt) {
+                Ok(o) => o,
+                Err(e) => return stop.finish(Err(e)),
             };
             moves.push(grundy_solve::analysis::MoveReport {
                 mv,
