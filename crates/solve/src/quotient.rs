@@ -612,7 +612,7 @@ fn walk(
             seq.reverse();
             return Walk::Wrong(seq);
         }
-        for l in 0..dfa.letters {
+        for (l, opts_l) in opts.iter().enumerate().take(dfa.letters) {
             let mut next = vec![0u64; words];
             for (wi, &bits) in w.iter().enumerate() {
                 let mut b = bits;
@@ -623,7 +623,7 @@ fn walk(
                     next[x / 64] |= 1 << (x % 64);
                 }
             }
-            for y in &opts[l] {
+            for y in opts_l {
                 let x = apply(e, y) as usize;
                 next[x / 64] |= 1 << (x % 64);
             }
@@ -698,8 +698,8 @@ fn canonical(rules: HeapRules, n: u64, mul: &[Element], p: &[bool], heap_elem: &
     id[0] = 0;
     let mut words: Vec<Vec<u32>> = vec![Vec::new()];
     let mut gens: Vec<u64> = Vec::new();
-    for h in 1..=n as usize {
-        let x = heap_elem[h] as usize;
+    for (h, &elem) in heap_elem.iter().enumerate().take(n as usize + 1).skip(1) {
+        let x = elem as usize;
         if id[x] != NONE {
             continue;
         }
@@ -784,7 +784,7 @@ fn canonical(rules: HeapRules, n: u64, mul: &[Element], p: &[bool], heap_elem: &
             ));
         }
     }
-    rels.sort_by(|a, b| a.0.cmp(&b.0));
+    rels.sort_by_key(|a| a.0);
     Quotient {
         rules,
         heaps: n,
