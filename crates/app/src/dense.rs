@@ -12,7 +12,7 @@ use grundy_core::dense::DenseGame;
 use grundy_core::{Game, Outcome};
 use grundy_games::family::{DenseForm, Family, FamilyOptions, Position, WithDense};
 use grundy_games::registry::{self, FamilyInfo, WithGame};
-use grundy_solve::dense::{DenseError, DenseSolver, DenseTable, Plan, Record, TierDone};
+use grundy_solve::dense::{DenseError, DenseSolver, DenseTable, Plan, Record, TierDone, TierExchange};
 use grundy_solve::Convention;
 use grundy_store::Store;
 use std::time::{Duration, Instant};
@@ -94,6 +94,22 @@ pub fn solve_dense(
     store: Option<&Store>,
     events: &mut dyn FnMut(DenseEvent<'_>),
 ) -> Result<DenseAnswer, AppError> {
+    solve_dense_split(req, store, events, None)
+}
+
+/// As [`solve_dense`], as one worker of several (the MPI ranks of `grundy solve --dense`):
+/// with an `exchange`, each tier is split over the workers
+/// ([`DenseSolver::solve_split`]), and only worker 0 should pass a store: when it answers
+/// from the store, [`TierExchange::agree`] tells the others, which then return
+/// [`ErrorKind::Limit`] ("answered by worker 0") without solving. The plan of
+/// [`DenseEvent::Planned`] counts the workers; the answer (its `memory_bytes` included) is
+/// the same as one process's.
+pub fn solve_dense_split(
+    req: &DenseRequest<'_>,
+    store: Option<&Store>,
+    events: &mut dyn FnMut(DenseEvent<'_>),
+    exchange: Option<&mut dyn TierExchange>,
+) -> Result<DenseAnswer, AppError> {
     let found = registry::find(req.family)?;
     if !found.description.dense {
         return Err(not_available(req.family));
@@ -102,18 +118,24 @@ pub fn solve_dense(
         req.family,
         req.options,
         req.position,
-        Build { req, store, events },
+        Build {
+            req,
+            store,
+            events,
+            exchange,
+        },
     )
 }
 
 /// The [`WithGame`] step: the game built, on to its dense form.
-struct Build<'r, 'e> {
+struct Build<'r, 'e, 'x> {
     req: &'r DenseRequest<'r>,
     store: Option<&'r Store>,
     events: &'e mut dyn FnMut(DenseEvent<'_>),
+    exchange: Option<&'x mut dyn TierExchange>,
 }
 
-impl WithGame for Build<'_, '_> {
+impl WithGame for Build<'_, '_, '_> {
     type Output = DenseAnswer;
     type Error = AppError;
 
@@ -133,13 +155,18 @@ impl WithGame for Build<'_, '_> {
 }
 
 /// The [`WithDense`] step: the solve itself.
-struct Solve<'r, 'e>(Build<'r, 'e>);
+struct Solve<'r, 'e, 'x>(Build<'r, 'e, 'x>);
 
-impl WithDense for Solve<'_, '_> {
+impl WithDense for Solve<'_, '_, '_> {
     type Output = Result<DenseAnswer, AppError>;
 
     fn run<F: DenseForm>(self, family: &F, game: &F::Game, p: &Position<F>) -> Self::Output {
-        let Build { req, store, events } = self.0;
+        let Build {
+            req,
+            store,
+            events,
+            mut exchange,
+        } = self.0;
         let dense = family.dense(game, p).map_err(AppError::bad)?;
         let top = family.top_tier(&dense);
         let name = F::DESCRIPTION.name;
@@ -171,11 +198,12 @@ impl WithDense for Solve<'_, '_> {
             .memory_budget(req.budget);
         let plan = solver.plan(top).map_err(limit)?;
         let position = game.format_position(p);
-        if let Some(s) = store {
+        let from_store = 'found: {
+            let Some(s) = store else { break 'found None };
             let key = space.answer_key(&position);
             if let Some(a) = entries::load_answer(s, &key).filter(|a| a.analysis.position == position) {
                 events(DenseEvent::FromStore(&key));
-                return Ok(a);
+                break 'found Some(a);
             }
             let mask = family.mask(p);
             for (start, key) in entries::covering_tables(s, &space, |st| st & mask == mask, TABLES_TRIED) {
@@ -196,9 +224,19 @@ impl WithDense for Solve<'_, '_> {
                 if let Ok(a) = answer(name, game, p, &table, at, &plan, req.misere) {
                     events(DenseEvent::FromTable(&key));
                     entries::save_answer(s, &space, &a);
-                    return Ok(a);
+                    break 'found Some(a);
                 }
             }
+            None
+        };
+        if let Some(x) = exchange.as_deref_mut() {
+            if !x.agree(from_store.is_none()) {
+                return from_store
+                    .ok_or_else(|| AppError::new(ErrorKind::Limit, "answered by worker 0 from its store"));
+            }
+        }
+        if let Some(a) = from_store {
+            return Ok(a);
         }
         // Keep every tier for the store when the whole table is small enough.
         let keep_all = solver.keep_all(true);
@@ -207,6 +245,8 @@ impl WithDense for Solve<'_, '_> {
                 .plan(top)
                 .is_ok_and(|p| p.peak_bytes <= DENSE_KEEP_MAX_BYTES && p.peak_bytes <= req.budget);
         let solver = if keep { keep_all } else { keep_all.keep_all(false) };
+        let ranks = exchange.as_ref().map_or(1, |x| x.ranks());
+        let solver = solver.ranks(ranks);
         let used = solver.plan(top).map_err(limit)?;
         events(DenseEvent::Planned {
             plan: &used,
@@ -214,14 +254,17 @@ impl WithDense for Solve<'_, '_> {
             keep,
         });
         let start = Instant::now();
-        let table = solver
-            .solve_with_progress(top, |done| {
-                events(DenseEvent::Tier {
-                    done,
-                    elapsed: start.elapsed(),
-                })
+        let progress = |done| {
+            events(DenseEvent::Tier {
+                done,
+                elapsed: start.elapsed(),
             })
-            .map_err(limit)?;
+        };
+        let table = match exchange {
+            None => solver.solve_with_progress(top, progress),
+            Some(x) => solver.solve_split(top, x, progress),
+        }
+        .map_err(limit)?;
         let a = answer(
             name,
             game,

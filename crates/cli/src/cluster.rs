@@ -11,6 +11,7 @@
 //!   ([`grundy_app::census::run_game`]) and send back the row and the values to keep. Rank 0
 //!   records each row in the journal as it comes, and prints the rows at the end exactly as
 //!   one process does.
+//! - `grundy solve --dense` splits each tier over the ranks (`cluster_dense`).
 //! - Every other command runs on rank 0 alone; the other ranks wait for it and exit with its
 //!   code.
 //!
@@ -89,7 +90,9 @@ fn rank_main(world: &SimpleCommunicator) -> i32 {
             return e.exit_code();
         }
     };
-    let census = matches!(cli.command, crate::Command::Census(_));
+    // The census and `solve --dense` run on every rank; anything else on rank 0 alone.
+    let census = matches!(cli.command, crate::Command::Census(_))
+        || matches!(&cli.command, crate::Command::Solve(a) if a.dense);
     if rank != 0 {
         // Rank 0 reports a bad --memory-budget (and stops the others through the census's
         // first exchange or the end of its command).

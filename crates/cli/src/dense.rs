@@ -6,10 +6,10 @@
 use crate::db::DbOptions;
 use crate::error::CliError;
 use crate::solve::{app_error, print_analysis, DenseRecord, DenseSize, SolveArgs};
-use grundy_app::dense::{solve_dense, DenseEvent, DenseRequest};
+use grundy_app::dense::{solve_dense_split, DenseEvent, DenseRequest};
 use grundy_app::store::DenseAnswer;
 use grundy_games::family::FamilyOptions;
-use grundy_solve::dense::{human_bytes, Record};
+use grundy_solve::dense::{human_bytes, Record, TierExchange};
 
 pub use grundy_core::memory::parse_size;
 
@@ -18,6 +18,21 @@ pub use grundy_core::memory::parse_size;
 /// on stderr before the run. With a store, answers kept there (or read from a kept table of a
 /// position it lies below) are served, and what is solved is kept.
 pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -> Result<(), CliError> {
+    run_split(args, opts, text, db, None)
+}
+
+/// As [`run`], as one worker of several (the MPI ranks of a build with the feature `mpi`):
+/// each tier is split over the workers through `exchange`. Worker 0 opens the store and
+/// prints (the plan, the progress, the answer, as one process); the others print nothing
+/// and use no store. Without an exchange, [`run`] itself.
+pub fn run_split(
+    args: &SolveArgs,
+    opts: &FamilyOptions,
+    text: &str,
+    db: &DbOptions,
+    exchange: Option<&mut dyn TierExchange>,
+) -> Result<(), CliError> {
+    let lead = exchange.as_ref().is_none_or(|x| x.rank() == 0);
     let budget = grundy_core::memory::budget_or_default();
     let req = DenseRequest {
         family: &args.family,
@@ -31,8 +46,9 @@ pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -
         }),
         budget,
     };
-    let store = db.open_cache();
+    let store = if lead { db.open_cache() } else { None };
     let mut events = |e: DenseEvent<'_>| match e {
+        _ if !lead => {}
         DenseEvent::FromStore(key) => eprintln!("grundy: answered from the store ({key})"),
         DenseEvent::FromTable(key) => eprintln!("grundy: answered from the dense table {key} in the store"),
         DenseEvent::Planned { plan, budget, keep } => eprintln!(
@@ -56,8 +72,10 @@ pub fn run(args: &SolveArgs, opts: &FamilyOptions, text: &str, db: &DbOptions) -
             }
         }
     };
-    let a = solve_dense(&req, store.as_ref(), &mut events).map_err(app_error)?;
-    print(args, &a);
+    let a = solve_dense_split(&req, store.as_ref(), &mut events, exchange).map_err(app_error)?;
+    if lead {
+        print(args, &a);
+    }
     Ok(())
 }
 

@@ -7,6 +7,8 @@
 mod census;
 #[cfg(feature = "mpi")]
 mod cluster;
+#[cfg(feature = "mpi")]
+mod cluster_dense;
 mod export;
 mod plot;
 mod seq;
@@ -108,6 +110,8 @@ fn run(cli: Cli) -> i32 {
         no_db: cli.no_db,
     };
     match cli.command {
+        #[cfg(feature = "mpi")]
+        Command::Solve(args) if args.dense && cluster::ranks() > 1 => cluster_dense::solve(args, &store),
         Command::Solve(args) => report(solve::run(args, &store)),
         Command::Judge(args) => report(judge::run(args)),
         Command::Seq(args) => report(seq::run(args, &store)),

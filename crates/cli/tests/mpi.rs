@@ -1,4 +1,5 @@
-//! `grundy census` on many MPI ranks (feature `mpi`, docs/cluster.md), against one process:
+//! `grundy census` and `grundy solve --dense` on many MPI ranks (feature `mpi`,
+//! docs/cluster.md), against one process:
 //! the same bytes on stdout, every sequence in rank 0's store, a killed rank resumed with
 //! nothing lost and nothing counted twice, ranks that disagree stopped together.
 //!
@@ -313,4 +314,118 @@ fn bad_input_stops_every_rank_with_one_message() {
         assert_eq!(e.matches(needle).count(), 1, "{args:?}: {e}");
         assert!(!e.contains("panicked"), "{e}");
     }
+}
+
+// --- solve --dense ----------------------------------------------------------------------
+
+/// `solve ARGS --dense` on 3 ranks and alone: the same stdout, byte for byte, exit 0, and
+/// the plan line of the ranks says each solves a third of every tier.
+fn dense_alike(args: &[&str]) {
+    let mut all = vec!["--no-db", "solve"];
+    all.extend_from_slice(args);
+    let one = alone(&all);
+    ok(&one);
+    let mut c = mpirun(3);
+    c.args(&all);
+    let three = run(c);
+    ok(&three);
+    assert_eq!(out(&three), out(&one), "{args:?}");
+    assert!(!out(&one).is_empty());
+    let plan = err(&three);
+    assert!(
+        plan.starts_with("grundy: dense solve: ")
+            && plan.contains("per rank on 3 ranks (each rank solves 1/3 of every tier"),
+        "{plan}"
+    );
+    assert_eq!(
+        plan.matches("dense solve:").count(),
+        1,
+        "one plan line, from rank 0: {plan}"
+    );
+}
+
+#[test]
+fn dense_cram_on_three_ranks_is_one_process() {
+    dense_alike(&["cram", "4x4", "--dense"]);
+    dense_alike(&["cram", "3x5", "--dense", "--misere", "--json"]);
+    dense_alike(&["cram", "4x4", "--dense", "--record", "outcome"]);
+}
+
+#[test]
+fn dense_graph_games_on_three_ranks_are_one_process() {
+    dense_alike(&[
+        "graph",
+        "--board",
+        "grid:3x4",
+        "--rule",
+        "node-kayles",
+        "--dense",
+        "--misere",
+    ]);
+    dense_alike(&[
+        "graph",
+        "--board",
+        "grid:3x4",
+        "--rule",
+        "arc-kayles",
+        "--dense",
+        "--json",
+    ]);
+    dense_alike(&[
+        "points",
+        "1111111111",
+        "--board",
+        "petersen",
+        "--rule",
+        "node-kayles",
+        "--dense",
+    ]);
+}
+
+#[test]
+fn dense_refusals_stop_every_rank_once() {
+    // Over the budget: refused by the plan on every rank, one message from rank 0, exit 1.
+    let mut c = mpirun(3);
+    c.args([
+        "--no-db",
+        "--memory-budget",
+        "1K",
+        "solve",
+        "cram",
+        "4x5",
+        "--dense",
+    ]);
+    let o = run(c);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert_eq!(
+        err(&o).matches("the memory budget is 1.0 KiB").count(),
+        1,
+        "{}",
+        err(&o)
+    );
+    assert!(out(&o).is_empty());
+    // Bad input: exit 2, one message.
+    let mut c = mpirun(3);
+    c.args(["--no-db", "solve", "cram", "4x5x", "--dense"]);
+    let o = run(c);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(err(&o).matches("bad cram position").count(), 1, "{}", err(&o));
+}
+
+#[test]
+fn dense_answer_kept_by_rank_zero_is_served_to_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("store.redb");
+    let db = db.to_str().unwrap();
+    let args = ["--db", db, "solve", "cram", "3x4", "--dense"];
+    let mut c = mpirun(3);
+    c.args(args);
+    let first = run(c);
+    ok(&first);
+    let mut c = mpirun(3);
+    c.args(args);
+    let again = run(c);
+    ok(&again);
+    assert_eq!(out(&again), out(&first));
+    assert!(err(&again).contains("answered from the store"), "{}", err(&again));
 }

@@ -102,6 +102,9 @@ pub enum DenseError {
         /// What does not fit.
         what: String,
     },
+    /// Another worker of a split solve ([`TierExchange`]) failed, or the exchange itself did.
+    #[error("{0}")]
+    Elsewhere(String),
     /// A tier or index outside the game, or a tier the table did not keep.
     #[error("tier {tier}, state {index} is not in the solved table")]
     NotSolved {
@@ -138,6 +141,11 @@ pub struct Plan {
     pub record: Record,
     /// Whether every solved tier is kept (otherwise only the top tier and its children).
     pub keep_all: bool,
+    /// The workers each tier is split over ([`DenseSolver::solve_split`]); 1 for one process.
+    pub ranks: u32,
+    /// Bytes each worker holds on top of `peak_bytes` when `ranks > 1`: its share of the
+    /// largest tier, copied out to be sent to the others.
+    pub exchange_bytes: u64,
 }
 
 impl fmt::Display for Plan {
@@ -148,9 +156,72 @@ impl fmt::Display for Plan {
             self.states,
             self.tiers.len(),
             self.record.as_str(),
-            human_bytes(self.peak_bytes)
-        )
+            human_bytes(self.peak_bytes.saturating_add(self.exchange_bytes))
+        )?;
+        if self.ranks > 1 {
+            write!(
+                f,
+                " per rank on {} ranks (each rank solves 1/{} of every tier, {} at most, and receives the rest)",
+                self.ranks,
+                self.ranks,
+                human_bytes(self.exchange_bytes)
+            )?;
+        }
+        Ok(())
     }
+}
+
+/// The states `start..end` of a tier of `states` states that worker `rank` of `ranks` solves
+/// in a split solve: consecutive ranges in rank order, cut at multiples of 32 states (so a
+/// word of 2-bit outcomes is never shared by two workers), the last ending at `states`.
+pub fn share_of(states: u64, rank: u32, ranks: u32) -> (u64, u64) {
+    let ranks = u128::from(ranks.max(1));
+    let cut = |r: u128| -> u64 {
+        if r >= ranks {
+            return states;
+        }
+        let at = (u128::from(states) * r / ranks) as u64;
+        at / STATES_PER_WORD * STATES_PER_WORD
+    };
+    let r = u128::from(rank);
+    (cut(r), cut(r + 1))
+}
+
+/// The records of a whole tier, as a split solve's [`TierExchange`] sees them.
+#[derive(Debug)]
+pub enum TierSlice<'a> {
+    /// [`Record::Outcome`]: 64-bit words of 2-bit codes, 32 states a word.
+    Bits(&'a mut [u64]),
+    /// [`Record::Grundy`] or [`Record::Remoteness`]: one record per state.
+    Words(&'a mut [u16]),
+}
+
+/// How the workers of a split solve ([`DenseSolver::solve_split`]) share each tier: worker
+/// `rank` of `ranks` solves the states [`share_of`] gives it, then [`exchange`] fills in
+/// the records of the others, so every worker holds the whole tier for the tiers above.
+/// Every worker must make the same calls in the same order (they are collective).
+///
+/// [`exchange`]: TierExchange::exchange
+pub trait TierExchange {
+    /// This worker's number, `0..ranks`.
+    fn rank(&self) -> u32;
+    /// The number of workers.
+    fn ranks(&self) -> u32;
+    /// Whether the solve goes ahead: every worker learns worker 0's `go` (worker 0 may
+    /// answer without solving, from what it alone has).
+    fn agree(&mut self, go: bool) -> bool;
+    /// After a worker solved its share of `tier` of `states` states (`solved` says whether
+    /// it could), fills in
+    /// `records` (the whole tier, this worker's share already set) with the shares of the
+    /// others. When any worker failed, every worker gets an error, and `records` may be
+    /// empty.
+    fn exchange(
+        &mut self,
+        tier: u32,
+        states: u64,
+        solved: Result<(), DenseError>,
+        records: TierSlice<'_>,
+    ) -> Result<(), DenseError>;
 }
 
 /// Progress of a solve, reported after each tier.
@@ -397,6 +468,7 @@ pub struct DenseSolver<'g, G: DenseGame> {
     convention: Convention,
     budget: u64,
     keep_all: bool,
+    ranks: u32,
 }
 
 impl<'g, G: DenseGame> DenseSolver<'g, G> {
@@ -409,7 +481,15 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             convention: Convention::Normal,
             budget: default_budget(),
             keep_all: false,
+            ranks: 1,
         }
+    }
+
+    /// The number of workers the plan counts for ([`Plan::ranks`]); 1 by default.
+    /// [`solve_split`](DenseSolver::solve_split) solves with the exchange's count.
+    pub fn ranks(mut self, ranks: u32) -> Self {
+        self.ranks = ranks.max(1);
+        self
     }
 
     /// What to store per state.
@@ -482,8 +562,19 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         let mut live = 0u64;
         let mut peak = 0u64;
         let mut states = 0u64;
+        let mut exchange_bytes = 0u64;
         for &t in &tiers {
             let size = self.game.tier_size(t);
+            if self.ranks > 1 {
+                let share = (0..self.ranks)
+                    .map(|r| {
+                        let (a, b) = share_of(size, r, self.ranks);
+                        self.record.tier_bytes(b - a)
+                    })
+                    .max()
+                    .unwrap_or(0);
+                exchange_bytes = exchange_bytes.max(share);
+            }
             states = states.saturating_add(size);
             live = live.saturating_add(self.record.tier_bytes(size));
             peak = peak.max(live);
@@ -501,6 +592,8 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             peak_bytes: peak,
             record: self.record,
             keep_all: self.keep_all,
+            ranks: self.ranks,
+            exchange_bytes,
         })
     }
 
@@ -513,15 +606,40 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
     pub fn solve_with_progress(
         &self,
         top: u32,
+        progress: impl FnMut(TierDone),
+    ) -> Result<DenseTable, DenseError> {
+        self.solve_inner(top, None, progress)
+    }
+
+    /// As [`solve_with_progress`](DenseSolver::solve_with_progress), as one worker of
+    /// several: each tier's states are split by [`share_of`], this worker solves its share,
+    /// and `exchange` brings the others' records, so every worker ends with the same table.
+    /// The plan and its budget check (with the exchange's rank count) come first, on every
+    /// worker alike.
+    pub fn solve_split(
+        &self,
+        top: u32,
+        exchange: &mut dyn TierExchange,
+        progress: impl FnMut(TierDone),
+    ) -> Result<DenseTable, DenseError> {
+        self.solve_inner(top, Some(exchange), progress)
+    }
+
+    fn solve_inner(
+        &self,
+        top: u32,
+        mut exchange: Option<&mut dyn TierExchange>,
         mut progress: impl FnMut(TierDone),
     ) -> Result<DenseTable, DenseError> {
         if self.record == Record::Grundy && self.convention == Convention::Misere {
             return Err(DenseError::GrundyNeedsNormalPlay);
         }
-        let plan = self.plan(top)?;
-        if plan.peak_bytes > self.budget {
+        let ranks = exchange.as_ref().map_or(1, |x| x.ranks());
+        let plan = DenseSolver { ranks, ..*self }.plan(top)?;
+        let needed = plan.peak_bytes.saturating_add(plan.exchange_bytes);
+        if needed > self.budget {
             return Err(DenseError::Memory {
-                needed: plan.peak_bytes,
+                needed,
                 budget: self.budget,
             });
         }
@@ -543,9 +661,28 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         }
         let mut solved = 0;
         for &t in &plan.tiers {
-            let data = self.solve_tier(t, &tables)?;
-            tables[t as usize] = Some(data);
             let size = self.game.tier_size(t);
+            let data = match exchange.as_deref_mut() {
+                None => self.solve_tier(t, &tables, 0, size)?,
+                Some(x) => {
+                    let (start, end) = share_of(size, x.rank(), x.ranks());
+                    match self.solve_tier(t, &tables, start, end) {
+                        Ok(mut data) => {
+                            let slice = match &mut data {
+                                TierData::Bits(w) => TierSlice::Bits(w),
+                                TierData::Words(w) => TierSlice::Words(w),
+                            };
+                            x.exchange(t, size, Ok(()), slice)?;
+                            data
+                        }
+                        Err(e) => {
+                            x.exchange(t, size, Err(e.clone()), TierSlice::Bits(&mut []))?;
+                            return Err(e);
+                        }
+                    }
+                }
+            };
+            tables[t as usize] = Some(data);
             solved += size;
             progress(TierDone {
                 tier: t,
@@ -569,8 +706,18 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
         })
     }
 
-    fn solve_tier(&self, tier: u32, tables: &[Option<TierData>]) -> Result<TierData, DenseError> {
+    /// The records of `tier`, of which the states `first..last` are solved (the others
+    /// left 0); `first` is a multiple of [`STATES_PER_WORD`].
+    fn solve_tier(
+        &self,
+        tier: u32,
+        tables: &[Option<TierData>],
+        first: u64,
+        last: u64,
+    ) -> Result<TierData, DenseError> {
         let size = self.game.tier_size(tier);
+        let last = last.min(size);
+        let first = first.min(last);
         let bytes = self.record.tier_bytes(size);
         let alloc = DenseError::Alloc { tier, bytes };
         match self.record {
@@ -580,11 +727,14 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
                 data.try_reserve_exact(words).map_err(|_| alloc)?;
                 data.resize(words, 0);
                 let per_chunk = (CHUNK_STATES / STATES_PER_WORD) as usize;
-                data.par_chunks_mut(per_chunk)
+                let share =
+                    &mut data[(first / STATES_PER_WORD) as usize..last.div_ceil(STATES_PER_WORD) as usize];
+                share
+                    .par_chunks_mut(per_chunk)
                     .enumerate()
                     .try_for_each(|(ci, chunk)| {
-                        let start = ci as u64 * CHUNK_STATES;
-                        let end = (start + chunk.len() as u64 * STATES_PER_WORD).min(size);
+                        let start = first + ci as u64 * CHUNK_STATES;
+                        let end = (start + chunk.len() as u64 * STATES_PER_WORD).min(last);
                         self.each_state(tier, start, end, |idx, state| {
                             let code = self.eval_outcome(tier, idx, state, tables)?;
                             let off = idx - start;
@@ -598,10 +748,11 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
                 let mut data: Vec<u16> = Vec::new();
                 data.try_reserve_exact(size as usize).map_err(|_| alloc)?;
                 data.resize(size as usize, 0);
-                data.par_chunks_mut(CHUNK_STATES as usize)
+                data[first as usize..last as usize]
+                    .par_chunks_mut(CHUNK_STATES as usize)
                     .enumerate()
                     .try_for_each(|(ci, chunk)| {
-                        let start = ci as u64 * CHUNK_STATES;
+                        let start = first + ci as u64 * CHUNK_STATES;
                         let end = start + chunk.len() as u64;
                         let mut mex = MexSet::new();
                         self.each_state(tier, start, end, |idx, state| {
@@ -1155,5 +1306,124 @@ mod tests {
                 .solve(0),
             Err(DenseError::GrundyNeedsNormalPlay)
         ));
+    }
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::testing::RandomGame;
+    use super::*;
+
+    /// Worker `rank` of `ranks`: takes the others' shares from a one-process table.
+    struct FromTable<'t> {
+        rank: u32,
+        ranks: u32,
+        table: &'t DenseTable,
+        sizes: Vec<u64>,
+        exchanged: u32,
+    }
+
+    impl TierExchange for FromTable<'_> {
+        fn rank(&self) -> u32 {
+            self.rank
+        }
+        fn ranks(&self) -> u32 {
+            self.ranks
+        }
+        fn agree(&mut self, go: bool) -> bool {
+            go
+        }
+        fn exchange(
+            &mut self,
+            tier: u32,
+            size: u64,
+            solved: Result<(), DenseError>,
+            records: TierSlice<'_>,
+        ) -> Result<(), DenseError> {
+            solved?;
+            self.exchanged += 1;
+            assert_eq!(size, self.sizes[tier as usize]);
+            let (a, b) = share_of(size, self.rank, self.ranks);
+            let whole = self.table.tier_records(tier).unwrap();
+            match records {
+                TierSlice::Bits(w) => {
+                    for (i, c) in whole.chunks_exact(8).enumerate() {
+                        let s = i as u64 * STATES_PER_WORD;
+                        if s < a || s >= b {
+                            assert_eq!(w[i], 0, "tier {tier} word {i} solved outside the share");
+                            w[i] = u64::from_le_bytes(c.try_into().unwrap());
+                        }
+                    }
+                }
+                TierSlice::Words(w) => {
+                    for (i, c) in whole.chunks_exact(2).enumerate() {
+                        if (i as u64) < a || i as u64 >= b {
+                            w[i] = u16::from_le_bytes([c[0], c[1]]);
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn shares_cover_each_tier_at_word_boundaries() {
+        for states in [0u64, 1, 31, 32, 33, 100, 1000, 1 << 20] {
+            for ranks in 1..6 {
+                let mut next = 0;
+                for r in 0..ranks {
+                    let (a, b) = share_of(states, r, ranks);
+                    assert_eq!(a, next);
+                    assert!(a <= b && a % STATES_PER_WORD == 0);
+                    next = b;
+                }
+                assert_eq!(next, states);
+            }
+        }
+    }
+
+    #[test]
+    fn every_share_solves_as_one_process() {
+        let game = RandomGame {
+            sizes: vec![3, 700, 450, 1000, 90],
+            max_moves: 4,
+            seed: 5,
+        };
+        let top = game.num_tiers() - 1;
+        for (record, conv) in [
+            (Record::Outcome, Convention::Normal),
+            (Record::Grundy, Convention::Normal),
+            (Record::Remoteness, Convention::Misere),
+        ] {
+            let solver = DenseSolver::new(&game)
+                .record(record)
+                .convention(conv)
+                .keep_all(true);
+            let table = solver.solve(top).unwrap();
+            for ranks in [2, 3] {
+                for rank in 0..ranks {
+                    let mut x = FromTable {
+                        rank,
+                        ranks,
+                        table: &table,
+                        sizes: game.sizes.clone(),
+                        exchanged: 0,
+                    };
+                    let split = solver.solve_split(top, &mut x, |_| {}).unwrap();
+                    assert_eq!(x.exchanged, game.num_tiers());
+                    for t in 0..=top {
+                        assert_eq!(
+                            split.tier_records(t),
+                            table.tier_records(t),
+                            "{record:?} {rank}/{ranks} tier {t}"
+                        );
+                    }
+                }
+            }
+            let p = solver.ranks(3).plan(top).unwrap();
+            assert_eq!((p.ranks, p.exchange_bytes), (3, record.tier_bytes(360)));
+            assert!(p.to_string().contains("per rank on 3 ranks"), "{p}");
+        }
     }
 }

@@ -953,28 +953,9 @@ fn step_lower<R: Ruleset>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rules::Splits;
     use crate::GrundyMemo;
     use proptest::prelude::*;
-
-    /// Take-and-break on heaps: a move removes `k` tokens (1 ≤ k ≤ 3) and may split the rest
-    /// into two heaps (octal game 0.777 flavour), so options are sums.
-    struct Splits;
-    impl Ruleset for Splits {
-        type Component = u32;
-        fn options<F: FnMut(&[u32])>(&self, &c: &u32, mut emit: F) {
-            for k in 1..=3.min(c) {
-                let rest = c - k;
-                for a in 0..=rest / 2 {
-                    let b = rest - a;
-                    let parts: Vec<u32> = [a, b].into_iter().filter(|&x| x > 0).collect();
-                    emit(&parts);
-                }
-            }
-        }
-        fn size_hint(&self, c: &u32) -> usize {
-            *c as usize
-        }
-    }
 
     /// Random acyclic rules: component i has options made of 0..3 components below i.
     struct RandomRules {

@@ -116,20 +116,7 @@ impl<W: Write> Summed<W> {
 /// What is at `path`: nothing, a search checkpoint (its first bytes are `GRUNDYSR`), another
 /// regular file, a folder or something special (as for sequence checkpoints).
 pub fn target(path: &Path) -> Target {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Target::Missing;
-    };
-    if meta.is_dir() {
-        return Target::Folder;
-    }
-    if !meta.is_file() {
-        return Target::Special;
-    }
-    let mut magic = [0u8; 8];
-    match File::open(path).and_then(|mut f| f.read_exact(&mut magic)) {
-        Ok(()) if &magic == MAGIC => Target::Checkpoint,
-        _ => Target::OtherFile,
-    }
+    crate::seq::checkpoint::target_of(path, MAGIC)
 }
 
 /// The temporary file a checkpoint of `path` is written to before it is renamed over `path`.
@@ -416,33 +403,14 @@ impl Saver {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    struct Splits;
-    impl Ruleset for Splits {
-        type Component = u32;
-        fn options<F: FnMut(&[u32])>(&self, &c: &u32, mut emit: F) {
-            for k in 1..=3.min(c) {
-                let rest = c - k;
-                for a in 0..=rest / 2 {
-                    let parts: Vec<u32> = [a, rest - a].into_iter().filter(|&x| x > 0).collect();
-                    emit(&parts);
-                }
-            }
-        }
-        fn size_hint(&self, c: &u32) -> usize {
-            *c as usize
-        }
-        fn code(&self, c: &u32) -> Option<u64> {
-            Some(*c as u64)
-        }
-    }
+    use crate::test_rules::CodedSplits;
 
     #[test]
     fn round_trip_and_damage_refused() {
         let dir = std::env::temp_dir().join(format!("grundy-sr-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("a.ckpt");
-        let mut s = NimberSearch::new(&Splits);
+        let mut s = NimberSearch::new(&CodedSplits);
         let want = s.grundy(&40).unwrap();
         let id = Identity {
             game: "splits".into(),
@@ -468,7 +436,7 @@ mod tests {
         assert_eq!(back.seconds, 1.5);
         assert_eq!(back.entries.len(), s.saved_len());
         // Loaded into a fresh search, the table answers at once, with no search.
-        let mut t = NimberSearch::new(&Splits);
+        let mut t = NimberSearch::new(&CodedSplits);
         t.load_entries(&back.entries, back.table_bytes as usize);
         assert_eq!(t.grundy(&40).unwrap(), want);
         assert_eq!(t.stats().nodes, 0);

@@ -17,3 +17,39 @@ impl Ruleset for Nim {
         }
     }
 }
+
+/// Take-and-break on heaps: a move removes `k` tokens (1 ≤ k ≤ 3) and may split the rest
+/// into two heaps (octal game 0.777 flavour), so options are sums.
+pub struct Splits;
+
+impl Ruleset for Splits {
+    type Component = u32;
+    fn options<F: FnMut(&[u32])>(&self, &c: &u32, mut emit: F) {
+        for k in 1..=3.min(c) {
+            let rest = c - k;
+            for a in 0..=rest / 2 {
+                let parts: Vec<u32> = [a, rest - a].into_iter().filter(|&x| x > 0).collect();
+                emit(&parts);
+            }
+        }
+    }
+    fn size_hint(&self, c: &u32) -> usize {
+        *c as usize
+    }
+}
+
+/// [`Splits`] with each heap coded by its size, so the engines' coded tables are used.
+pub struct CodedSplits;
+
+impl Ruleset for CodedSplits {
+    type Component = u32;
+    fn options<F: FnMut(&[u32])>(&self, c: &u32, emit: F) {
+        Splits.options(c, emit)
+    }
+    fn size_hint(&self, c: &u32) -> usize {
+        *c as usize
+    }
+    fn code(&self, c: &u32) -> Option<u64> {
+        Some(*c as u64)
+    }
+}

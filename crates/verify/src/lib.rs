@@ -804,7 +804,7 @@ pub struct Proven {
     pub theorem: String,
     /// B.
     pub bound: u64,
-    /// Values recomputed and compared.
+    /// Values checked against the rules (recomputed, or each shown to be the mex of its options).
     pub values: u64,
     /// Whether n0 is the least the values allow (the claim fails one heap earlier).
     pub least_n0: bool,
@@ -1037,7 +1037,7 @@ pub fn run_file(
             };
             let _ = writeln!(
                 out,
-                "valid: {} has {claim} (theorem {}, bound {}; {} values recomputed from the rules{}) in {:.2} s",
+                "valid: {} has {claim} (theorem {}, bound {}; {} values checked against the rules{}) in {:.2} s",
                 p.game,
                 p.theorem,
                 p.bound,

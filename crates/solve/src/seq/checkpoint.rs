@@ -71,6 +71,12 @@ impl Target {
 /// the checkpoint magic `GRUNDYSQ`), another regular file, a folder or something special.
 /// A file that cannot be read counts as another file.
 pub fn target(path: &Path) -> Target {
+    target_of(path, MAGIC)
+}
+
+/// What is at `path`, for checkpoints whose first bytes are `magic` (the sequence's
+/// `GRUNDYSQ` or the search's `GRUNDYSR`): as [`target`].
+pub fn target_of(path: &Path, magic: &[u8; 8]) -> Target {
     let Ok(meta) = std::fs::metadata(path) else {
         // A dangling link is written through, as a missing file would be.
         return Target::Missing;
@@ -81,9 +87,9 @@ pub fn target(path: &Path) -> Target {
     if !meta.is_file() {
         return Target::Special;
     }
-    let mut magic = [0u8; 8];
-    match File::open(path).and_then(|mut f| f.read_exact(&mut magic)) {
-        Ok(()) if &magic == MAGIC => Target::Checkpoint,
+    let mut first = [0u8; 8];
+    match File::open(path).and_then(|mut f| f.read_exact(&mut first)) {
+        Ok(()) if &first == magic => Target::Checkpoint,
         _ => Target::OtherFile,
     }
 }
