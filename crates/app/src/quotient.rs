@@ -3,19 +3,21 @@
 //! quotient ([`solving_quotient`]): the quotient of the heaps up to the largest heap of the
 //! sum (kept in the store, read back only when its checksum holds), when it can be built
 //! and proven within [`SOLVE_MAX_ORDER`] and [`SOLVE_BUILD_TIME`]; past it a search in which every
-//! sum of the heaps it covers is a product ([`MisereSums`]).
+//! sum of the heaps it covers is a product ([`misere_outcomes`]).
 
 use crate::solve::{AppError, ErrorKind};
 use grundy_core::HeapRules;
 use grundy_core::Outcome;
 use grundy_games::heap::HeapGame;
-use grundy_solve::quotient::{generator_name, MisereOracle, Quotient, QuotientError, SearchStop};
+use grundy_solve::quotient::{
+    generator_name, MisereOracle, OracleMemo, Quotient, QuotientError, SearchStop,
+};
 use grundy_store::Store;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// The largest quotient a misère solve builds; past it the search answers (every sum of the
-/// heaps the quotient covers still a product: [`MisereSums`]).
+/// heaps the quotient covers still a product: [`misere_outcomes`]).
 pub const SOLVE_MAX_ORDER: usize = 1024;
 
 /// The most positions the search of one heap's step may keep while a misère solve builds
@@ -177,6 +179,11 @@ pub fn check(key: &str, payload: &[u8]) -> Result<(), String> {
 
 /// The error of a quotient that stopped.
 fn stopped(e: QuotientError) -> AppError {
+    if let QuotientError::Memory { .. } = e {
+        // The budget passed, and how to raise it.
+        let report = grundy_core::memory::Share::whole().report();
+        return AppError::new(ErrorKind::Memory, format!("{e}: {report}"));
+    }
     let kind = match e {
         QuotientError::Memory { .. } => ErrorKind::Memory,
         QuotientError::MaxOrder { .. } | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
@@ -266,10 +273,85 @@ pub fn report(game: &str, q: &Quotient) -> QuotientReport {
     }
 }
 
-/// The quotient a misère solve of heaps up to `largest` uses: the store's, extended (and
-/// kept) up to `largest` or until the next heap would pass [`SOLVE_MAX_ORDER`], the memory
-/// left or its check, or until its period is proven. It may cover fewer heaps than asked:
-/// the caller checks ([`Quotient::element_of`]).
+/// The quotient kept in the store for `game`, read back whole, and the heap a solve found
+/// its growth stops at (0: none); else the quotient of heap 0.
+pub fn kept_quotient(game: &str, rules: &HeapRules, store: Option<&Store>) -> (u64, Quotient) {
+    store
+        .and_then(|s| load(s, game, rules))
+        .unwrap_or_else(|| (0, Quotient::new(rules.clone())))
+}
+
+/// Grows `q` (kept in the store as `game`'s, with `cap`: see [`kept_quotient`]) toward heap
+/// `largest` for a misère solve, for at most `time`: heap by heap until it covers `largest`,
+/// its period is proven, the next heap would pass [`SOLVE_MAX_ORDER`], [`SOLVE_MAX_STATES`]
+/// or the memory left (then `cap` is set there and kept: solves do not try that heap again),
+/// or the time is up (a step that took more than half of [`SOLVE_BUILD_TIME`] alone is not
+/// tried again either). `Err` only when `halt` (the solve's own stop) said to stop.
+pub fn grow_for_solve(
+    game: &str,
+    q: &mut Quotient,
+    cap: &mut u64,
+    largest: u64,
+    store: Option<&Store>,
+    halt: &dyn Fn() -> bool,
+    time: Duration,
+) -> Result<(), AppError> {
+    if !can_grow(q, *cap, largest) {
+        return Ok(());
+    }
+    let mut grown = std::mem::replace(q, Quotient::new(q.rules().clone()))
+        .with_max_order(SOLVE_MAX_ORDER)
+        .with_max_states(SOLVE_MAX_STATES);
+    let before = (grown.heaps(), *cap);
+    let start = Instant::now();
+    let timed_out = || start.elapsed() > time;
+    let stop = || halt() || timed_out();
+    let mut result = Ok(());
+    while can_grow(&grown, *cap, largest) {
+        let step = Instant::now();
+        match grown.extend_until(grown.heaps() + 1, &stop) {
+            Ok(()) => {}
+            Err(QuotientError::MaxOrder { heap, .. }) => {
+                *cap = heap;
+                break;
+            }
+            Err(QuotientError::Halted) if halt() => {
+                result = Err(AppError::new(ErrorKind::Cancelled, "stopped"));
+                break;
+            }
+            Err(QuotientError::Halted) => {
+                // Out of time: a step that took most of a solve's time alone is not tried
+                // again by solves (`grundy quotient` still goes on).
+                if step.elapsed() > SOLVE_BUILD_TIME / 2 {
+                    *cap = grown.heaps() + 1;
+                }
+                break;
+            }
+            // Past the memory left, or the limit of a step's search: the search answers.
+            Err(e) => {
+                *cap = e.reached().map_or(0, |r| r + 1);
+                break;
+            }
+        }
+    }
+    if let Some(s) = store {
+        if (grown.heaps(), *cap) != before {
+            save(s, game, *cap, &grown);
+        }
+    }
+    *q = grown;
+    result
+}
+
+/// Whether a solve may grow `q` toward heap `largest` (see [`grow_for_solve`]).
+fn can_grow(q: &Quotient, cap: u64, largest: u64) -> bool {
+    let target = if cap > 0 { largest.min(cap - 1) } else { largest };
+    q.heaps() < target && q.periodicity().is_none()
+}
+
+/// The quotient a misère solve of heaps up to `largest` uses: the store's, grown (and
+/// kept) for at most [`SOLVE_BUILD_TIME`] ([`grow_for_solve`]). It may cover fewer heaps
+/// than asked: the caller checks ([`Quotient::element_of`]).
 pub fn solving_quotient(
     game: &str,
     rules: &HeapRules,
@@ -277,93 +359,90 @@ pub fn solving_quotient(
     store: Option<&Store>,
     halt: &dyn Fn() -> bool,
 ) -> Result<Quotient, AppError> {
-    let (capped, mut q) = store
-        .and_then(|s| load(s, game, rules))
-        .unwrap_or_else(|| (0, Quotient::new(rules.clone())));
-    let target = if capped > 0 {
-        largest.min(capped - 1)
-    } else {
-        largest
-    };
-    if q.heaps() >= target || q.periodicity().is_some() {
-        return Ok(q);
-    }
-    q = q
-        .with_max_order(SOLVE_MAX_ORDER)
-        .with_max_states(SOLVE_MAX_STATES);
-    let before = q.heaps();
-    let mut cap = 0;
-    let start = Instant::now();
-    let timed_out = || start.elapsed() > SOLVE_BUILD_TIME;
-    let stop = || halt() || timed_out();
-    while q.heaps() < target && q.periodicity().is_none() {
-        let step = Instant::now();
-        match q.extend_until(q.heaps() + 1, &stop) {
-            Ok(()) => {}
-            Err(QuotientError::MaxOrder { heap, .. }) => {
-                cap = heap;
-                break;
-            }
-            Err(QuotientError::Halted) if halt() => {
-                return Err(AppError::new(ErrorKind::Cancelled, "stopped"))
-            }
-            Err(QuotientError::Halted) => {
-                // Out of time: a step that took most of the time alone is not tried again
-                // by solves (`grundy quotient` still goes on).
-                if step.elapsed() > SOLVE_BUILD_TIME / 2 {
-                    cap = q.heaps() + 1;
-                }
-                break;
-            }
-            // Past the memory left, or the limit of a step's search: the search answers.
-            Err(e) => {
-                cap = e.reached().map_or(0, |r| r + 1);
-                break;
-            }
-        }
-    }
-    if let Some(s) = store {
-        if q.heaps() > before || cap > 0 {
-            save(s, game, cap, &q);
-        }
-    }
+    let (mut cap, mut q) = kept_quotient(game, rules, store);
+    grow_for_solve(game, &mut q, &mut cap, largest, store, halt, SOLVE_BUILD_TIME)?;
     Ok(q)
 }
 
-/// Misère outcomes of sums of heaps for a solve: a product in the quotient when it covers
-/// the heaps, else a whole-position search in which every sum of the heaps it covers is a
-/// product ([`MisereOracle`]), remembered across the sums asked (the moves of one position).
-pub struct MisereSums<'q> {
-    q: &'q Quotient,
-    oracle: MisereOracle<'q>,
+/// How long a misère solve searches with the quotient the store holds before it spends
+/// time growing the quotient (then it searches again, for twice as long, keeping what it
+/// found: [`misere_outcomes`]). A sum the whole-position search settles within this time is
+/// never slower than that search.
+pub const SEARCH_FIRST: Duration = Duration::from_millis(1000);
+
+/// The misère outcomes a solve of a sum of heaps of `game` needs: of the sum `heaps`, and
+/// of each sum in `after` (the sums its moves lead to). Each is a product in the quotient
+/// when the quotient covers its heaps, else a search in which every sum of the heaps the
+/// quotient covers is a product ([`MisereOracle`]). The search goes first with the
+/// quotient the store holds, for [`SEARCH_FIRST`]; when it has not finished, the quotient is
+/// grown (for as long again, [`SOLVE_BUILD_TIME`] in all) and the search goes on, for twice
+/// as long, with the outcomes found so far, until it finishes (with the store's quotient
+/// fully grown, without a time limit). `halt` is the solve's stop (its time and memory);
+/// `limit` the most positions the search keeps.
+pub fn misere_outcomes(
+    game: &str,
+    rules: &HeapRules,
+    heaps: &[u64],
+    after: &[Vec<u64>],
+    store: Option<&Store>,
+    halt: &dyn Fn() -> bool,
+    limit: usize,
+) -> Result<(Outcome, Vec<Outcome>), AppError> {
+    let largest = heaps.iter().chain(after.iter().flatten()).copied().max().unwrap_or(0);
+    let (mut cap, mut q) = kept_quotient(game, rules, store);
+    let mut memo = OracleMemo::default();
+    let mut slice = SEARCH_FIRST;
+    let mut learned = Duration::ZERO;
+    loop {
+        let grow = can_grow(&q, cap, largest) && learned < SOLVE_BUILD_TIME;
+        let start = Instant::now();
+        let timed_out = || grow && start.elapsed() > slice;
+        let stop = || halt() || timed_out();
+        let mut oracle = MisereOracle::with_memo(&q, memo).with_limit(limit);
+        let found = outcomes_of(&q, &mut oracle, heaps, after, &stop);
+        memo = oracle.detach();
+        match found {
+            Ok(found) => return Ok(found),
+            Err(SearchStop::Halted) if grow && !halt() => {}
+            Err(e) => return Err(search_error(e)),
+        }
+        let time = slice.min(SOLVE_BUILD_TIME - learned);
+        let start = Instant::now();
+        grow_for_solve(game, &mut q, &mut cap, largest, store, halt, time)?;
+        learned += start.elapsed();
+        slice *= 2;
+    }
 }
 
-impl<'q> MisereSums<'q> {
-    /// Outcomes of sums of `q`'s game.
-    pub fn new(q: &'q Quotient) -> MisereSums<'q> {
-        MisereSums {
-            q,
-            oracle: MisereOracle::new(q),
-        }
-    }
+/// The outcomes of `heaps` and of every sum of `after`, by `q` or else by `oracle`.
+fn outcomes_of(
+    q: &Quotient,
+    oracle: &mut MisereOracle<'_>,
+    heaps: &[u64],
+    after: &[Vec<u64>],
+    halt: &dyn Fn() -> bool,
+) -> Result<(Outcome, Vec<Outcome>), SearchStop> {
+    let mut one = |h: &[u64]| match q.outcome(h) {
+        Some(o) => Ok(o),
+        None => oracle.outcome(h, halt),
+    };
+    let first = one(heaps)?;
+    let rest = after.iter().map(|h| one(h)).collect::<Result<Vec<_>, _>>()?;
+    Ok((first, rest))
+}
 
-    /// The misère outcome of the sum of `heaps`; `halt` (the solve's stop: its time and
-    /// memory) ends the search.
-    pub fn outcome(&mut self, heaps: &[u64], halt: &dyn Fn() -> bool) -> Result<Outcome, AppError> {
-        if let Some(o) = self.q.outcome(heaps) {
-            return Ok(o);
-        }
-        self.oracle.outcome(heaps, halt).map_err(|e| match e {
-            SearchStop::Limit(n) => AppError::new(
-                ErrorKind::Limit,
-                format!("the misère search passed {n} positions"),
-            ),
-            SearchStop::Memory => AppError::new(
-                ErrorKind::Memory,
-                "the misère search passed the memory budget (raise --memory-budget)",
-            ),
-            SearchStop::Halted => AppError::new(ErrorKind::Cancelled, "stopped"),
-        })
+/// The error of a misère search that stopped.
+fn search_error(e: SearchStop) -> AppError {
+    match e {
+        SearchStop::Limit(n) => AppError::new(
+            ErrorKind::Limit,
+            format!("the misère search passed {n} positions (raise --max-positions)"),
+        ),
+        SearchStop::Memory => AppError::new(
+            ErrorKind::Memory,
+            grundy_core::memory::Share::whole().report().to_string(),
+        ),
+        SearchStop::Halted => AppError::new(ErrorKind::Cancelled, "stopped"),
     }
 }
 

@@ -30,6 +30,7 @@
 //! a presentation that rewrites every word to its canonical one.
 
 use foldhash::fast::RandomState;
+use crate::genus::{tame_outcome, GenusEngine, Tame};
 use grundy_core::memory::Share;
 use grundy_core::{HeapRules, Outcome};
 use hashbrown::{HashMap, HashSet};
@@ -53,7 +54,7 @@ pub enum QuotientError {
         order: usize,
     },
     /// The next heap would need more memory than the budget leaves.
-    #[error("the quotient to heap {heap} needs more memory than is left ({needed} bytes); it was complete to heap {reached}, order {order} (raise --memory-budget)")]
+    #[error("the quotient to heap {heap} needs more memory than the budget leaves; it was complete to heap {reached}, order {order}")]
     Memory {
         /// The heap that would pass it.
         heap: u64,
@@ -554,6 +555,23 @@ enum Mode<'a> {
     Monoid(&'a Quotient),
 }
 
+/// Whether `map` may take one more entry within `share`: when it is full, the next insert
+/// reallocates its table at twice the size, all at once, and that must fit in the room left
+/// (the entries' own heap data is counted as it is allocated, by [`Share::over`]).
+fn room_to_grow<K, V, S>(map: &HashMap<K, V, S>, share: &Share) -> bool {
+    if map.len() < map.capacity() {
+        return true;
+    }
+    let buckets = (map.capacity().max(2) + 1).next_power_of_two() * 2;
+    let bytes = buckets as u64 * (std::mem::size_of::<(K, V)>() as u64 + 1);
+    bytes <= share.room()
+}
+
+/// Whether `v` may take one more element within `share` (see [`room_to_grow`]).
+fn room_to_push<T>(v: &[T], capacity: usize, share: &Share) -> bool {
+    v.len() < capacity || (capacity.max(4) as u64 * 2 * std::mem::size_of::<T>() as u64) <= share.room()
+}
+
 enum Walk {
     Correct,
     Wrong(Vec<usize>),
@@ -595,7 +613,7 @@ fn walk(
     order.push(start);
     let mut at = 0;
     while at < order.len() {
-        if at.is_multiple_of(4096) && (halt() || share.over()) {
+        if at.is_multiple_of(64) && (halt() || share.over()) {
             return Walk::Halted;
         }
         let (e, w) = order[at].clone();
@@ -631,6 +649,9 @@ fn walk(
             if !seen.contains_key(&key) {
                 if seen.len() >= max_states {
                     return Walk::TooLarge(seen.len());
+                }
+                if !room_to_grow(&seen, share) || !room_to_push(&order, order.capacity(), share) {
+                    return Walk::Halted;
                 }
                 seen.insert(key.clone(), (at, l));
                 order.push(key);
@@ -817,7 +838,10 @@ pub enum SearchStop {
 /// Misère outcomes of sums of heaps by whole-position search (iterative, stopping at the
 /// first option that is a P-position), where every sum of heaps that a proven quotient
 /// covers is answered by the quotient (a product and a lookup) instead of being searched.
-/// Exact: the quotient gives every sum of its heaps its true outcome.
+/// Exact: the quotient gives every sum of its heaps its true outcome. Heaps without a move
+/// (the empty game) are dropped from every sum, and a sum of small heaps that are all tame
+/// is decided by the rule of misère Nim (Conway's genus, as [`crate::MisereSearch`] does), so
+/// the search never opens a position the whole-position search would not.
 pub struct MisereOracle<'q> {
     base: &'q Quotient,
     period: Option<Periodicity>,
@@ -825,6 +849,32 @@ pub struct MisereOracle<'q> {
     limit: usize,
     share: Share,
     opened: usize,
+    /// Whether heap h has a move: 0 not asked yet, 1 yes, 2 no (heaps below [`MOVELESS_CACHE`]).
+    moves: Vec<u8>,
+    /// Tameness of heaps up to [`crate::misere::GENUS_MAX_SIZE`] (`None`: not asked yet).
+    tame: Vec<Option<Option<Tame>>>,
+    genus: GenusEngine<'q, HeapRules>,
+}
+
+/// Heaps below this have their "has a move" remembered by [`MisereOracle`] (larger heaps are
+/// kept in sums as they are: keeping an empty heap is never wrong).
+const MOVELESS_CACHE: u64 = 1 << 16;
+
+/// The outcomes a [`MisereOracle`] found (exact, whatever quotient it used), to go on with
+/// another quotient of the same game ([`MisereOracle::detach`], [`MisereOracle::with_memo`]).
+#[derive(Default)]
+pub struct OracleMemo(HashMap<Vec<u64>, bool, RandomState>);
+
+impl OracleMemo {
+    /// Sums kept.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when no sum is kept.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 struct OracleFrame {
@@ -841,14 +891,28 @@ enum Opened {
 impl<'q> MisereOracle<'q> {
     /// A search over the game of `base`, answering the sums it covers from it.
     pub fn new(base: &'q Quotient) -> MisereOracle<'q> {
+        MisereOracle::with_memo(base, OracleMemo::default())
+    }
+
+    /// [`MisereOracle::new`], knowing the outcomes of `memo` (found by an oracle of the same
+    /// game, over any of its quotients).
+    pub fn with_memo(base: &'q Quotient, memo: OracleMemo) -> MisereOracle<'q> {
         MisereOracle {
             base,
             period: base.periodicity(),
-            memo: HashMap::default(),
+            memo: memo.0,
             limit: usize::MAX,
             share: Share::whole(),
             opened: 0,
+            moves: Vec::new(),
+            tame: Vec::new(),
+            genus: GenusEngine::new(&base.rules),
         }
+    }
+
+    /// The outcomes found, to go on with another quotient ([`MisereOracle::with_memo`]).
+    pub fn detach(self) -> OracleMemo {
+        OracleMemo(self.memo)
     }
 
     /// Stop with [`SearchStop::Limit`] once this many positions are kept.
@@ -892,15 +956,83 @@ impl<'q> MisereOracle<'q> {
         self.memo.get(s).copied()
     }
 
+    /// [`MisereOracle::known`], else the rule of misère Nim when every heap is small and tame.
+    fn settled(&mut self, s: &[u64]) -> Result<Option<bool>, SearchStop> {
+        if let Some(v) = self.known(s) {
+            return Ok(Some(v));
+        }
+        let small = crate::misere::GENUS_MAX_SIZE as u64;
+        if s.last().is_none_or(|&h| h > small) {
+            return Ok(None);
+        }
+        let mut kinds = Vec::with_capacity(s.len());
+        for &h in s {
+            match self.tame_heap(h)? {
+                Some(t) => kinds.push(t),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(tame_outcome(&kinds) == Outcome::Second))
+    }
+
+    fn tame_heap(&mut self, h: u64) -> Result<Option<Tame>, SearchStop> {
+        let i = h as usize;
+        if self.tame.len() <= i {
+            self.tame.resize(i + 1, None);
+        }
+        if let Some(t) = self.tame[i] {
+            return Ok(t);
+        }
+        let t = self.genus.tame(&h).map_err(|e| match e {
+            crate::SolveError::Limit(n) => SearchStop::Limit(n),
+            crate::SolveError::Halted => SearchStop::Halted,
+            _ => SearchStop::Memory,
+        })?;
+        self.tame[i] = Some(t);
+        Ok(t)
+    }
+
+    /// Whether heap `h` has no move (remembered below [`MOVELESS_CACHE`]; larger heaps are
+    /// taken to have one).
+    fn moveless(&mut self, h: u64) -> bool {
+        if h >= MOVELESS_CACHE {
+            return false;
+        }
+        let i = h as usize;
+        if self.moves.len() <= i {
+            self.moves.resize(i + 1, 0);
+        }
+        if self.moves[i] == 0 {
+            let mut any = false;
+            self.base.rules.heap_options(h, |_| any = true);
+            self.moves[i] = if any { 1 } else { 2 };
+        }
+        self.moves[i] == 2
+    }
+
+    /// `s` without its heaps that have no move.
+    fn strip(&mut self, s: &mut Vec<u64>) {
+        if s.iter().any(|&h| self.moves.get(h as usize) != Some(&1)) {
+            let mut keep = Vec::with_capacity(s.len());
+            for &h in s.iter() {
+                if !self.moveless(h) {
+                    keep.push(h);
+                }
+            }
+            *s = keep;
+        }
+    }
+
     fn open(&mut self, pos: Vec<u64>, halt: &dyn Fn() -> bool) -> Result<Opened, SearchStop> {
         self.opened += 1;
-        if self.opened.is_multiple_of(1024) {
-            if halt() {
-                return Err(SearchStop::Halted);
-            }
-            if self.share.over() {
-                return Err(SearchStop::Memory);
-            }
+        // Every position opened allocates its options (thousands for large heaps) and may
+        // grow the memo: the stop and the memory are asked each time (a few loads), so the
+        // search never passes the budget by more than one position's options.
+        if halt() {
+            return Err(SearchStop::Halted);
+        }
+        if self.share.over() || !room_to_grow(&self.memo, &self.share) {
+            return Err(SearchStop::Memory);
         }
         if self.memo.len() >= self.limit {
             return Err(SearchStop::Limit(self.memo.len()));
@@ -924,11 +1056,14 @@ impl<'q> MisereOracle<'q> {
             // Misère: the player to move, with no move, wins.
             return Ok(Opened::Done(false));
         }
+        for c in &mut children {
+            self.strip(c);
+        }
         children.sort_unstable();
         children.dedup();
         let mut unknown = Vec::new();
         for c in children {
-            match self.known(&c) {
+            match self.settled(&c)? {
                 Some(true) => return Ok(Opened::Done(false)),
                 Some(false) => {}
                 None => unknown.push(c),
@@ -951,7 +1086,8 @@ impl<'q> MisereOracle<'q> {
         let mut start = heaps.to_vec();
         start.retain(|&h| h > 0);
         start.sort_unstable();
-        if let Some(v) = self.known(&start) {
+        self.strip(&mut start);
+        if let Some(v) = self.settled(&start)? {
             return Ok(v);
         }
         let mut stack = match self.open(start.clone(), halt)? {
@@ -985,6 +1121,9 @@ impl<'q> MisereOracle<'q> {
                     Opened::Open(f) => stack.push(f),
                 }
                 continue;
+            }
+            if !room_to_grow(&self.memo, &self.share) {
+                return Err(SearchStop::Memory);
             }
             let top = stack.pop().expect("not empty");
             self.memo.insert(top.pos, decided.unwrap_or(true));
@@ -1145,6 +1284,9 @@ impl<'a> Learner<'a> {
         while s < self.reps.len() {
             if (self.halt)() {
                 return Err(QuotientError::Halted);
+            }
+            if self.prev.share.over() {
+                return Err(self.stop(SearchStop::Memory));
             }
             for l in 0..nl {
                 let sum = self.with_letter(s, l);
@@ -1587,6 +1729,15 @@ mod tests {
             assert!(Quotient::from_bytes(q.rules().clone(), &d).is_none(), "byte {i}");
         }
         assert!(Quotient::from_bytes(q.rules().clone(), &bytes[..bytes.len() - 3]).is_none());
+        // A quotient kept in another layout (1: before quotients were learned anew for each
+        // heap), its checksum whole, is not read (the caller recomputes it).
+        for layout in [1u32, 3] {
+            let mut old = bytes[..bytes.len() - 8].to_vec();
+            old[4..8].copy_from_slice(&layout.to_le_bytes());
+            let sum = fnv1a(&old);
+            old.extend_from_slice(&sum.to_le_bytes());
+            assert!(Quotient::from_bytes(q.rules().clone(), &old).is_none(), "layout {layout}");
+        }
         // A truncated quotient is the quotient of fewer heaps.
         let small = q.truncated(4);
         assert_eq!(small.to_bytes(), partial(&octal(&[7, 5]), 4).to_bytes());
