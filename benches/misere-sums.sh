@@ -3,7 +3,8 @@
 # most 60 tokens in all, in two- and three-digit octal games, each timed twice in the same
 # run: `grundy solve CODE HEAPS --misere` with a store (the quotient learned by the solves
 # before it kept there), and the whole-position search alone (GRUNDY_NO_QUOTIENT=1, what a
-# solve did before quotients; --no-db), cut at TIMEOUT seconds.
+# solve did before quotients; with a store of its own, so both pay for opening one), cut at
+# TIMEOUT seconds.
 #
 #   cargo build --release -p grundy-cli
 #   bash benches/misere-sums.sh [SUMS_PER_GAME] [CODES...]
@@ -55,7 +56,7 @@ for code in $CODES; do
     # shellcheck disable=SC2086
     q=$(secs "$G" --db "$db" solve "$code" $heaps --misere)
     # shellcheck disable=SC2086
-    b=$(GRUNDY_NO_QUOTIENT=1 secs "$G" --no-db solve "$code" $heaps --misere)
+    b=$(GRUNDY_NO_QUOTIENT=1 secs "$G" --db "$DIR/search-$code.redb" solve "$code" $heaps --misere)
     qs+=("$q")
     bs+=("$b")
     echo "$code $heaps: quotient $q s, search $b s" >>"$DIR/log"
@@ -64,8 +65,8 @@ for code in $CODES; do
     fi
   done <<<"$sums"
   stats() { # values...: median and max (">T" values count as T, and mark the max)
-    printf "%s\n" "$@" | awk '{ cut = ($0 ~ />/); v = $0; sub(">", "", v); a[NR] = v + 0; if (cut) c = 1 }
-      END { n = asort(a); m = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2;
+    printf "%s\n" "$@" | sed 's/^>\(.*\)/\1 cut/' | sort -n | awk '{ a[NR] = $1 + 0; if ($2 == "cut") c = 1 }
+      END { n = NR; m = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2;
             printf "%.2f | %s%.2f", m, (c ? ">" : ""), a[n] }'
   }
   under=$(printf "%s\n" "${qs[@]}" | awk '$0 !~ />/ && $0 + 0 < 1 {c++} END {print c + 0}')

@@ -1,17 +1,15 @@
 //! Misère quotients for every front end: `grundy quotient GAME --heaps N` ([`compute`]),
 //! and the misère sums of heap games that `solve`, `play` and the web answer through the
-//! quotient ([`solving_quotient`]): the quotient of the heaps up to the largest heap of the
-//! sum (kept in the store, read back only when its checksum holds), when it can be built
-//! and proven within [`SOLVE_MAX_ORDER`] and [`SOLVE_BUILD_TIME`]; past it a search in which every
-//! sum of the heaps it covers is a product ([`misere_outcomes`]).
+//! quotient ([`misere_outcomes`]): a product in the quotient of the heaps up to the largest
+//! heap of the sum (kept in the store, read back only when its checksum holds) when it
+//! covers them, else a search in which every sum of the heaps it covers is a product; the
+//! quotient is grown (up to [`SOLVE_MAX_ORDER`]) while that search has not finished.
 
 use crate::solve::{AppError, ErrorKind};
 use grundy_core::HeapRules;
 use grundy_core::Outcome;
 use grundy_games::heap::HeapGame;
-use grundy_solve::quotient::{
-    generator_name, MisereOracle, OracleMemo, Quotient, QuotientError, SearchStop,
-};
+use grundy_solve::quotient::{generator_name, MisereOracle, OracleMemo, Quotient, QuotientError, SearchStop};
 use grundy_store::Store;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -285,8 +283,8 @@ pub fn kept_quotient(game: &str, rules: &HeapRules, store: Option<&Store>) -> (u
 /// `largest` for a misère solve, for at most `time`: heap by heap until it covers `largest`,
 /// its period is proven, the next heap would pass [`SOLVE_MAX_ORDER`], [`SOLVE_MAX_STATES`]
 /// or the memory left (then `cap` is set there and kept: solves do not try that heap again),
-/// or the time is up (a step that took more than half of [`SOLVE_BUILD_TIME`] alone is not
-/// tried again either). `Err` only when `halt` (the solve's own stop) said to stop.
+/// or the time is up (a step that ran [`SOLVE_STEP_TIME`] without finishing is not tried
+/// again either). `Err` only when `halt` (the solve's own stop) said to stop.
 pub fn grow_for_solve(
     game: &str,
     q: &mut Quotient,
@@ -320,9 +318,9 @@ pub fn grow_for_solve(
                 break;
             }
             Err(QuotientError::Halted) => {
-                // Out of time: a step that took most of a solve's time alone is not tried
-                // again by solves (`grundy quotient` still goes on).
-                if step.elapsed() > SOLVE_BUILD_TIME / 2 {
+                // Out of time: a step that took longer than SOLVE_STEP_TIME without
+                // finishing is not tried again by solves (`grundy quotient` still goes on).
+                if step.elapsed() > SOLVE_STEP_TIME {
                     *cap = grown.heaps() + 1;
                 }
                 break;
@@ -365,20 +363,28 @@ pub fn solving_quotient(
 }
 
 /// How long a misère solve searches with the quotient the store holds before it spends
-/// time growing the quotient (then it searches again, for twice as long, keeping what it
-/// found: [`misere_outcomes`]). A sum the whole-position search settles within this time is
-/// never slower than that search.
+/// as long growing the quotient (then it searches again, for twice as long, keeping what it
+/// found, and so on: [`misere_outcomes`]). A sum the search settles within this time is
+/// answered as soon as without the quotient's growth.
 pub const SEARCH_FIRST: Duration = Duration::from_millis(1000);
+
+/// A misère solve with a heap larger than this grows the quotient (for [`SEARCH_FIRST`])
+/// before it searches ([`misere_outcomes`]).
+pub const LEARN_FIRST_HEAP: u64 = 100;
+
+/// A step of the quotient (one more heap) that a solve's growth ran this long without
+/// finishing is not tried again by solves ([`grow_for_solve`] keeps its heap as the cap).
+pub const SOLVE_STEP_TIME: Duration = Duration::from_secs(8);
 
 /// The misère outcomes a solve of a sum of heaps of `game` needs: of the sum `heaps`, and
 /// of each sum in `after` (the sums its moves lead to). Each is a product in the quotient
 /// when the quotient covers its heaps, else a search in which every sum of the heaps the
 /// quotient covers is a product ([`MisereOracle`]). The search goes first with the
 /// quotient the store holds, for [`SEARCH_FIRST`]; when it has not finished, the quotient is
-/// grown (for as long again, [`SOLVE_BUILD_TIME`] in all) and the search goes on, for twice
-/// as long, with the outcomes found so far, until it finishes (with the store's quotient
-/// fully grown, without a time limit). `halt` is the solve's stop (its time and memory);
-/// `limit` the most positions the search keeps.
+/// grown for as long ([`grow_for_solve`], kept in the store) and the search goes on, with the
+/// outcomes found so far, for twice as long, and so on until it finishes (once the quotient
+/// cannot grow further, without a time limit). `halt` is the solve's stop (its time and
+/// memory); `limit` the most positions the search keeps.
 pub fn misere_outcomes(
     game: &str,
     rules: &HeapRules,
@@ -388,13 +394,43 @@ pub fn misere_outcomes(
     halt: &dyn Fn() -> bool,
     limit: usize,
 ) -> Result<(Outcome, Vec<Outcome>), AppError> {
-    let largest = heaps.iter().chain(after.iter().flatten()).copied().max().unwrap_or(0);
+    let sums = Sums { heaps, after, limit };
+    searching_first(game, rules, &sums, store, halt, SEARCH_FIRST)
+}
+
+/// The sums a solve asks of [`misere_outcomes`].
+struct Sums<'a> {
+    heaps: &'a [u64],
+    after: &'a [Vec<u64>],
+    limit: usize,
+}
+
+/// [`misere_outcomes`], the first search limited to `first`.
+fn searching_first(
+    game: &str,
+    rules: &HeapRules,
+    sums: &Sums<'_>,
+    store: Option<&Store>,
+    halt: &dyn Fn() -> bool,
+    first: Duration,
+) -> Result<(Outcome, Vec<Outcome>), AppError> {
+    let Sums { heaps, after, limit } = *sums;
+    let largest = heaps
+        .iter()
+        .chain(after.iter().flatten())
+        .copied()
+        .max()
+        .unwrap_or(0);
     let (mut cap, mut q) = kept_quotient(game, rules, store);
     let mut memo = OracleMemo::default();
-    let mut slice = SEARCH_FIRST;
-    let mut learned = Duration::ZERO;
+    let mut slice = first.max(Duration::from_millis(1));
+    if largest > LEARN_FIRST_HEAP {
+        // A heap this large has too many options for a search to settle without the
+        // quotient: grow it first.
+        grow_for_solve(game, &mut q, &mut cap, largest, store, halt, slice)?;
+    }
     loop {
-        let grow = can_grow(&q, cap, largest) && learned < SOLVE_BUILD_TIME;
+        let grow = can_grow(&q, cap, largest);
         let start = Instant::now();
         let timed_out = || grow && start.elapsed() > slice;
         let stop = || halt() || timed_out();
@@ -406,10 +442,9 @@ pub fn misere_outcomes(
             Err(SearchStop::Halted) if grow && !halt() => {}
             Err(e) => return Err(search_error(e)),
         }
-        let time = slice.min(SOLVE_BUILD_TIME - learned);
-        let start = Instant::now();
-        grow_for_solve(game, &mut q, &mut cap, largest, store, halt, time)?;
-        learned += start.elapsed();
+        // As long as the search went: a sum the search settles soon never waits long for
+        // a quotient it does not need, and one it does not settle gets the quotient soon.
+        grow_for_solve(game, &mut q, &mut cap, largest, store, halt, slice)?;
         slice *= 2;
     }
 }
@@ -497,6 +532,38 @@ mod tests {
     }
 
     #[test]
+    fn a_search_that_grows_the_quotient_keeps_its_answers_right() {
+        // The first search cut at once: the quotient is grown between searches, and the
+        // outcomes found before go on with the larger one. Checked against the
+        // whole-position search, with and without a store.
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb"), "test").unwrap();
+        for (code, sizes) in [
+            ("0.07", [[3u64, 9, 11], [5, 6, 12]]),
+            ("0.77", [[3, 9, 11], [2, 7, 12]]),
+            ("0.6", [[3, 5, 10], [2, 7, 9]]),
+        ] {
+            let rules = HeapGame::parse(code).unwrap().rules().clone();
+            let mut reference = grundy_solve::MisereSearch::new(&rules);
+            for (i, heaps) in sizes.into_iter().enumerate() {
+                let after: Vec<Vec<u64>> = vec![vec![heaps[0], heaps[1]], vec![1, heaps[2], 4]];
+                let sums = Sums {
+                    heaps: &heaps,
+                    after: &after,
+                    limit: usize::MAX,
+                };
+                let kept = (i == 1).then_some(&store);
+                let (o, rest) =
+                    searching_first(code, &rules, &sums, kept, &|| false, Duration::ZERO).unwrap();
+                assert_eq!(o, reference.outcome(&heaps).unwrap(), "{code} {heaps:?}");
+                for (a, r) in after.iter().zip(rest) {
+                    assert_eq!(r, reference.outcome(a).unwrap(), "{code} {a:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn huge_heaps_of_a_finite_quotient() {
         let a = misere("0.75", "100000 99999 3", None);
         // R8: 100000 is b (even heaps from 8), 99999 is ab^2 (odd), 3 is a: b·ab^2·a = b^3 = b, an N-position.
@@ -508,10 +575,11 @@ mod tests {
     fn kept_quotients_are_checked() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("s.redb"), "test").unwrap();
-        let _ = misere("0.75", "4 9 10", Some(&store));
+        // A heap past LEARN_FIRST_HEAP: the solve grows the quotient first, and keeps it.
+        let _ = misere("0.75", "4 9 1000", Some(&store));
         let rules = HeapGame::parse("0.75").unwrap().rules().clone();
         let (_, kept) = load(&store, "0.75", &rules).expect("kept");
-        assert!(kept.heaps() >= 10 || kept.periodicity().is_some());
+        assert!(kept.periodicity().is_some());
         // A damaged entry does not read back: it is recomputed.
         let mut bytes = encode("0.75", 0, &kept);
         let n = bytes.len();
@@ -528,8 +596,8 @@ mod tests {
         assert!(load(&store, "0.75", &rules).is_none());
         assert!(check(&quotient_key("0.75"), &bytes).is_err());
         // Another position (the first one's answer is kept under its own key).
-        let again = misere("0.75", "4 9 11", Some(&store));
-        assert_eq!(again.outcome, misere("0.75", "4 9 11", None).outcome);
+        let again = misere("0.75", "4 9 1001", Some(&store));
+        assert_eq!(again.outcome, misere("0.75", "4 9 1001", None).outcome);
         assert!(load(&store, "0.75", &rules).is_some());
     }
 

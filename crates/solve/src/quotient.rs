@@ -29,8 +29,8 @@
 //! least words that are not canonical (each equated to the canonical word of its element):
 //! a presentation that rewrites every word to its canonical one.
 
-use foldhash::fast::RandomState;
 use crate::genus::{tame_outcome, GenusEngine, Tame};
+use foldhash::fast::RandomState;
 use grundy_core::memory::Share;
 use grundy_core::{HeapRules, Outcome};
 use hashbrown::{HashMap, HashSet};
@@ -856,9 +856,14 @@ pub struct MisereOracle<'q> {
     genus: GenusEngine<'q, HeapRules>,
 }
 
-/// Heaps below this have their "has a move" remembered by [`MisereOracle`] (larger heaps are
-/// kept in sums as they are: keeping an empty heap is never wrong).
-const MOVELESS_CACHE: u64 = 1 << 16;
+/// Heaps below this are dropped from sums by [`MisereOracle`] when they have no move (each
+/// asked once; larger heaps are kept in sums as they are: keeping an empty heap is never
+/// wrong, and heaps without a move are small in the games there are).
+const MOVELESS_CACHE: u64 = 64;
+
+/// Options generated between two looks at the stop and the memory within one position
+/// (a heap of a million has millions of options).
+const OPTIONS_CHECK: u32 = 4096;
 
 /// The outcomes a [`MisereOracle`] found (exact, whatever quotient it used), to go on with
 /// another quotient of the same game ([`MisereOracle::detach`], [`MisereOracle::with_memo`]).
@@ -1039,11 +1044,23 @@ impl<'q> MisereOracle<'q> {
         }
         let mut children: Vec<Vec<u64>> = Vec::new();
         let rules = &self.base.rules;
+        let (mut n, mut stopped) = (0u32, None);
         for i in 0..pos.len() {
             if i > 0 && pos[i] == pos[i - 1] {
                 continue;
             }
             rules.heap_options(pos[i], |parts| {
+                n = n.wrapping_add(1);
+                if n % OPTIONS_CHECK == 0 && stopped.is_none() {
+                    if halt() {
+                        stopped = Some(SearchStop::Halted);
+                    } else if self.share.over() {
+                        stopped = Some(SearchStop::Memory);
+                    }
+                }
+                if stopped.is_some() {
+                    return;
+                }
                 let mut c = Vec::with_capacity(pos.len() + parts.len());
                 c.extend_from_slice(&pos[..i]);
                 c.extend_from_slice(&pos[i + 1..]);
@@ -1051,6 +1068,9 @@ impl<'q> MisereOracle<'q> {
                 c.sort_unstable();
                 children.push(c);
             });
+            if let Some(e) = stopped {
+                return Err(e);
+            }
         }
         if children.is_empty() {
             // Misère: the player to move, with no move, wins.
@@ -1736,7 +1756,10 @@ mod tests {
             old[4..8].copy_from_slice(&layout.to_le_bytes());
             let sum = fnv1a(&old);
             old.extend_from_slice(&sum.to_le_bytes());
-            assert!(Quotient::from_bytes(q.rules().clone(), &old).is_none(), "layout {layout}");
+            assert!(
+                Quotient::from_bytes(q.rules().clone(), &old).is_none(),
+                "layout {layout}"
+            );
         }
         // A truncated quotient is the quotient of fewer heaps.
         let small = q.truncated(4);
@@ -1796,10 +1819,19 @@ mod tests {
             let q = partial(&rules, base);
             let mut oracle = MisereOracle::new(&q);
             let mut search = MisereSearch::new(&rules);
-            for sum in sums {
+            for sum in &sums {
                 let nonzero: Vec<u64> = sum.iter().copied().filter(|&h| h > 0).collect();
                 let want = search.outcome(&nonzero).unwrap();
-                prop_assert_eq!(oracle.outcome(&sum, &|| false).unwrap(), want, "{:?} {:?}", codes[code % codes.len()], sum);
+                prop_assert_eq!(oracle.outcome(sum, &|| false).unwrap(), want, "{:?} {:?}", codes[code % codes.len()], sum);
+            }
+            // What it found goes on with a larger quotient of the same game (as a solve does
+            // once it has grown the quotient).
+            let larger = partial(&rules, base + 3);
+            let mut oracle = MisereOracle::with_memo(&larger, oracle.detach());
+            for sum in sums.iter().rev() {
+                let nonzero: Vec<u64> = sum.iter().copied().filter(|&h| h > 0).collect();
+                let want = search.outcome(&nonzero).unwrap();
+                prop_assert_eq!(oracle.outcome(sum, &|| false).unwrap(), want, "{:?} {:?}", codes[code % codes.len()], sum);
             }
         }
     }
