@@ -4,10 +4,15 @@
 # search in the same run (GRUNDY_NO_QUOTIENT=1 turns the quotient off: today's baseline).
 #
 #   cargo build --release -p grundy-cli
-#   bash benches/quotient.sh [OUT.tsv]     # the per-game table (default: /tmp/quotients.tsv)
+#   bash benches/quotient.sh [OUT.tsv] [DIGITS]  # the per-game table (default: /tmp/quotients.tsv)
+#
+# DIGITS: 2 for the two-digit codes only, 3 for the three-digit ones only (default: both).
+# Each construction is cut at QTIMEOUT seconds (default 20; "timed out" in the table).
 set -u
 G=${GRUNDY:-${CARGO_TARGET_DIR:-target}/release/grundy}
 OUT=${1:-/tmp/quotients.tsv}
+DIGITS=${2:-23}
+QTIMEOUT=${QTIMEOUT:-20}
 secs() { # command...: wall seconds, output discarded
   local s e
   s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
@@ -22,8 +27,10 @@ for d1 in 0 1 2 3 4 5 6 7; do for d2 in 0 1 2 3 4 5 6 7; do for d3 in "" 0 1 2 3
   code="0.$d1$d2$d3"
   [ "$code" = "0.00" ] && continue
   [ -n "$d3" ] && [ "$d3" = 0 ] && continue   # 0.d1d20 is 0.d1d2
+  case "$DIGITS" in *$((${#code} - 2))*) ;; *) continue ;; esac
   s=$(date +%s.%N)
-  res=$("$G" --no-db quotient "$code" --heaps 50 --max-order 4096 --json 2>&1)
+  res=$(timeout "$QTIMEOUT" "$G" --no-db quotient "$code" --heaps 50 --max-order 4096 --json 2>&1)
+  [ $? = 124 ] && res="timed out"
   e=$(date +%s.%N)
   t=$(awk -v a="$s" -v b="$e" 'BEGIN {printf "%.3f", b - a}')
   if echo "$res" | grep -q '"order"'; then
@@ -32,7 +39,7 @@ for d1 in 0 1 2 3 4 5 6 7; do for d2 in 0 1 2 3 4 5 6 7; do for d3 in "" 0 1 2 3
     finite=$(echo "$res" | grep -m1 '"finite"' | grep -c true)
     printf "%s\t%s\torder %s, stable from heap %s, period proven %s\n" "$code" "$t" "$order" "$stable" "$finite" >>"$OUT"
   else
-    why=$(echo "$res" | sed -n 's/.*fails its check at heap \([0-9]*\).*/check fails at heap \1/p; s/.*would pass .* elements at heap \([0-9]*\).*/max order at heap \1/p' | head -1)
+    why=$(echo "$res" | sed -n 's/.*fails its check at heap \([0-9]*\).*/check fails at heap \1/p; s/.*would pass .* elements at heap \([0-9]*\).*/max order at heap \1/p; s/.*construction of the quotient to heap \([0-9]*\) passed.*/step limit at heap \1/p' | head -1)
     printf "%s\t%s\t%s\n" "$code" "$t" "${why:-$res}" >>"$OUT"
   fi
 done; done; done

@@ -1,18 +1,31 @@
 //! Misère quotients for every front end: `grundy quotient GAME --heaps N` ([`compute`]),
 //! and the misère sums of heap games that `solve`, `play` and the web answer through the
-//! quotient ([`solving_quotient`]): the quotient of the heaps up to the largest heap of the
-//! sum (kept in the store, read back only when its checksum holds), when it can be built
-//! and checked within [`SOLVE_MAX_ORDER`]; otherwise the whole-position search answers.
+//! quotient ([`misere_outcomes`]): a product in the quotient of the heaps up to the largest
+//! heap of the sum (kept in the store, read back only when its checksum holds) when it
+//! covers them, else a search in which every sum of the heaps it covers is a product; the
+//! quotient is grown (up to [`SOLVE_MAX_ORDER`]) while that search has not finished.
 
 use crate::solve::{AppError, ErrorKind};
 use grundy_core::HeapRules;
+use grundy_core::Outcome;
 use grundy_games::heap::HeapGame;
-use grundy_solve::quotient::{generator_name, Quotient, QuotientError};
+use grundy_solve::quotient::{generator_name, MisereOracle, OracleMemo, Quotient, QuotientError, SearchStop};
 use grundy_store::Store;
 use serde::Serialize;
+use std::time::{Duration, Instant};
 
-/// The largest quotient a misère solve builds; past it the whole-position search answers.
+/// The largest quotient a misère solve builds; past it the search answers (every sum of the
+/// heaps the quotient covers still a product: [`misere_outcomes`]).
 pub const SOLVE_MAX_ORDER: usize = 1024;
+
+/// The most positions the search of one heap's step may keep while a misère solve builds
+/// the quotient (a step that needs more stops the building there: the solve's search is then
+/// cheaper than the quotient of one more heap).
+pub const SOLVE_MAX_STATES: usize = 150_000;
+
+/// The most time a misère solve spends building the quotient beyond the store's (the
+/// search answers with the quotient reached).
+pub const SOLVE_BUILD_TIME: Duration = Duration::from_millis(2000);
 
 /// What `grundy quotient` asks.
 #[derive(Clone, Debug)]
@@ -164,11 +177,14 @@ pub fn check(key: &str, payload: &[u8]) -> Result<(), String> {
 
 /// The error of a quotient that stopped.
 fn stopped(e: QuotientError) -> AppError {
+    if let QuotientError::Memory { .. } = e {
+        // The budget passed, and how to raise it.
+        let report = grundy_core::memory::Share::whole().report();
+        return AppError::new(ErrorKind::Memory, format!("{e}: {report}"));
+    }
     let kind = match e {
         QuotientError::Memory { .. } => ErrorKind::Memory,
-        QuotientError::MaxOrder { .. }
-        | QuotientError::Unverified { .. }
-        | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
+        QuotientError::MaxOrder { .. } | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
         QuotientError::Halted => ErrorKind::Cancelled,
     };
     AppError::new(kind, e.to_string())
@@ -255,10 +271,85 @@ pub fn report(game: &str, q: &Quotient) -> QuotientReport {
     }
 }
 
-/// The quotient a misère solve of heaps up to `largest` uses: the store's, extended (and
-/// kept) up to `largest` or until the next heap would pass [`SOLVE_MAX_ORDER`], the memory
-/// left or its check, or until its period is proven. It may cover fewer heaps than asked:
-/// the caller checks ([`Quotient::element_of`]).
+/// The quotient kept in the store for `game`, read back whole, and the heap a solve found
+/// its growth stops at (0: none); else the quotient of heap 0.
+pub fn kept_quotient(game: &str, rules: &HeapRules, store: Option<&Store>) -> (u64, Quotient) {
+    store
+        .and_then(|s| load(s, game, rules))
+        .unwrap_or_else(|| (0, Quotient::new(rules.clone())))
+}
+
+/// Grows `q` (kept in the store as `game`'s, with `cap`: see [`kept_quotient`]) toward heap
+/// `largest` for a misère solve, for at most `time`: heap by heap until it covers `largest`,
+/// its period is proven, the next heap would pass [`SOLVE_MAX_ORDER`], [`SOLVE_MAX_STATES`]
+/// or the memory left (then `cap` is set there and kept: solves do not try that heap again),
+/// or the time is up (a step that ran [`SOLVE_STEP_TIME`] without finishing is not tried
+/// again either). `Err` only when `halt` (the solve's own stop) said to stop.
+pub fn grow_for_solve(
+    game: &str,
+    q: &mut Quotient,
+    cap: &mut u64,
+    largest: u64,
+    store: Option<&Store>,
+    halt: &dyn Fn() -> bool,
+    time: Duration,
+) -> Result<(), AppError> {
+    if !can_grow(q, *cap, largest) {
+        return Ok(());
+    }
+    let mut grown = std::mem::replace(q, Quotient::new(q.rules().clone()))
+        .with_max_order(SOLVE_MAX_ORDER)
+        .with_max_states(SOLVE_MAX_STATES);
+    let before = (grown.heaps(), *cap);
+    let start = Instant::now();
+    let timed_out = || start.elapsed() > time;
+    let stop = || halt() || timed_out();
+    let mut result = Ok(());
+    while can_grow(&grown, *cap, largest) {
+        let step = Instant::now();
+        match grown.extend_until(grown.heaps() + 1, &stop) {
+            Ok(()) => {}
+            Err(QuotientError::MaxOrder { heap, .. }) => {
+                *cap = heap;
+                break;
+            }
+            Err(QuotientError::Halted) if halt() => {
+                result = Err(AppError::new(ErrorKind::Cancelled, "stopped"));
+                break;
+            }
+            Err(QuotientError::Halted) => {
+                // Out of time: a step that took longer than SOLVE_STEP_TIME without
+                // finishing is not tried again by solves (`grundy quotient` still goes on).
+                if step.elapsed() > SOLVE_STEP_TIME {
+                    *cap = grown.heaps() + 1;
+                }
+                break;
+            }
+            // Past the memory left, or the limit of a step's search: the search answers.
+            Err(e) => {
+                *cap = e.reached().map_or(0, |r| r + 1);
+                break;
+            }
+        }
+    }
+    if let Some(s) = store {
+        if (grown.heaps(), *cap) != before {
+            save(s, game, *cap, &grown);
+        }
+    }
+    *q = grown;
+    result
+}
+
+/// Whether a solve may grow `q` toward heap `largest` (see [`grow_for_solve`]).
+fn can_grow(q: &Quotient, cap: u64, largest: u64) -> bool {
+    let target = if cap > 0 { largest.min(cap - 1) } else { largest };
+    q.heaps() < target && q.periodicity().is_none()
+}
+
+/// The quotient a misère solve of heaps up to `largest` uses: the store's, grown (and
+/// kept) for at most [`SOLVE_BUILD_TIME`] ([`grow_for_solve`]). It may cover fewer heaps
+/// than asked: the caller checks ([`Quotient::element_of`]).
 pub fn solving_quotient(
     game: &str,
     rules: &HeapRules,
@@ -266,41 +357,128 @@ pub fn solving_quotient(
     store: Option<&Store>,
     halt: &dyn Fn() -> bool,
 ) -> Result<Quotient, AppError> {
-    let (capped, mut q) = store
-        .and_then(|s| load(s, game, rules))
-        .unwrap_or_else(|| (0, Quotient::new(rules.clone())));
-    let target = if capped > 0 {
-        largest.min(capped - 1)
-    } else {
-        largest
-    };
-    if q.heaps() >= target || q.periodicity().is_some() {
-        return Ok(q);
-    }
-    q = q.with_max_order(SOLVE_MAX_ORDER);
-    let before = q.heaps();
-    let mut cap = 0;
-    while q.heaps() < target && q.periodicity().is_none() {
-        match q.extend_until(q.heaps() + 1, halt) {
-            Ok(()) => {}
-            Err(QuotientError::MaxOrder { heap, .. }) => {
-                cap = heap;
-                break;
-            }
-            Err(QuotientError::Halted) => return Err(AppError::new(ErrorKind::Cancelled, "stopped")),
-            // Past the memory left, or a step that fails its check: the search answers.
-            Err(e) => {
-                cap = e.reached().map_or(0, |r| r + 1);
-                break;
-            }
-        }
-    }
-    if let Some(s) = store {
-        if q.heaps() > before || cap > 0 {
-            save(s, game, cap, &q);
-        }
-    }
+    let (mut cap, mut q) = kept_quotient(game, rules, store);
+    grow_for_solve(game, &mut q, &mut cap, largest, store, halt, SOLVE_BUILD_TIME)?;
     Ok(q)
+}
+
+/// How long a misère solve searches with the quotient the store holds before it spends
+/// as long growing the quotient (then it searches again, for twice as long, keeping what it
+/// found, and so on: [`misere_outcomes`]). A sum the search settles within this time is
+/// answered as soon as without the quotient's growth.
+pub const SEARCH_FIRST: Duration = Duration::from_millis(1000);
+
+/// A misère solve with a heap larger than this grows the quotient (for [`SEARCH_FIRST`])
+/// before it searches ([`misere_outcomes`]).
+pub const LEARN_FIRST_HEAP: u64 = 100;
+
+/// A step of the quotient (one more heap) that a solve's growth ran this long without
+/// finishing is not tried again by solves ([`grow_for_solve`] keeps its heap as the cap).
+pub const SOLVE_STEP_TIME: Duration = Duration::from_secs(8);
+
+/// The misère outcomes a solve of a sum of heaps of `game` needs: of the sum `heaps`, and
+/// of each sum in `after` (the sums its moves lead to). Each is a product in the quotient
+/// when the quotient covers its heaps, else a search in which every sum of the heaps the
+/// quotient covers is a product ([`MisereOracle`]). The search goes first with the
+/// quotient the store holds, for [`SEARCH_FIRST`]; when it has not finished, the quotient is
+/// grown for as long ([`grow_for_solve`], kept in the store) and the search goes on, with the
+/// outcomes found so far, for twice as long, and so on until it finishes (once the quotient
+/// cannot grow further, without a time limit). `halt` is the solve's stop (its time and
+/// memory); `limit` the most positions the search keeps.
+pub fn misere_outcomes(
+    game: &str,
+    rules: &HeapRules,
+    heaps: &[u64],
+    after: &[Vec<u64>],
+    store: Option<&Store>,
+    halt: &dyn Fn() -> bool,
+    limit: usize,
+) -> Result<(Outcome, Vec<Outcome>), AppError> {
+    let sums = Sums { heaps, after, limit };
+    searching_first(game, rules, &sums, store, halt, SEARCH_FIRST)
+}
+
+/// The sums a solve asks of [`misere_outcomes`].
+struct Sums<'a> {
+    heaps: &'a [u64],
+    after: &'a [Vec<u64>],
+    limit: usize,
+}
+
+/// [`misere_outcomes`], the first search limited to `first`.
+fn searching_first(
+    game: &str,
+    rules: &HeapRules,
+    sums: &Sums<'_>,
+    store: Option<&Store>,
+    halt: &dyn Fn() -> bool,
+    first: Duration,
+) -> Result<(Outcome, Vec<Outcome>), AppError> {
+    let Sums { heaps, after, limit } = *sums;
+    let largest = heaps
+        .iter()
+        .chain(after.iter().flatten())
+        .copied()
+        .max()
+        .unwrap_or(0);
+    let (mut cap, mut q) = kept_quotient(game, rules, store);
+    let mut memo = OracleMemo::default();
+    let mut slice = first.max(Duration::from_millis(1));
+    if largest > LEARN_FIRST_HEAP {
+        // A heap this large has too many options for a search to settle without the
+        // quotient: grow it first.
+        grow_for_solve(game, &mut q, &mut cap, largest, store, halt, slice)?;
+    }
+    loop {
+        let grow = can_grow(&q, cap, largest);
+        let start = Instant::now();
+        let timed_out = || grow && start.elapsed() > slice;
+        let stop = || halt() || timed_out();
+        let mut oracle = MisereOracle::with_memo(&q, memo).with_limit(limit);
+        let found = outcomes_of(&q, &mut oracle, heaps, after, &stop);
+        memo = oracle.detach();
+        match found {
+            Ok(found) => return Ok(found),
+            Err(SearchStop::Halted) if grow && !halt() => {}
+            Err(e) => return Err(search_error(e)),
+        }
+        // As long as the search went: a sum the search settles soon never waits long for
+        // a quotient it does not need, and one it does not settle gets the quotient soon.
+        grow_for_solve(game, &mut q, &mut cap, largest, store, halt, slice)?;
+        slice *= 2;
+    }
+}
+
+/// The outcomes of `heaps` and of every sum of `after`, by `q` or else by `oracle`.
+fn outcomes_of(
+    q: &Quotient,
+    oracle: &mut MisereOracle<'_>,
+    heaps: &[u64],
+    after: &[Vec<u64>],
+    halt: &dyn Fn() -> bool,
+) -> Result<(Outcome, Vec<Outcome>), SearchStop> {
+    let mut one = |h: &[u64]| match q.outcome(h) {
+        Some(o) => Ok(o),
+        None => oracle.outcome(h, halt),
+    };
+    let first = one(heaps)?;
+    let rest = after.iter().map(|h| one(h)).collect::<Result<Vec<_>, _>>()?;
+    Ok((first, rest))
+}
+
+/// The error of a misère search that stopped.
+fn search_error(e: SearchStop) -> AppError {
+    match e {
+        SearchStop::Limit(n) => AppError::new(
+            ErrorKind::Limit,
+            format!("the misère search passed {n} positions (raise --max-positions)"),
+        ),
+        SearchStop::Memory => AppError::new(
+            ErrorKind::Memory,
+            grundy_core::memory::Share::whole().report().to_string(),
+        ),
+        SearchStop::Halted => AppError::new(ErrorKind::Cancelled, "stopped"),
+    }
 }
 
 #[cfg(test)]
@@ -354,6 +532,38 @@ mod tests {
     }
 
     #[test]
+    fn a_search_that_grows_the_quotient_keeps_its_answers_right() {
+        // The first search cut at once: the quotient is grown between searches, and the
+        // outcomes found before go on with the larger one. Checked against the
+        // whole-position search, with and without a store.
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb"), "test").unwrap();
+        for (code, sizes) in [
+            ("0.07", [[3u64, 9, 11], [5, 6, 12]]),
+            ("0.77", [[3, 9, 11], [2, 7, 12]]),
+            ("0.6", [[3, 5, 10], [2, 7, 9]]),
+        ] {
+            let rules = HeapGame::parse(code).unwrap().rules().clone();
+            let mut reference = grundy_solve::MisereSearch::new(&rules);
+            for (i, heaps) in sizes.into_iter().enumerate() {
+                let after: Vec<Vec<u64>> = vec![vec![heaps[0], heaps[1]], vec![1, heaps[2], 4]];
+                let sums = Sums {
+                    heaps: &heaps,
+                    after: &after,
+                    limit: usize::MAX,
+                };
+                let kept = (i == 1).then_some(&store);
+                let (o, rest) =
+                    searching_first(code, &rules, &sums, kept, &|| false, Duration::ZERO).unwrap();
+                assert_eq!(o, reference.outcome(&heaps).unwrap(), "{code} {heaps:?}");
+                for (a, r) in after.iter().zip(rest) {
+                    assert_eq!(r, reference.outcome(a).unwrap(), "{code} {a:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn huge_heaps_of_a_finite_quotient() {
         let a = misere("0.75", "100000 99999 3", None);
         // R8: 100000 is b (even heaps from 8), 99999 is ab^2 (odd), 3 is a: b·ab^2·a = b^3 = b, an N-position.
@@ -365,10 +575,11 @@ mod tests {
     fn kept_quotients_are_checked() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("s.redb"), "test").unwrap();
-        let _ = misere("0.75", "4 9 10", Some(&store));
+        // A heap past LEARN_FIRST_HEAP: the solve grows the quotient first, and keeps it.
+        let _ = misere("0.75", "4 9 1000", Some(&store));
         let rules = HeapGame::parse("0.75").unwrap().rules().clone();
         let (_, kept) = load(&store, "0.75", &rules).expect("kept");
-        assert!(kept.heaps() >= 10 || kept.periodicity().is_some());
+        assert!(kept.periodicity().is_some());
         // A damaged entry does not read back: it is recomputed.
         let mut bytes = encode("0.75", 0, &kept);
         let n = bytes.len();
@@ -385,8 +596,8 @@ mod tests {
         assert!(load(&store, "0.75", &rules).is_none());
         assert!(check(&quotient_key("0.75"), &bytes).is_err());
         // Another position (the first one's answer is kept under its own key).
-        let again = misere("0.75", "4 9 11", Some(&store));
-        assert_eq!(again.outcome, misere("0.75", "4 9 11", None).outcome);
+        let again = misere("0.75", "4 9 1001", Some(&store));
+        assert_eq!(again.outcome, misere("0.75", "4 9 1001", None).outcome);
         assert!(load(&store, "0.75", &rules).is_some());
     }
 

@@ -674,10 +674,11 @@ impl Solve<'_, '_> {
 }
 
 impl Solve<'_, '_> {
-    /// The misère analysis of a sum of heaps by the game's quotient
-    /// ([`crate::quotient::solving_quotient`]): the outcome, and every move with the outcome
-    /// it leads to, each a product in the monoid. `None` when the quotient does not cover
-    /// the heaps (the whole-position search answers then).
+    /// The misère analysis of a sum of heaps through the game's quotient
+    /// ([`crate::quotient::misere_outcomes`]): the outcome, and every move with the outcome
+    /// it leads to, each a product in the monoid where the quotient covers the heaps, else
+    /// searched with every covered sum a product. Always `Some` (kept an `Option` for the
+    /// caller's fallback to the whole-position search).
     #[allow(clippy::too_many_arguments)]
     fn misere_by_quotient<F: Family>(
         &self,
@@ -690,29 +691,42 @@ impl Solve<'_, '_> {
         stop: &Stop,
     ) -> Result<Option<Analysis<<F::Game as Game>::Move>>, AppError> {
         let halt = || stop.stopped();
-        let largest = heaps.iter().copied().max().unwrap_or(0);
-        let q = match crate::quotient::solving_quotient(name, rules, largest, self.opts.store, &halt) {
-            Ok(q) => q,
-            Err(e) => return stop.finish(Err(e)),
-        };
         let mut after = Vec::new();
         game.moves(p, |m, next| after.push((m, next)));
-        let Some(outcome) = q.outcome(heaps) else {
-            return Ok(None);
+        let after_heaps: Vec<Vec<u64>> = after
+            .iter()
+            .map(|(_, next)| family.heaps(game, next).map(|(_, h)| h).unwrap_or_default())
+            .collect();
+        // Sums the quotient covers are a product; the others are searched, every sum of the
+        // heaps it covers answered by it (grundy_app::quotient::misere_outcomes). On an
+        // error, `stop.stopped()` first: a search that stopped at the memory budget then
+        // ends with the solve's own message (its budget or its share).
+        let found = crate::quotient::misere_outcomes(
+            name,
+            rules,
+            heaps,
+            &after_heaps,
+            self.opts.store,
+            &halt,
+            self.limits.max_positions,
+        );
+        let (outcome, after_outcomes) = match found {
+            Ok(found) => found,
+            Err(e) => {
+                let _ = stop.stopped();
+                return stop.finish(Err(e));
+            }
         };
-        let mut moves = Vec::with_capacity(after.len());
-        for (mv, next) in after {
-            let next_heaps = family.heaps(game, &next).map(|(_, h)| h).unwrap_or_default();
-            let Some(o) = q.outcome(&next_heaps) else {
-                return Ok(None);
-            };
-            moves.push(grundy_solve::analysis::MoveReport {
+        let moves: Vec<_> = after
+            .into_iter()
+            .zip(after_outcomes)
+            .map(|((mv, _), o)| grundy_solve::analysis::MoveReport {
                 mv,
                 grundy: None,
                 outcome: o,
                 remoteness: None,
-            });
-        }
+            })
+            .collect();
         let winning_moves = moves
             .iter()
             .filter(|r| r.outcome == Outcome::Second)

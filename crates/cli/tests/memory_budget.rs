@@ -94,6 +94,15 @@ fn the_memo_engine_stops_at_the_budget() {
 }
 
 #[test]
+fn a_quotient_stops_at_the_budget_with_the_heap_it_reached() {
+    // Kayles' quotient learned heap by heap (issue 13): past the budget it stops cleanly,
+    // naming the last heap it completed.
+    let r = limited(&["--memory-budget", "1M", "quotient", "0.77", "--heaps", "40"]);
+    stopped_at(&r, "1.0 MiB");
+    assert!(r.stderr.contains("it was complete to heap"), "{}", r.stderr);
+}
+
+#[test]
 fn the_budget_allows_what_fits() {
     let r = limited(&[
         "--memory-budget",

@@ -33,10 +33,15 @@ fn bad_codes_and_limits() {
     let o = grundy(&["quotient", "0.75", "--heaps", "10", "--max-order", "3"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("complete to heap"), "{}", stderr(&o));
-    // Kayles: the step to heap 9 fails its check; the error names the last heap proven.
-    let o = grundy(&["quotient", "0.77", "--heaps", "12"]);
+    // Kayles past heap 8 (where old elements split): order 24 from heap 12 on.
+    let o = grundy(&["quotient", "0.77", "--heaps", "14", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["order"], 24);
+    assert_eq!(v["stable_from"], 12);
+    let o = grundy(&["quotient", "0.77", "--heaps", "14", "--max-order", "20"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("proven correct to heap 8"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("complete to heap 11"), "{}", stderr(&o));
     let o = grundy(&["quotient", "0.75", "--heaps", "x"]);
     assert_eq!(o.status.code(), Some(2));
 }
@@ -47,6 +52,8 @@ fn misere_solves_agree_with_the_search() {
         ["0.75", "9", "12", "5"],
         ["0.75", "4", "4", "7"],
         ["0.77", "3", "9", "2"],
+        ["0.77", "7", "9", "12"],
+        ["0.07", "5", "11", "14"],
     ] {
         let mut a = vec!["solve"];
         a.extend(args);

@@ -4,29 +4,36 @@
 //! P-portion (the elements that are misère P-positions). A sum's outcome is then a product in
 //! the monoid and a lookup.
 //!
-//! The construction adds heaps one at a time. With the quotient Q of heaps below n known
-//! (its multiplication table, P-portion, and for each element a representative sum of heaps
-//! and the elements of that sum's options), heap n is a new letter x: the outcome of
-//! `q·x^k` (a representative of q plus k heaps of n) is computed for every q and k = 0, 1, ...
-//! from the options of the representative (`q'·x^k`) and of the heaps of n (`q·y·x^(k−1)`,
-//! y an option of heap n), until a column of outcomes repeats (`x^(i+p) = x^i`). Two pairs
-//! `q·x^k` and `q'·x^k'` are the same element when every product with any `r·x^j` has the same
-//! outcome; the classes are the elements of the new quotient, relations are read off them.
-//! The representatives are the least sums (comparing heap sizes from the largest down) of
-//! their classes, so an option's representative is always an earlier element: the element
-//! numbers are that order, and every computation runs through them in it.
+//! The quotient of heaps up to n is the syntactic monoid of the set of misère P-positions
+//! among the sums of those heaps: two sums are one element when adding any sum of those
+//! heaps to either gives the same outcome. Adding a heap can split old elements (two sums
+//! no smaller heap tells apart may differ once a larger heap is in play), so the quotient of
+//! each n is *learned* anew ([`Quotient::extend_to`], heap by heap), by a table of sums in the
+//! manner of Angluin's L*: rows are representative sums (the states), columns are test sums,
+//! a cell is whether the row plus the column is a P-position (asked of [`MisereOracle`], a
+//! whole-position search that answers every sum of the smaller heaps from their proven
+//! quotient). Rows are kept distinct; a row plus one heap that matches no row is a new state.
+//! The table gives a candidate (states, a transition for each heap, P-portion), which is then
+//! *proven* by the check of Plambeck and Siegel's kind ([`Quotient::verify`]: for every sum,
+//! its state is in the P-portion exactly when the sum has a move and no option's state is;
+//! a finite walk over (state, option states) pairs, so every sum of the heaps is covered, not
+//! a sample). A failure of the check gives a sum whose candidate outcome is wrong; a binary
+//! search along it (Rivest and Schapire) finds a test sum that tells two merged rows apart,
+//! which becomes a new column, and the table is closed again. Proven candidates have
+//! pairwise distinguishable states, so they are the reduced quotient itself. The learned
+//! tests are kept for the next heap (old distinctions are found again at once).
 //!
-//! The quotient of the smaller heaps need not carry over to the larger ones (a heap may tell
-//! apart sums that no smaller heap does): every step is therefore checked
-//! ([`Quotient::verify`]: every sum of the heaps covered gets its true outcome), and a step
-//! that fails the check stops the construction with [`QuotientError::Unverified`] rather than
-//! give a wrong monoid. Splitting the old elements there (as Siegel's MisereSolver does) is
-//! not done yet.
+//! The elements are then numbered by their least sums (comparing heap sizes from the
+//! largest down), generators are the heaps whose element is not a product of smaller heaps'
+//! elements, every element's canonical word is its least sum, and the relations are the
+//! least words that are not canonical (each equated to the canonical word of its element):
+//! a presentation that rewrites every word to its canonical one.
 
+use crate::genus::{tame_outcome, GenusEngine, Tame};
 use foldhash::fast::RandomState;
 use grundy_core::memory::Share;
 use grundy_core::{HeapRules, Outcome};
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 /// An element of a quotient: its number (0 is the identity, the empty sum).
 pub type Element = u32;
@@ -47,7 +54,7 @@ pub enum QuotientError {
         order: usize,
     },
     /// The next heap would need more memory than the budget leaves.
-    #[error("the quotient to heap {heap} needs more memory than is left ({needed} bytes); it was complete to heap {reached}, order {order} (raise --memory-budget)")]
+    #[error("the quotient to heap {heap} needs more memory than the budget leaves; it was complete to heap {reached}, order {order}")]
     Memory {
         /// The heap that would pass it.
         heap: u64,
@@ -55,24 +62,12 @@ pub enum QuotientError {
         reached: u64,
         /// Its order then.
         order: usize,
-        /// Bytes the next step needs.
+        /// Bytes the next step needs (0: not known, the budget was passed on the way).
         needed: u64,
     },
-    /// The heap-by-heap construction gave a monoid that fails the check of every sum
-    /// ([`Quotient::verify`]): the quotient of the smaller heaps does not carry over.
-    #[error("the heap-by-heap construction fails its check at heap {heap} (the sum of heaps {word:?} gets a wrong outcome: the quotient of the smaller heaps does not carry over, and this engine does not yet split its elements); it is proven correct to heap {reached}, order {order}")]
-    Unverified {
-        /// The heap.
-        heap: u64,
-        /// The largest heap the quotient covers.
-        reached: u64,
-        /// Its order then.
-        order: usize,
-        /// A sum whose outcome the candidate gets wrong.
-        word: Vec<u64>,
-    },
-    /// The check of the next heap would pass its limit of states.
-    #[error("the check of the quotient to heap {heap} passed {states} states; it is proven correct to heap {reached}, order {order}")]
+    /// The check of the next heap would pass its limit of states, or its search its limit
+    /// of positions.
+    #[error("the construction of the quotient to heap {heap} passed {states} states of its search or check; it is proven correct to heap {reached}, order {order}")]
     VerifyLimit {
         /// The heap.
         heap: u64,
@@ -107,7 +102,6 @@ impl QuotientError {
         match self {
             QuotientError::MaxOrder { reached, .. }
             | QuotientError::Memory { reached, .. }
-            | QuotientError::Unverified { reached, .. }
             | QuotientError::VerifyLimit { reached, .. } => Some(*reached),
             QuotientError::Halted => None,
         }
@@ -121,7 +115,7 @@ pub struct Relation {
     pub lhs: Vec<u32>,
     /// Exponent of each generator on the right.
     pub rhs: Vec<u32>,
-    /// The heap whose generator the relation was found with.
+    /// The heap of the last generator in the left side.
     pub heap: u64,
 }
 
@@ -146,23 +140,25 @@ pub struct Quotient {
     /// `mul[a * order + b]`.
     mul: Vec<Element>,
     p: Vec<bool>,
-    /// The elements of the options of each element's representative, sorted.
-    opts: Vec<Vec<Element>>,
     /// The canonical word of each element: the exponent of every generator.
     words: Vec<Vec<u32>>,
     /// The heap of each generator.
     gens: Vec<u64>,
     heap_elem: Vec<Element>,
     relations: Vec<Relation>,
-    /// The last heap that added elements (0: none yet).
-    last_growth: u64,
+    /// The order of the quotient of heaps 0..=m, for m = 0..=heaps.
+    orders: Vec<usize>,
+    /// The test sums that told the states apart (kept to learn the next heap faster; not
+    /// stored).
+    tests: Vec<Vec<u64>>,
     max_order: usize,
     max_states: usize,
     share: Share,
 }
 
-/// Default limit on the states of the check of a quotient ([`Quotient::verify`]).
-pub const DEFAULT_MAX_STATES: usize = 1_000_000;
+/// Default limit on the states of the check of a quotient ([`Quotient::verify`]) and on the
+/// positions the search of one step keeps.
+pub const DEFAULT_MAX_STATES: usize = 4_000_000;
 
 /// Default limit on the order of a quotient.
 pub const DEFAULT_MAX_ORDER: usize = 4096;
@@ -176,12 +172,12 @@ impl Quotient {
             order: 1,
             mul: vec![0],
             p: vec![false],
-            opts: vec![Vec::new()],
             words: vec![Vec::new()],
             gens: Vec::new(),
             heap_elem: vec![0],
             relations: Vec::new(),
-            last_growth: 0,
+            orders: vec![1],
+            tests: vec![Vec::new()],
             max_order: DEFAULT_MAX_ORDER,
             max_states: DEFAULT_MAX_STATES,
             share: Share::whole(),
@@ -191,6 +187,13 @@ impl Quotient {
     /// Stop with [`QuotientError::MaxOrder`] rather than pass `limit` elements.
     pub fn with_max_order(mut self, limit: usize) -> Quotient {
         self.max_order = limit.max(1);
+        self
+    }
+
+    /// Stop with [`QuotientError::VerifyLimit`] rather than let the search or the check of
+    /// one step pass `limit` states.
+    pub fn with_max_states(mut self, limit: usize) -> Quotient {
+        self.max_states = limit.max(1);
         self
     }
 
@@ -228,6 +231,11 @@ impl Quotient {
         self.order
     }
 
+    /// The order of the quotient of heaps 0..=m, for every m up to [`Quotient::heaps`].
+    pub fn orders(&self) -> &[usize] {
+        &self.orders
+    }
+
     /// The product of two elements.
     #[inline]
     pub fn mul(&self, a: Element, b: Element) -> Element {
@@ -253,7 +261,8 @@ impl Quotient {
         &self.gens
     }
 
-    /// The relations found, in the order found.
+    /// The relations: the least words that are not canonical, each equated to the canonical
+    /// word of its element; ordered by their last generator, its exponent, then the rest.
     pub fn relations(&self) -> &[Relation] {
         &self.relations
     }
@@ -328,27 +337,25 @@ impl Quotient {
         s
     }
 
-    /// The last heap that added elements (0 when none has).
+    /// The least m for which the quotient of heaps 0..=m is this one (the larger heaps add
+    /// no element and split none: the quotients have the same order, and the smaller is the
+    /// reduction of a submonoid of the larger, so they are the same). 0 when no heap adds
+    /// anything.
     pub fn last_growth(&self) -> u64 {
-        self.last_growth
-    }
-
-    /// The elements of the options of an element's representative (the least sum of heaps
-    /// in its class).
-    pub fn options(&self, a: Element) -> &[Element] {
-        &self.opts[a as usize]
+        self.orders.iter().position(|&o| o == self.order).unwrap_or(0) as u64
     }
 
     /// The periodicity of the heaps' elements proven by the misère periodicity theorem
     /// (Plambeck and Siegel): for an octal game (finitely many digits, at most two heaps
     /// left by a move) or a finite subtraction game with t the most tokens a move removes,
-    /// when the quotient of heaps up to 2·n0 + 2p + t has no element that the quotient of
-    /// heaps up to n0 + p + t lacks, and Φ(n + p) = Φ(n) for n0 ≤ n < n0 + p + t (Φ(n) the
-    /// element of heap n), then Φ(n + p) = Φ(n) for every n ≥ n0 and the quotient is that of
-    /// heaps up to n0 + p + t. Two readings of the theorem's bounds are in circulation, so
-    /// this asks for both at once, which is more than either: every heap up to 2·n0 + 2p + t
-    /// computed, no element added after heap n0 + p + t, and Φ(n + p) = Φ(n) for every
-    /// n ≥ n0 computed. The least such (n0 + p, then p) within the heaps computed.
+    /// when the quotient of heaps up to 2·n0 + 2p + t is that of heaps up to n0 + p + t and
+    /// Φ(n + p) = Φ(n) for n0 ≤ n < n0 + p + t (Φ(n) the element of heap n), then
+    /// Φ(n + p) = Φ(n) for every n ≥ n0 and the quotient of the whole game is that of heaps
+    /// up to n0 + p + t. Two readings of the theorem's bounds are in circulation, so this
+    /// asks for both at once, which is more than either: every heap up to 2·n0 + 2p + t
+    /// computed, the quotient the same from heap n0 + p + t on ([`Quotient::last_growth`]),
+    /// and Φ(n + p) = Φ(n) for every n ≥ n0 computed. The least such (n0 + p, then p) within
+    /// the heaps computed.
     pub fn periodicity(&self) -> Option<Periodicity> {
         let t = match &self.rules {
             HeapRules::TakeBreak { repeat: 0, .. }
@@ -361,6 +368,7 @@ impl Quotient {
         };
         let n = self.heaps;
         let phi = &self.heap_elem;
+        let stable = self.last_growth();
         // n0 + p + t ≤ 2·n0 + 2p + t ≤ n.
         for span in 1..=n {
             for p in 1..=span {
@@ -368,7 +376,7 @@ impl Quotient {
                 if 2 * n0 + 2 * p + t > n {
                     continue;
                 }
-                if self.last_growth > n0 + p + t {
+                if stable > n0 + p + t {
                     continue;
                 }
                 let ok = (n0..=n - p).all(|h| phi[(h + p) as usize] == phi[h as usize]);
@@ -398,28 +406,8 @@ impl Quotient {
             if halt() {
                 return Err(QuotientError::Halted);
             }
-            let mut next = self.clone();
-            next.add_heap(halt)?;
-            match next.verify(self.max_states, halt) {
-                Verified::Correct => *self = next,
-                Verified::Wrong(word) => {
-                    return Err(QuotientError::Unverified {
-                        heap: next.heaps,
-                        reached: self.heaps,
-                        order: self.order,
-                        word,
-                    })
-                }
-                Verified::TooLarge(states) => {
-                    return Err(QuotientError::VerifyLimit {
-                        heap: next.heaps,
-                        reached: self.heaps,
-                        order: self.order,
-                        states,
-                    })
-                }
-                Verified::Halted => return Err(QuotientError::Halted),
-            }
+            let next = Learner::new(self, halt).run()?;
+            *self = next;
         }
         Ok(())
     }
@@ -432,123 +420,100 @@ impl Quotient {
     /// (e·φ(h), W·φ(h) ∪ e·φ(options of h)): finitely many, searched breadth first, at most
     /// `max_states` of them.
     pub fn verify(&self, max_states: usize, halt: &dyn Fn() -> bool) -> Verified {
-        let m = self.order;
-        let words = m.div_ceil(64);
-        // One letter for each distinct (element, option elements) of heaps with a move.
-        let mut letters: Vec<(Element, Vec<Element>, u64)> = Vec::new();
+        let mut letters: Vec<u64> = Vec::new();
+        let mut seen_letter: HashSet<(Element, Vec<Element>), RandomState> = HashSet::default();
         for h in 1..=self.heaps {
             let ys = self.heap_option_elements(h);
             if ys.is_empty() {
                 continue;
             }
-            let e = self.heap_elem[h as usize];
-            if !letters.iter().any(|(f, o, _)| *f == e && *o == ys) {
-                letters.push((e, ys, h));
+            if seen_letter.insert((self.heap_elem[h as usize], ys)) {
+                letters.push(h);
             }
         }
-        let mut pbits = vec![0u64; words];
-        for (a, &p) in self.p.iter().enumerate() {
-            if p {
-                pbits[a / 64] |= 1 << (a % 64);
-            }
-        }
-        type Key = (Element, Vec<u64>);
-        let mut seen: HashMap<Key, (usize, usize), RandomState> = HashMap::default();
-        let mut order: Vec<Key> = Vec::new();
-        let start: Key = (0, vec![0u64; words]);
-        seen.insert(start.clone(), (usize::MAX, 0));
-        order.push(start);
-        let mut at = 0;
-        while at < order.len() {
-            if at.is_multiple_of(4096) && (halt() || self.share.over()) {
-                return Verified::Halted;
-            }
-            let (e, w) = order[at].clone();
-            let has_options = w.iter().any(|&x| x != 0);
-            let all_n = w.iter().zip(&pbits).all(|(a, b)| a & b == 0);
-            if self.p[e as usize] != (has_options && all_n) {
-                // The sum that reached this state.
-                let mut word = Vec::new();
-                let mut i = at;
-                while i != 0 {
-                    let (parent, letter) = seen[&order[i]];
-                    word.push(letters[letter].2);
-                    i = parent;
-                }
+        let dfa = Dfa {
+            states: self.order,
+            delta: (0..self.order)
+                .flat_map(|e| {
+                    letters
+                        .iter()
+                        .map(move |&h| self.mul(e as Element, self.heap_elem[h as usize]))
+                })
+                .collect(),
+            letters: letters.len(),
+            p: self.p.clone(),
+        };
+        // The options of each letter, as lists of elements multiplied in.
+        let opts: Vec<Vec<Vec<usize>>> = letters
+            .iter()
+            .map(|&h| {
+                let mut o = Vec::new();
+                self.rules.heap_options(h, |parts| {
+                    o.push(
+                        parts
+                            .iter()
+                            .map(|&x| self.heap_elem[x as usize] as usize)
+                            .collect(),
+                    );
+                });
+                o
+            })
+            .collect();
+        // Options here are lists of elements; multiply them in directly.
+        match walk(&dfa, &opts, Mode::Monoid(self), max_states, &self.share, halt) {
+            Walk::Correct => Verified::Correct,
+            Walk::Wrong(seq) => {
+                let mut word: Vec<u64> = seq.iter().map(|&l| letters[l]).collect();
                 word.sort_unstable();
-                return Verified::Wrong(word);
+                Verified::Wrong(word)
             }
-            for (li, (f, ys, _)) in letters.iter().enumerate() {
-                let mut next = vec![0u64; words];
-                for (wi, &bits) in w.iter().enumerate() {
-                    let mut b = bits;
-                    while b != 0 {
-                        let a = wi * 64 + b.trailing_zeros() as usize;
-                        b &= b - 1;
-                        let x = self.mul(a as Element, *f) as usize;
-                        next[x / 64] |= 1 << (x % 64);
-                    }
-                }
-                for &y in ys {
-                    let x = self.mul(e, y) as usize;
-                    next[x / 64] |= 1 << (x % 64);
-                }
-                let key = (self.mul(e, *f), next);
-                if !seen.contains_key(&key) {
-                    if seen.len() >= max_states {
-                        return Verified::TooLarge(seen.len());
-                    }
-                    seen.insert(key.clone(), (at, li));
-                    order.push(key);
-                }
-            }
-            at += 1;
+            Walk::TooLarge(n) => Verified::TooLarge(n),
+            Walk::Halted => Verified::Halted,
         }
-        Verified::Correct
     }
 
-    /// The quotient of heaps 0..=n (n at most [`Quotient::heaps`]): the elements of a smaller
-    /// quotient are the first ones of a larger (elements are numbered in the order of their
-    /// least sums), so it is read off this one.
+    /// The quotient of heaps 0..=n (n at most [`Quotient::heaps`]): the submonoid of the
+    /// heaps up to n, reduced (two elements are one when every product with an element of
+    /// the submonoid has the same outcome), numbered anew.
     pub fn truncated(&self, n: u64) -> Quotient {
         if n >= self.heaps {
             return self.clone();
         }
-        let ngens = self.gens.iter().filter(|&&g| g <= n).count();
-        let order = self
-            .words
-            .iter()
-            .filter(|w| w[ngens..].iter().all(|&e| e == 0))
-            .count();
-        let mut mul = Vec::with_capacity(order * order);
-        for a in 0..order {
-            mul.extend_from_slice(&self.mul[a * self.order..a * self.order + order]);
+        let gens: Vec<Element> = (1..=n as usize).map(|h| self.heap_elem[h]).collect();
+        // The submonoid they generate.
+        let mut idx = vec![u32::MAX; self.order];
+        let mut list = vec![0 as Element];
+        idx[0] = 0;
+        let mut at = 0;
+        while at < list.len() {
+            let e = list[at];
+            for &g in &gens {
+                let f = self.mul(e, g);
+                if idx[f as usize] == u32::MAX {
+                    idx[f as usize] = list.len() as u32;
+                    list.push(f);
+                }
+            }
+            at += 1;
         }
-        Quotient {
-            rules: self.rules.clone(),
-            heaps: n,
-            order,
-            mul,
-            p: self.p[..order].to_vec(),
-            opts: self.opts[..order].to_vec(),
-            words: self.words[..order].iter().map(|w| w[..ngens].to_vec()).collect(),
-            gens: self.gens[..ngens].to_vec(),
-            heap_elem: self.heap_elem[..=n as usize].to_vec(),
-            relations: self
-                .relations
-                .iter()
-                .filter(|r| r.heap <= n)
-                .map(|r| Relation {
-                    lhs: r.lhs[..ngens].to_vec(),
-                    rhs: r.rhs[..ngens].to_vec(),
-                    heap: r.heap,
-                })
-                .collect(),
-            last_growth: self.gens[..ngens].last().copied().unwrap_or(0),
-            max_order: self.max_order,
-            max_states: self.max_states,
-            share: self.share,
+        let k = list.len();
+        let mut mul = vec![0 as Element; k * k];
+        for (i, &a) in list.iter().enumerate() {
+            for (j, &b) in list.iter().enumerate() {
+                mul[i * k + j] = idx[self.mul(a, b) as usize];
+            }
         }
+        let p: Vec<bool> = list.iter().map(|&e| self.p[e as usize]).collect();
+        let heap_elem: Vec<Element> = (0..=n as usize)
+            .map(|h| idx[self.heap_elem[h] as usize])
+            .collect();
+        let (mul, p, heap_elem) = reduce(k, &mul, &p, &heap_elem);
+        let mut q = canonical(self.rules.clone(), n, &mul, &p, &heap_elem);
+        q.orders = self.orders[..=n as usize].to_vec();
+        q.max_order = self.max_order;
+        q.max_states = self.max_states;
+        q.share = self.share;
+        q
     }
 
     /// The elements of the options of heap n (sorted, distinct).
@@ -565,200 +530,991 @@ impl Quotient {
         out.dedup();
         out
     }
+}
 
-    fn add_heap(&mut self, halt: &dyn Fn() -> bool) -> Result<(), QuotientError> {
-        let n = self.heaps + 1;
-        let m = self.order;
-        let ys = self.heap_option_elements(n);
-        if ys.is_empty() {
-            // A heap with no move is the empty game.
-            self.heap_elem.push(0);
-            self.heaps = n;
-            return Ok(());
+/// A deterministic automaton over heap letters: `delta[s * letters + l]`.
+struct Dfa {
+    states: usize,
+    letters: usize,
+    delta: Vec<u32>,
+    p: Vec<bool>,
+}
+
+impl Dfa {
+    #[inline]
+    fn step(&self, s: u32, l: usize) -> u32 {
+        self.delta[s as usize * self.letters + l]
+    }
+}
+
+/// How the options of a letter are applied to a state in [`walk`].
+enum Mode<'a> {
+    /// Options are lists of letters, run one after another.
+    Letters,
+    /// Options are lists of elements of this monoid, multiplied in.
+    Monoid(&'a Quotient),
+}
+
+/// Whether `map` may take one more entry within `share`: when it is full, the next insert
+/// reallocates its table at twice the size, all at once, and that must fit in the room left
+/// (the entries' own heap data is counted as it is allocated, by [`Share::over`]).
+fn room_to_grow<K, V, S>(map: &HashMap<K, V, S>, share: &Share) -> bool {
+    if map.len() < map.capacity() {
+        return true;
+    }
+    let buckets = (map.capacity().max(2) + 1).next_power_of_two() * 2;
+    let bytes = buckets as u64 * (std::mem::size_of::<(K, V)>() as u64 + 1);
+    bytes <= share.room()
+}
+
+/// Whether `v` may take one more element within `share` (see [`room_to_grow`]).
+fn room_to_push<T>(v: &[T], capacity: usize, share: &Share) -> bool {
+    v.len() < capacity || (capacity.max(4) as u64 * 2 * std::mem::size_of::<T>() as u64) <= share.room()
+}
+
+enum Walk {
+    Correct,
+    Wrong(Vec<usize>),
+    TooLarge(usize),
+    Halted,
+}
+
+/// The check of Plambeck and Siegel's kind over an automaton: every sequence of letters
+/// reaches a state (s, W) (W: the states of the sum's options, each option the sequence with
+/// one letter replaced by one of its options); the check is that s is in the P-portion
+/// exactly when W is not empty and has no P-state. Breadth first over the distinct (s, W).
+fn walk(
+    dfa: &Dfa,
+    opts: &[Vec<Vec<usize>>],
+    mode: Mode<'_>,
+    max_states: usize,
+    share: &Share,
+    halt: &dyn Fn() -> bool,
+) -> Walk {
+    let m = dfa.states;
+    let words = m.div_ceil(64).max(1);
+    let mut pbits = vec![0u64; words];
+    for (a, &p) in dfa.p.iter().enumerate() {
+        if p {
+            pbits[a / 64] |= 1 << (a % 64);
         }
-        let stop = |q: &Quotient| -> Result<(), QuotientError> {
-            if halt() {
+    }
+    let apply = |s: u32, o: &[usize]| -> u32 {
+        match &mode {
+            Mode::Letters => o.iter().fold(s, |s, &l| dfa.step(s, l)),
+            Mode::Monoid(q) => o.iter().fold(s, |s, &e| q.mul(s, e as Element)),
+        }
+    };
+    type Key = (u32, Vec<u64>);
+    let mut seen: HashMap<Key, (usize, usize), RandomState> = HashMap::default();
+    let mut order: Vec<Key> = Vec::new();
+    let start: Key = (0, vec![0u64; words]);
+    seen.insert(start.clone(), (usize::MAX, 0));
+    order.push(start);
+    let mut at = 0;
+    while at < order.len() {
+        if at.is_multiple_of(64) && (halt() || share.over()) {
+            return Walk::Halted;
+        }
+        let (e, w) = order[at].clone();
+        let has_options = w.iter().any(|&x| x != 0);
+        let all_n = w.iter().zip(&pbits).all(|(a, b)| a & b == 0);
+        if dfa.p[e as usize] != (has_options && all_n) {
+            let mut seq = Vec::new();
+            let mut i = at;
+            while i != 0 {
+                let (parent, letter) = seen[&order[i]];
+                seq.push(letter);
+                i = parent;
+            }
+            seq.reverse();
+            return Walk::Wrong(seq);
+        }
+        for (l, opts_l) in opts.iter().enumerate().take(dfa.letters) {
+            let mut next = vec![0u64; words];
+            for (wi, &bits) in w.iter().enumerate() {
+                let mut b = bits;
+                while b != 0 {
+                    let a = wi * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    let x = dfa.step(a as u32, l) as usize;
+                    next[x / 64] |= 1 << (x % 64);
+                }
+            }
+            for y in opts_l {
+                let x = apply(e, y) as usize;
+                next[x / 64] |= 1 << (x % 64);
+            }
+            let key = (dfa.step(e, l), next);
+            if !seen.contains_key(&key) {
+                if seen.len() >= max_states {
+                    return Walk::TooLarge(seen.len());
+                }
+                if !room_to_grow(&seen, share) || !room_to_push(&order, order.capacity(), share) {
+                    return Walk::Halted;
+                }
+                seen.insert(key.clone(), (at, l));
+                order.push(key);
+            }
+        }
+        at += 1;
+    }
+    Walk::Correct
+}
+
+/// The states of a monoid that no product with an element of the monoid tells apart, merged
+/// (partition refinement from the P-portion, by the products with every heap's element):
+/// the reduced monoid, its P-portion and the heaps' elements.
+fn reduce(
+    k: usize,
+    mul: &[Element],
+    p: &[bool],
+    heap_elem: &[Element],
+) -> (Vec<Element>, Vec<bool>, Vec<Element>) {
+    let mut letters: Vec<Element> = heap_elem.to_vec();
+    letters.sort_unstable();
+    letters.dedup();
+    let mut class: Vec<u32> = p.iter().map(|&b| u32::from(b)).collect();
+    let mut count = class.iter().copied().collect::<HashSet<u32, RandomState>>().len();
+    loop {
+        let mut ids: HashMap<Vec<u32>, u32, RandomState> = HashMap::default();
+        let mut next = vec![0u32; k];
+        for e in 0..k {
+            let mut sig = Vec::with_capacity(letters.len() + 1);
+            sig.push(class[e]);
+            sig.extend(letters.iter().map(|&x| class[mul[e * k + x as usize] as usize]));
+            let n = ids.len() as u32;
+            next[e] = *ids.entry(sig).or_insert(n);
+        }
+        let n = ids.len();
+        class = next;
+        if n == count {
+            break;
+        }
+        count = n;
+    }
+    let mut rep = vec![usize::MAX; count];
+    for e in (0..k).rev() {
+        rep[class[e] as usize] = e;
+    }
+    let mut m = vec![0 as Element; count * count];
+    for a in 0..count {
+        for b in 0..count {
+            m[a * count + b] = class[mul[rep[a] * k + rep[b]] as usize];
+        }
+    }
+    let p = rep.iter().map(|&e| p[e]).collect();
+    let h = heap_elem.iter().map(|&e| class[e as usize]).collect();
+    (m, p, h)
+}
+
+/// The quotient of heaps 0..=n from a reduced monoid generated by the heaps' elements
+/// (`mul` of order `p.len()`, identity 0): elements numbered by their least sums,
+/// generators, canonical words and relations (see the module documentation).
+fn canonical(rules: HeapRules, n: u64, mul: &[Element], p: &[bool], heap_elem: &[Element]) -> Quotient {
+    let k = p.len();
+    const NONE: u32 = u32::MAX;
+    let mut id = vec![NONE; k];
+    let mut list: Vec<Element> = vec![0];
+    id[0] = 0;
+    let mut words: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut gens: Vec<u64> = Vec::new();
+    for (h, &elem) in heap_elem.iter().enumerate().take(n as usize + 1).skip(1) {
+        let x = elem as usize;
+        if id[x] != NONE {
+            continue;
+        }
+        let g = gens.len();
+        gens.push(h as u64);
+        for w in &mut words {
+            w.push(0);
+        }
+        // Layer j: x^j times the elements of the smaller heaps, new ones in the order of
+        // the elements they come from (their least sums: j copies of h, then the rest).
+        let mut layer: Vec<Element> = list.clone();
+        loop {
+            let mut next = Vec::new();
+            for &e in &layer {
+                let f = mul[e as usize * k + x];
+                if id[f as usize] == NONE {
+                    id[f as usize] = list.len() as u32;
+                    let mut w = words[id[e as usize] as usize].clone();
+                    w[g] += 1;
+                    words.push(w);
+                    list.push(f);
+                    next.push(f);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            layer = next;
+        }
+    }
+    let order = list.len();
+    debug_assert_eq!(order, k, "every element is a product of heaps");
+    let mut m = vec![0 as Element; order * order];
+    for (i, &a) in list.iter().enumerate() {
+        for (j, &b) in list.iter().enumerate() {
+            m[i * order + j] = id[mul[a as usize * k + b as usize] as usize];
+        }
+    }
+    let pp: Vec<bool> = list.iter().map(|&e| p[e as usize]).collect();
+    let he: Vec<Element> = heap_elem.iter().map(|&e| id[e as usize]).collect();
+    // Relations: the least words that are not canonical (every word one generator
+    // smaller is canonical), each equal to the canonical word of its element.
+    let ng = gens.len();
+    let word_id: HashMap<Vec<u32>, Element, RandomState> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (w.clone(), i as Element))
+        .collect();
+    let gen_elem: Vec<Element> = gens.iter().map(|&h| he[h as usize]).collect();
+    let mut seen: HashSet<Vec<u32>, RandomState> = HashSet::default();
+    let mut rels: Vec<((usize, u32, Element), Relation)> = Vec::new();
+    for e in 0..order {
+        for g in 0..ng {
+            let mut v = words[e].clone();
+            v[g] += 1;
+            if word_id.contains_key(&v) {
+                continue;
+            }
+            let minimal = (0..ng).all(|g2| {
+                if g2 == g || v[g2] == 0 {
+                    return true;
+                }
+                let mut u = v.clone();
+                u[g2] -= 1;
+                word_id.contains_key(&u)
+            });
+            if !minimal || !seen.insert(v.clone()) {
+                continue;
+            }
+            let target = m[e * order + gen_elem[g] as usize];
+            let top = (0..ng).rev().find(|&i| v[i] > 0).unwrap_or(0);
+            let mut rest = v.clone();
+            rest[top] = 0;
+            let key = (top, v[top], word_id.get(&rest).copied().unwrap_or(Element::MAX));
+            rels.push((
+                key,
+                Relation {
+                    lhs: v,
+                    rhs: words[target as usize].clone(),
+                    heap: gens[top],
+                },
+            ));
+        }
+    }
+    rels.sort_by_key(|a| a.0);
+    Quotient {
+        rules,
+        heaps: n,
+        order,
+        mul: m,
+        p: pp,
+        words,
+        gens,
+        heap_elem: he,
+        relations: rels.into_iter().map(|(_, r)| r).collect(),
+        orders: Vec::new(),
+        tests: vec![Vec::new()],
+        max_order: DEFAULT_MAX_ORDER,
+        max_states: DEFAULT_MAX_STATES,
+        share: Share::whole(),
+    }
+}
+
+/// Why a [`MisereOracle`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchStop {
+    /// It kept as many positions as its limit.
+    Limit(usize),
+    /// The memory budget (or the share) was passed.
+    Memory,
+    /// The halt callback said to stop.
+    Halted,
+}
+
+/// Misère outcomes of sums of heaps by whole-position search (iterative, stopping at the
+/// first option that is a P-position), where every sum of heaps that a proven quotient
+/// covers is answered by the quotient (a product and a lookup) instead of being searched.
+/// Exact: the quotient gives every sum of its heaps its true outcome. Heaps without a move
+/// (the empty game) are dropped from every sum, and a sum of small heaps that are all tame
+/// is decided by the rule of misère Nim (Conway's genus, as [`crate::MisereSearch`] does), so
+/// the search never opens a position the whole-position search would not.
+pub struct MisereOracle<'q> {
+    base: &'q Quotient,
+    period: Option<Periodicity>,
+    memo: HashMap<Vec<u64>, bool, RandomState>,
+    limit: usize,
+    share: Share,
+    opened: usize,
+    /// Whether heap h has a move: 0 not asked yet, 1 yes, 2 no (heaps below [`MOVELESS_CACHE`]).
+    moves: Vec<u8>,
+    /// Tameness of heaps up to [`crate::misere::GENUS_MAX_SIZE`] (`None`: not asked yet).
+    tame: Vec<Option<Option<Tame>>>,
+    genus: GenusEngine<'q, HeapRules>,
+}
+
+/// Heaps below this are dropped from sums by [`MisereOracle`] when they have no move (each
+/// asked once; larger heaps are kept in sums as they are: keeping an empty heap is never
+/// wrong, and heaps without a move are small in the games there are).
+const MOVELESS_CACHE: u64 = 64;
+
+/// Options generated between two looks at the stop and the memory within one position
+/// (a heap of a million has millions of options).
+const OPTIONS_CHECK: u32 = 4096;
+
+/// The outcomes a [`MisereOracle`] found (exact, whatever quotient it used), to go on with
+/// another quotient of the same game ([`MisereOracle::detach`], [`MisereOracle::with_memo`]).
+#[derive(Default)]
+pub struct OracleMemo(HashMap<Vec<u64>, bool, RandomState>);
+
+impl OracleMemo {
+    /// Sums kept.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when no sum is kept.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+struct OracleFrame {
+    pos: Vec<u64>,
+    children: Vec<Vec<u64>>,
+    next: usize,
+}
+
+enum Opened {
+    Done(bool),
+    Open(OracleFrame),
+}
+
+impl<'q> MisereOracle<'q> {
+    /// A search over the game of `base`, answering the sums it covers from it.
+    pub fn new(base: &'q Quotient) -> MisereOracle<'q> {
+        MisereOracle::with_memo(base, OracleMemo::default())
+    }
+
+    /// [`MisereOracle::new`], knowing the outcomes of `memo` (found by an oracle of the same
+    /// game, over any of its quotients).
+    pub fn with_memo(base: &'q Quotient, memo: OracleMemo) -> MisereOracle<'q> {
+        MisereOracle {
+            base,
+            period: base.periodicity(),
+            memo: memo.0,
+            limit: usize::MAX,
+            share: Share::whole(),
+            opened: 0,
+            moves: Vec::new(),
+            tame: Vec::new(),
+            genus: GenusEngine::new(&base.rules),
+        }
+    }
+
+    /// The outcomes found, to go on with another quotient ([`MisereOracle::with_memo`]).
+    pub fn detach(self) -> OracleMemo {
+        OracleMemo(self.memo)
+    }
+
+    /// Stop with [`SearchStop::Limit`] once this many positions are kept.
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// Count memory against `share`.
+    pub fn with_share(mut self, share: Share) -> Self {
+        self.share = share;
+        self
+    }
+
+    /// Positions kept (those the quotient does not cover).
+    pub fn len(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// True when no position is kept.
+    pub fn is_empty(&self) -> bool {
+        self.memo.is_empty()
+    }
+
+    fn known(&self, s: &[u64]) -> Option<bool> {
+        let q = self.base;
+        let covered = s.last().is_none_or(|&h| h <= q.heaps);
+        if covered || self.period.is_some() {
+            let mut e = 0;
+            for &h in s {
+                let x = match self.period {
+                    Some(per) if h > q.heaps => {
+                        q.heap_elem[(per.preperiod + (h - per.preperiod) % per.period) as usize]
+                    }
+                    _ => q.heap_elem[h as usize],
+                };
+                e = q.mul(e, x);
+            }
+            return Some(q.is_p(e));
+        }
+        self.memo.get(s).copied()
+    }
+
+    /// [`MisereOracle::known`], else the rule of misère Nim when every heap is small and tame.
+    fn settled(&mut self, s: &[u64]) -> Result<Option<bool>, SearchStop> {
+        if let Some(v) = self.known(s) {
+            return Ok(Some(v));
+        }
+        let small = crate::misere::GENUS_MAX_SIZE as u64;
+        if s.last().is_none_or(|&h| h > small) {
+            return Ok(None);
+        }
+        let mut kinds = Vec::with_capacity(s.len());
+        for &h in s {
+            match self.tame_heap(h)? {
+                Some(t) => kinds.push(t),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(tame_outcome(&kinds) == Outcome::Second))
+    }
+
+    fn tame_heap(&mut self, h: u64) -> Result<Option<Tame>, SearchStop> {
+        let i = h as usize;
+        if self.tame.len() <= i {
+            self.tame.resize(i + 1, None);
+        }
+        if let Some(t) = self.tame[i] {
+            return Ok(t);
+        }
+        let t = self.genus.tame(&h).map_err(|e| match e {
+            crate::SolveError::Limit(n) => SearchStop::Limit(n),
+            crate::SolveError::Halted => SearchStop::Halted,
+            _ => SearchStop::Memory,
+        })?;
+        self.tame[i] = Some(t);
+        Ok(t)
+    }
+
+    /// Whether heap `h` has no move (remembered below [`MOVELESS_CACHE`]; larger heaps are
+    /// taken to have one).
+    fn moveless(&mut self, h: u64) -> bool {
+        if h >= MOVELESS_CACHE {
+            return false;
+        }
+        let i = h as usize;
+        if self.moves.len() <= i {
+            self.moves.resize(i + 1, 0);
+        }
+        if self.moves[i] == 0 {
+            let mut any = false;
+            self.base.rules.heap_options(h, |_| any = true);
+            self.moves[i] = if any { 1 } else { 2 };
+        }
+        self.moves[i] == 2
+    }
+
+    /// `s` without its heaps that have no move.
+    fn strip(&mut self, s: &mut Vec<u64>) {
+        if s.iter().any(|&h| self.moves.get(h as usize) != Some(&1)) {
+            let mut keep = Vec::with_capacity(s.len());
+            for &h in s.iter() {
+                if !self.moveless(h) {
+                    keep.push(h);
+                }
+            }
+            *s = keep;
+        }
+    }
+
+    fn open(&mut self, pos: Vec<u64>, halt: &dyn Fn() -> bool) -> Result<Opened, SearchStop> {
+        self.opened += 1;
+        // Every position opened allocates its options (thousands for large heaps) and may
+        // grow the memo: the stop and the memory are asked each time (a few loads), so the
+        // search never passes the budget by more than one position's options.
+        if halt() {
+            return Err(SearchStop::Halted);
+        }
+        if self.share.over() || !room_to_grow(&self.memo, &self.share) {
+            return Err(SearchStop::Memory);
+        }
+        if self.memo.len() >= self.limit {
+            return Err(SearchStop::Limit(self.memo.len()));
+        }
+        let mut children: Vec<Vec<u64>> = Vec::new();
+        let rules = &self.base.rules;
+        let (mut n, mut stopped) = (0u32, None);
+        for i in 0..pos.len() {
+            if i > 0 && pos[i] == pos[i - 1] {
+                continue;
+            }
+            rules.heap_options(pos[i], |parts| {
+                n = n.wrapping_add(1);
+                if n % OPTIONS_CHECK == 0 && stopped.is_none() {
+                    if halt() {
+                        stopped = Some(SearchStop::Halted);
+                    } else if self.share.over() {
+                        stopped = Some(SearchStop::Memory);
+                    }
+                }
+                if stopped.is_some() {
+                    return;
+                }
+                let mut c = Vec::with_capacity(pos.len() + parts.len());
+                c.extend_from_slice(&pos[..i]);
+                c.extend_from_slice(&pos[i + 1..]);
+                c.extend_from_slice(parts);
+                c.sort_unstable();
+                children.push(c);
+            });
+            if let Some(e) = stopped {
+                return Err(e);
+            }
+        }
+        if children.is_empty() {
+            // Misère: the player to move, with no move, wins.
+            return Ok(Opened::Done(false));
+        }
+        for c in &mut children {
+            self.strip(c);
+        }
+        children.sort_unstable();
+        children.dedup();
+        let mut unknown = Vec::new();
+        for c in children {
+            match self.settled(&c)? {
+                Some(true) => return Ok(Opened::Done(false)),
+                Some(false) => {}
+                None => unknown.push(c),
+            }
+        }
+        if unknown.is_empty() {
+            return Ok(Opened::Done(true));
+        }
+        // The smallest first: they are the cheapest to settle.
+        unknown.sort_by_key(|c| c.iter().sum::<u64>());
+        Ok(Opened::Open(OracleFrame {
+            pos,
+            children: unknown,
+            next: 0,
+        }))
+    }
+
+    /// Whether the sum of `heaps` (in any order) is a misère P-position.
+    pub fn is_p(&mut self, heaps: &[u64], halt: &dyn Fn() -> bool) -> Result<bool, SearchStop> {
+        let mut start = heaps.to_vec();
+        start.retain(|&h| h > 0);
+        start.sort_unstable();
+        self.strip(&mut start);
+        if let Some(v) = self.settled(&start)? {
+            return Ok(v);
+        }
+        let mut stack = match self.open(start.clone(), halt)? {
+            Opened::Done(v) => {
+                self.memo.insert(start, v);
+                return Ok(v);
+            }
+            Opened::Open(f) => vec![f],
+        };
+        while let Some(top) = stack.last_mut() {
+            let mut decided = None;
+            let mut descend = None;
+            while top.next < top.children.len() {
+                match self.memo.get(&top.children[top.next]) {
+                    Some(true) => {
+                        decided = Some(false);
+                        break;
+                    }
+                    Some(false) => top.next += 1,
+                    None => {
+                        descend = Some(top.children[top.next].clone());
+                        break;
+                    }
+                }
+            }
+            if let Some(c) = descend {
+                match self.open(c.clone(), halt)? {
+                    Opened::Done(v) => {
+                        self.memo.insert(c, v);
+                    }
+                    Opened::Open(f) => stack.push(f),
+                }
+                continue;
+            }
+            if !room_to_grow(&self.memo, &self.share) {
+                return Err(SearchStop::Memory);
+            }
+            let top = stack.pop().expect("not empty");
+            self.memo.insert(top.pos, decided.unwrap_or(true));
+        }
+        Ok(self.memo[&start])
+    }
+
+    /// The misère outcome of the sum of `heaps`.
+    pub fn outcome(&mut self, heaps: &[u64], halt: &dyn Fn() -> bool) -> Result<Outcome, SearchStop> {
+        Ok(if self.is_p(heaps, halt)? {
+            Outcome::Second
+        } else {
+            Outcome::First
+        })
+    }
+}
+
+/// One heap-by-heap step: the quotient of heaps 0..=m learned from that of heaps below m.
+struct Learner<'a> {
+    prev: &'a Quotient,
+    halt: &'a dyn Fn() -> bool,
+    m: u64,
+    /// The heaps with a move (heaps without one are the empty game).
+    letters: Vec<u64>,
+    /// The options of each letter, as lists of letters.
+    opts: Vec<Vec<Vec<usize>>>,
+    reps: Vec<Vec<u64>>,
+    tests: Vec<Vec<u64>>,
+    rows: Vec<Vec<u64>>,
+    /// The row of each processed state plus each letter: `ext[s * letters + l]`.
+    ext: Vec<Vec<u64>>,
+    index: HashMap<Vec<u64>, u32, RandomState>,
+    delta: Vec<u32>,
+    oracle: MisereOracle<'a>,
+}
+
+impl<'a> Learner<'a> {
+    fn new(prev: &'a Quotient, halt: &'a dyn Fn() -> bool) -> Learner<'a> {
+        let m = prev.heaps + 1;
+        let rules = &prev.rules;
+        let mut letter_of = vec![usize::MAX; m as usize + 1];
+        let mut letters = Vec::new();
+        for h in 1..=m {
+            let mut any = false;
+            rules.heap_options(h, |_| any = true);
+            if any {
+                letter_of[h as usize] = letters.len();
+                letters.push(h);
+            }
+        }
+        let opts = letters
+            .iter()
+            .map(|&h| {
+                let mut o = Vec::new();
+                rules.heap_options(h, |parts| {
+                    o.push(
+                        parts
+                            .iter()
+                            .filter(|&&x| letter_of[x as usize] != usize::MAX)
+                            .map(|&x| letter_of[x as usize])
+                            .collect::<Vec<usize>>(),
+                    );
+                });
+                o
+            })
+            .collect();
+        let mut tests = prev.tests.clone();
+        if tests.first().is_none_or(|t| !t.is_empty()) {
+            tests.insert(0, Vec::new());
+        }
+        Learner {
+            prev,
+            halt,
+            m,
+            letters,
+            opts,
+            reps: Vec::new(),
+            tests,
+            rows: Vec::new(),
+            ext: Vec::new(),
+            index: HashMap::default(),
+            delta: Vec::new(),
+            oracle: MisereOracle::new(prev)
+                .with_limit(prev.max_states)
+                .with_share(prev.share),
+        }
+    }
+
+    fn stop(&self, e: SearchStop) -> QuotientError {
+        let (reached, order) = (self.prev.heaps, self.prev.order);
+        match e {
+            SearchStop::Limit(states) => QuotientError::VerifyLimit {
+                heap: self.m,
+                reached,
+                order,
+                states,
+            },
+            SearchStop::Memory => QuotientError::Memory {
+                heap: self.m,
+                reached,
+                order,
+                needed: 0,
+            },
+            SearchStop::Halted => QuotientError::Halted,
+        }
+    }
+
+    fn cell(&mut self, sum: &[u64], test: &[u64]) -> Result<bool, QuotientError> {
+        let mut s = Vec::with_capacity(sum.len() + test.len());
+        s.extend_from_slice(sum);
+        s.extend_from_slice(test);
+        self.oracle.is_p(&s, self.halt).map_err(|e| self.stop(e))
+    }
+
+    fn row(&mut self, sum: &[u64]) -> Result<Vec<u64>, QuotientError> {
+        let n = self.tests.len();
+        let mut bits = vec![0u64; n.div_ceil(64)];
+        for t in 0..n {
+            let test = self.tests[t].clone();
+            if self.cell(sum, &test)? {
+                bits[t / 64] |= 1 << (t % 64);
+            }
+        }
+        Ok(bits)
+    }
+
+    fn with_letter(&self, s: usize, l: usize) -> Vec<u64> {
+        let mut v = self.reps[s].clone();
+        v.push(self.letters[l]);
+        v.sort_unstable();
+        v
+    }
+
+    /// The state whose row is `row`, a new one (representative `rep`) when none is.
+    fn resolve(&mut self, row: &[u64], rep: Vec<u64>) -> Result<u32, QuotientError> {
+        if let Some(&s) = self.index.get(row) {
+            return Ok(s);
+        }
+        if self.reps.len() >= self.prev.max_order {
+            return Err(QuotientError::MaxOrder {
+                limit: self.prev.max_order,
+                heap: self.m,
+                reached: self.prev.heaps,
+                order: self.prev.order,
+            });
+        }
+        let s = self.reps.len() as u32;
+        self.reps.push(rep);
+        self.rows.push(row.to_vec());
+        self.index.insert(row.to_vec(), s);
+        Ok(s)
+    }
+
+    /// Closes the table: every state plus every letter has a state, from state `from` on.
+    fn close(&mut self, from: usize) -> Result<(), QuotientError> {
+        let nl = self.letters.len();
+        let mut s = from;
+        while s < self.reps.len() {
+            if (self.halt)() {
                 return Err(QuotientError::Halted);
             }
-            if q.share.over() {
-                return Err(QuotientError::Memory {
-                    heap: n,
-                    reached: q.heaps,
-                    order: q.order,
-                    needed: 0,
-                });
+            if self.prev.share.over() {
+                return Err(self.stop(SearchStop::Memory));
             }
-            Ok(())
+            for l in 0..nl {
+                let sum = self.with_letter(s, l);
+                let row = self.row(&sum)?;
+                let t = self.resolve(&row, sum)?;
+                self.ext.push(row);
+                self.delta.push(t);
+            }
+            s += 1;
+        }
+        Ok(())
+    }
+
+    fn run_letters(&self, mut s: u32, seq: &[usize]) -> u32 {
+        let nl = self.letters.len();
+        for &l in seq {
+            s = self.delta[s as usize * nl + l];
+        }
+        s
+    }
+
+    fn heaps_of(&self, seq: &[usize]) -> Vec<u64> {
+        let mut v: Vec<u64> = seq.iter().map(|&l| self.letters[l]).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// A sequence of letters whose candidate outcome is wrong, from one where the check
+    /// failed (it, or one of its options).
+    fn counterexample(&mut self, seq: Vec<usize>) -> Result<Vec<usize>, QuotientError> {
+        let mut candidates = vec![seq.clone()];
+        for i in 0..seq.len() {
+            for y in &self.opts[seq[i]] {
+                let mut s = seq[..i].to_vec();
+                s.extend_from_slice(y);
+                s.extend_from_slice(&seq[i + 1..]);
+                candidates.push(s);
+            }
+        }
+        for c in candidates {
+            let hyp = self.rows[self.run_letters(0, &c) as usize][0] & 1 == 1;
+            let heaps = self.heaps_of(&c);
+            if self.cell(&heaps, &[])? != hyp {
+                return Ok(c);
+            }
+        }
+        // The check's failure always has a wrong sum among these: never reached.
+        Err(QuotientError::VerifyLimit {
+            heap: self.m,
+            reached: self.prev.heaps,
+            order: self.prev.order,
+            states: 0,
+        })
+    }
+
+    /// A new test from a sequence whose candidate outcome is wrong (Rivest and Schapire:
+    /// along the sequence, the outcome of the state's representative plus the rest of the
+    /// sequence changes somewhere; the rest there tells two merged sums apart).
+    fn learn_from(&mut self, seq: &[usize]) -> Result<(), QuotientError> {
+        let k = seq.len();
+        let f = |me: &mut Self, i: usize| -> Result<bool, QuotientError> {
+            let s = me.run_letters(0, &seq[..i]);
+            let rep = me.reps[s as usize].clone();
+            let rest = me.heaps_of(&seq[i..]);
+            me.cell(&rep, &rest)
         };
-        // Columns: cols[k][q] = whether q·x^k is a P-position, until one repeats.
-        let mut cols: Vec<Vec<bool>> = vec![self.p.clone()];
-        let mut seen: HashMap<Vec<bool>, usize, RandomState> = HashMap::default();
-        seen.insert(self.p.clone(), 0);
-        let (first, period) = loop {
-            let prev = cols.last().expect("column 0");
-            let mut col = vec![false; m];
-            for q in 0..m {
-                let own = self.opts[q].iter().all(|&o| !col[o as usize]);
-                col[q] = own && ys.iter().all(|&y| !prev[self.mul(q as Element, y) as usize]);
+        let (mut lo, mut hi) = (0, k);
+        let flo = f(self, 0)?;
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if f(self, mid)? == flo {
+                lo = mid;
+            } else {
+                hi = mid;
             }
-            let k = cols.len();
-            if let Some(&i) = seen.get(&col) {
-                break (i, k - i);
+        }
+        let test = self.heaps_of(&seq[lo + 1..]);
+        debug_assert!(!self.tests.contains(&test));
+        self.tests.push(test.clone());
+        let t = self.tests.len() - 1;
+        let bit = |bits: &mut Vec<u64>, on: bool| {
+            if bits.len() * 64 <= t {
+                bits.push(0);
             }
-            if k > self.max_order {
-                return Err(QuotientError::MaxOrder {
-                    limit: self.max_order,
-                    heap: n,
-                    reached: self.heaps,
-                    order: self.order,
-                });
-            }
-            seen.insert(col.clone(), k);
-            cols.push(col);
-            if k.is_multiple_of(64) {
-                stop(self)?;
+            if on {
+                bits[t / 64] |= 1 << (t % 64);
             }
         };
-        drop(seen);
-        let c = first + period; // columns 0..c, x^c = x^first
-        let red = |k: usize| if k < c { k } else { first + (k - first) % period };
-        // Memory of the next steps: behaviours of the class representatives, the new table.
-        let bits = m * c;
-        let words_per = bits.div_ceil(64);
-        let est_new = (m * c).min(self.max_order + 1);
-        let needed = (est_new as u64).pow(2) * 4 + (est_new * words_per * 8) as u64 + (m * c * 4) as u64;
-        if needed > self.share.room() {
+        for s in 0..self.reps.len() {
+            let rep = self.reps[s].clone();
+            let on = self.cell(&rep, &test)?;
+            bit(&mut self.rows[s], on);
+        }
+        let nl = self.letters.len();
+        let processed = self.ext.len() / nl.max(1);
+        for s in 0..processed {
+            for l in 0..nl {
+                let sum = self.with_letter(s, l);
+                let on = self.cell(&sum, &test)?;
+                bit(&mut self.ext[s * nl + l], on);
+            }
+        }
+        self.index = self
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(s, r)| (r.clone(), s as u32))
+            .collect();
+        for s in 0..processed {
+            for l in 0..nl {
+                let row = self.ext[s * nl + l].clone();
+                let sum = self.with_letter(s, l);
+                self.delta[s * nl + l] = self.resolve(&row, sum)?;
+            }
+        }
+        self.close(processed)
+    }
+
+    fn run(mut self) -> Result<Quotient, QuotientError> {
+        let prev = self.prev;
+        if self.letters.last() != Some(&self.m) {
+            // Heap m has no move: it is the empty game.
+            let mut q = prev.clone();
+            q.heaps = self.m;
+            q.heap_elem.push(0);
+            q.orders.push(q.order);
+            return Ok(q);
+        }
+        let row = self.row(&[])?;
+        self.resolve(&row, Vec::new())?;
+        self.close(0)?;
+        let nl = self.letters.len();
+        loop {
+            let dfa = Dfa {
+                states: self.reps.len(),
+                letters: nl,
+                delta: self.delta.clone(),
+                p: self.rows.iter().map(|r| r[0] & 1 == 1).collect(),
+            };
+            match walk(
+                &dfa,
+                &self.opts,
+                Mode::Letters,
+                prev.max_states,
+                &prev.share,
+                self.halt,
+            ) {
+                Walk::Correct => break,
+                Walk::Wrong(seq) => {
+                    let c = self.counterexample(seq)?;
+                    self.learn_from(&c)?;
+                }
+                Walk::TooLarge(states) => {
+                    return Err(QuotientError::VerifyLimit {
+                        heap: self.m,
+                        reached: prev.heaps,
+                        order: prev.order,
+                        states,
+                    })
+                }
+                Walk::Halted if (self.halt)() => return Err(QuotientError::Halted),
+                Walk::Halted => return Err(self.stop(SearchStop::Memory)),
+            }
+        }
+        // The proven automaton: its states are pairwise told apart (distinct rows), so it
+        // is the reduced quotient; a product is the first state run through the letters of
+        // the second's representative.
+        let k = self.reps.len();
+        let needed = (k as u64).pow(2) * 8;
+        if needed > prev.share.room() {
             return Err(QuotientError::Memory {
-                heap: n,
-                reached: self.heaps,
-                order: self.order,
+                heap: self.m,
+                reached: prev.heaps,
+                order: prev.order,
                 needed,
             });
         }
-        // Classes of pairs (q, k), k < c, by behaviour: for every r and j, whether
-        // q·r·x^(k+j) is a P-position.
-        let mut class_of: Vec<Element> = vec![0; m * c];
-        let mut canon: Vec<(Element, usize)> = Vec::new();
-        let mut by_behaviour: HashMap<Vec<u64>, Element, RandomState> = HashMap::default();
-        let mut b = vec![0u64; words_per];
-        for k in 0..c {
-            for q in 0..m {
-                b.iter_mut().for_each(|w| *w = 0);
-                for j in 0..c {
-                    let col = &cols[red(k + j)];
-                    let row = &self.mul[q * m..q * m + m];
-                    for (r, &qr) in row.iter().enumerate() {
-                        if col[qr as usize] {
-                            let bit = j * m + r;
-                            b[bit / 64] |= 1 << (bit % 64);
-                        }
-                    }
-                }
-                let next = canon.len() as Element;
-                let id = *by_behaviour.entry(b.clone()).or_insert(next);
-                if id == next {
-                    if canon.len() >= self.max_order {
-                        return Err(QuotientError::MaxOrder {
-                            limit: self.max_order,
-                            heap: n,
-                            reached: self.heaps,
-                            order: self.order,
-                        });
-                    }
-                    canon.push((q as Element, k));
-                }
-                class_of[q * c + k] = id;
-            }
-            if k.is_multiple_of(8) {
-                stop(self)?;
+        let mut letter_of = vec![usize::MAX; self.m as usize + 1];
+        for (l, &h) in self.letters.iter().enumerate() {
+            letter_of[h as usize] = l;
+        }
+        let mut mul = vec![0 as Element; k * k];
+        for b in 0..k {
+            let seq: Vec<usize> = self.reps[b].iter().map(|&h| letter_of[h as usize]).collect();
+            for a in 0..k {
+                mul[a * k + b] = self.run_letters(a as u32, &seq);
             }
         }
-        drop(by_behaviour);
-        // Pairs with k = 0 are the old elements, each its own class (the old quotient is
-        // reduced), numbered as before.
-        debug_assert!((0..m).all(|q| class_of[q * c] == q as Element));
-        let new_order = canon.len();
-        let cls = |q: Element, k: usize| class_of[q as usize * c + red(k)];
-        self.heaps = n;
-        if new_order == m {
-            self.heap_elem.push(cls(0, 1));
-            return Ok(());
-        }
-        // A new generator x.
-        let g = self.gens.len();
-        self.gens.push(n);
-        for w in &mut self.words {
-            w.push(0);
-        }
-        for r in &mut self.relations {
-            r.lhs.push(0);
-            r.rhs.push(0);
-        }
-        let mut mul = vec![0 as Element; new_order * new_order];
-        for a in 0..new_order {
-            let (qa, ka) = canon[a];
-            for bb in 0..new_order {
-                let (qb, kb) = canon[bb];
-                mul[a * new_order + bb] = cls(self.mul(qa, qb), ka + kb);
-            }
-        }
-        let mut p = self.p.clone();
-        let mut opts = std::mem::take(&mut self.opts);
-        let mut words = std::mem::take(&mut self.words);
-        for &(q, k) in &canon[m..] {
-            p.push(cols[k][q as usize]);
-            let mut o: Vec<Element> = opts[q as usize].iter().map(|&o| cls(o, k)).collect();
-            o.extend(ys.iter().map(|&y| cls(self.mul(q, y), k - 1)));
-            o.sort_unstable();
-            o.dedup();
-            opts.push(o);
-            let mut w = words[q as usize].clone();
-            w[g] += k as u32;
-            words.push(w);
-        }
-        // Relations: pairs (q, k), 1 ≤ k ≤ c, in order, each not yet implied by those before
-        // (the congruence they generate, followed within k ≤ c) equated to its class's first.
-        let t = c + 1;
-        let idx = |q: Element, k: usize| q as usize * t + k;
-        let mut uf = UnionFind::new(m * t);
-        let mut relations = Vec::new();
-        for k in 1..=c {
-            for q in 0..m as Element {
-                let target = cls(q, k);
-                let (cq, ck) = canon[target as usize];
-                if uf.find(idx(q, k)) == uf.find(idx(cq, ck)) {
-                    continue;
-                }
-                let mut lhs = words[q as usize].clone();
-                lhs[g] += k as u32;
-                relations.push(Relation {
-                    lhs,
-                    rhs: words[target as usize].clone(),
-                    heap: n,
-                });
-                for j in 0..=c - k.max(ck) {
-                    for r in 0..m as Element {
-                        let a = idx(self.mul(q, r), k + j);
-                        let bb = idx(self.mul(cq, r), ck + j);
-                        uf.union(a, bb);
-                    }
-                }
-            }
-        }
-        self.relations.extend(relations);
-        self.mul = mul;
-        self.order = new_order;
-        self.p = p;
-        self.opts = opts;
-        self.words = words;
-        self.heap_elem.push(cls(0, 1));
-        self.last_growth = n;
-        Ok(())
+        let p: Vec<bool> = self.rows.iter().map(|r| r[0] & 1 == 1).collect();
+        let heap_elem: Vec<Element> = (0..=self.m as usize)
+            .map(|h| match letter_of[h] {
+                usize::MAX => 0,
+                l => self.delta[l],
+            })
+            .collect();
+        let mut q = canonical(prev.rules.clone(), self.m, &mul, &p, &heap_elem);
+        q.orders = prev.orders.clone();
+        q.orders.push(q.order);
+        q.tests = self.tests;
+        q.max_order = prev.max_order;
+        q.max_states = prev.max_states;
+        q.share = prev.share;
+        Ok(q)
     }
 }
 
 const MAGIC: &[u8; 4] = b"GQUO";
-const LAYOUT: u32 = 1;
+const LAYOUT: u32 = 2;
 
 /// FNV-1a, 64 bits: the checksum of a kept quotient.
 fn fnv1a(data: &[u8]) -> u64 {
@@ -796,8 +1552,8 @@ impl Reader<'_> {
 
 impl Quotient {
     /// The quotient as bytes, for the store: the magic `GQUO`, a layout number, the heaps,
-    /// the order, the generators, the table, the P-portion, the options and words of every
-    /// element, the heaps' elements, the relations (all little-endian), then the FNV-1a
+    /// the order, the generators, the table, the P-portion, the words of every element, the heaps'
+    /// elements, the order of the quotient of every smaller heap, the relations (all little-endian), then the FNV-1a
     /// checksum of everything before it. The rules are not written: the key names the game.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(16 + self.mul.len() * 4 + self.heap_elem.len() * 4);
@@ -805,7 +1561,6 @@ impl Quotient {
         out.extend_from_slice(MAGIC);
         u32s(&mut out, LAYOUT);
         out.extend_from_slice(&self.heaps.to_le_bytes());
-        out.extend_from_slice(&self.last_growth.to_le_bytes());
         u32s(&mut out, self.order as u32);
         u32s(&mut out, self.gens.len() as u32);
         for &g in &self.gens {
@@ -815,12 +1570,6 @@ impl Quotient {
             u32s(&mut out, e);
         }
         out.extend(self.p.iter().map(|&b| u8::from(b)));
-        for o in &self.opts {
-            u32s(&mut out, o.len() as u32);
-            for &e in o {
-                u32s(&mut out, e);
-            }
-        }
         for w in &self.words {
             for &e in w {
                 u32s(&mut out, e);
@@ -828,6 +1577,9 @@ impl Quotient {
         }
         for &e in &self.heap_elem {
             u32s(&mut out, e);
+        }
+        for &o in &self.orders {
+            u32s(&mut out, o as u32);
         }
         u32s(&mut out, self.relations.len() as u32);
         for r in &self.relations {
@@ -853,16 +1605,11 @@ impl Quotient {
             return None;
         }
         let heaps = r.u64()?;
-        let last_growth = r.u64()?;
         let left = body.len();
         let order = r.len(left / 4)?;
         let ngens = r.len(left / 8)?;
         let gens: Vec<u64> = (0..ngens).map(|_| r.u64()).collect::<Option<_>>()?;
-        if order == 0
-            || order.checked_mul(order)? > left / 4
-            || heaps as usize > left / 4
-            || last_growth > heaps
-        {
+        if order == 0 || order.checked_mul(order)? > left / 4 || heaps as usize > left / 4 {
             return None;
         }
         let ok = |e: u32| (e as usize) < order;
@@ -870,15 +1617,6 @@ impl Quotient {
             .map(|_| r.u32().filter(|&e| ok(e)))
             .collect::<Option<_>>()?;
         let p: Vec<bool> = r.take(order)?.iter().map(|&b| b == 1).collect();
-        let mut opts = Vec::with_capacity(order);
-        for _ in 0..order {
-            let n = r.len(left / 4)?;
-            opts.push(
-                (0..n)
-                    .map(|_| r.u32().filter(|&e| ok(e)))
-                    .collect::<Option<Vec<_>>>()?,
-            );
-        }
         let mut words = Vec::with_capacity(order);
         for _ in 0..order {
             words.push((0..ngens).map(|_| r.u32()).collect::<Option<Vec<_>>>()?);
@@ -886,6 +1624,12 @@ impl Quotient {
         let heap_elem: Vec<Element> = (0..=heaps)
             .map(|_| r.u32().filter(|&e| ok(e)))
             .collect::<Option<_>>()?;
+        let orders: Vec<usize> = (0..=heaps)
+            .map(|_| r.u32().map(|o| o as usize).filter(|&o| o >= 1 && o <= order))
+            .collect::<Option<_>>()?;
+        if orders.last() != Some(&order) {
+            return None;
+        }
         let nrel = r.len(left / 4)?;
         let mut relations = Vec::with_capacity(nrel);
         for _ in 0..nrel {
@@ -903,12 +1647,12 @@ impl Quotient {
             order,
             mul,
             p,
-            opts,
             words,
             gens,
             heap_elem,
             relations,
-            last_growth,
+            orders,
+            tests: vec![Vec::new()],
             max_order: DEFAULT_MAX_ORDER,
             max_states: DEFAULT_MAX_STATES,
             share: Share::whole(),
@@ -922,35 +1666,6 @@ pub fn generator_name(g: usize) -> String {
         ((b'a' + g as u8) as char).to_string()
     } else {
         format!("g{}", g + 1)
-    }
-}
-
-struct UnionFind {
-    parent: Vec<u32>,
-}
-
-impl UnionFind {
-    fn new(n: usize) -> UnionFind {
-        UnionFind {
-            parent: (0..n as u32).collect(),
-        }
-    }
-
-    fn find(&mut self, mut a: usize) -> usize {
-        while self.parent[a] as usize != a {
-            let up = self.parent[self.parent[a] as usize];
-            self.parent[a] = up;
-            a = up as usize;
-        }
-        a
-    }
-
-    fn union(&mut self, a: usize, b: usize) {
-        let (a, b) = (self.find(a), self.find(b));
-        if a != b {
-            let (lo, hi) = (a.min(b), a.max(b));
-            self.parent[hi] = lo as u32;
-        }
     }
 }
 
@@ -968,7 +1683,9 @@ mod tests {
 
     /// The quotient as far as it goes (to `n` at most).
     fn partial(rules: &HeapRules, n: u64) -> Quotient {
-        Quotient::build(rules.clone(), n, 4096).unwrap_or_else(|b| b.0)
+        let mut q = Quotient::new(rules.clone()).with_max_states(20_000);
+        let _ = q.extend_to(n);
+        q
     }
 
     #[test]
@@ -995,12 +1712,17 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_step_stops_and_keeps_the_last_checked_quotient() {
-        // Kayles: the quotient of heaps up to 8 does not carry over to heap 9.
-        let (q, e) = *Quotient::build(octal(&[7, 7]), 20, 4096).unwrap_err();
-        assert!(matches!(e, QuotientError::Unverified { heap: 9, .. }), "{e}");
-        assert_eq!(q.heaps(), 8);
+    fn kayles_splits_old_elements_past_heap_8() {
+        // Kayles: adding heap 9 splits elements of the quotient of heaps up to 8 (the old
+        // heap-by-heap extension stopped there); the learned quotient is proven by the check.
+        let q = Quotient::build(octal(&[7, 7]), 10, 4096).unwrap();
+        assert_eq!(q.heaps(), 10);
         assert_eq!(q.verify(1 << 20, &|| false), Verified::Correct);
+        let q8 = q.truncated(8);
+        assert_eq!(q8.to_bytes(), partial(&octal(&[7, 7]), 8).to_bytes());
+        // Some element of heaps up to 8 splits: the submonoid of those heaps is larger than
+        // their own quotient.
+        assert!(q.orders()[9] > q.orders()[8]);
         // A wrong P-portion is caught by the check.
         let mut bad = q.clone();
         bad.p[0] = true;
@@ -1027,6 +1749,18 @@ mod tests {
             assert!(Quotient::from_bytes(q.rules().clone(), &d).is_none(), "byte {i}");
         }
         assert!(Quotient::from_bytes(q.rules().clone(), &bytes[..bytes.len() - 3]).is_none());
+        // A quotient kept in another layout (1: before quotients were learned anew for each
+        // heap), its checksum whole, is not read (the caller recomputes it).
+        for layout in [1u32, 3] {
+            let mut old = bytes[..bytes.len() - 8].to_vec();
+            old[4..8].copy_from_slice(&layout.to_le_bytes());
+            let sum = fnv1a(&old);
+            old.extend_from_slice(&sum.to_le_bytes());
+            assert!(
+                Quotient::from_bytes(q.rules().clone(), &old).is_none(),
+                "layout {layout}"
+            );
+        }
         // A truncated quotient is the quotient of fewer heaps.
         let small = q.truncated(4);
         assert_eq!(small.to_bytes(), partial(&octal(&[7, 5]), 4).to_bytes());
@@ -1070,6 +1804,38 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Sums past the quotient, searched with every covered sum a product, against the
+        /// whole-position search.
+        #[test]
+        fn the_oracle_matches_the_whole_position_search(
+            code in 0usize..70,
+            base in 0u64..7,
+            sums in proptest::collection::vec(proptest::collection::vec(0u64..13, 1..5), 40),
+        ) {
+            let codes = codes();
+            let rules = octal(&codes[code % codes.len()]);
+            let q = partial(&rules, base);
+            let mut oracle = MisereOracle::new(&q);
+            let mut search = MisereSearch::new(&rules);
+            for sum in &sums {
+                let nonzero: Vec<u64> = sum.iter().copied().filter(|&h| h > 0).collect();
+                let want = search.outcome(&nonzero).unwrap();
+                prop_assert_eq!(oracle.outcome(sum, &|| false).unwrap(), want, "{:?} {:?}", codes[code % codes.len()], sum);
+            }
+            // What it found goes on with a larger quotient of the same game (as a solve does
+            // once it has grown the quotient).
+            let larger = partial(&rules, base + 3);
+            let mut oracle = MisereOracle::with_memo(&larger, oracle.detach());
+            for sum in sums.iter().rev() {
+                let nonzero: Vec<u64> = sum.iter().copied().filter(|&h| h > 0).collect();
+                let want = search.outcome(&nonzero).unwrap();
+                prop_assert_eq!(oracle.outcome(sum, &|| false).unwrap(), want, "{:?} {:?}", codes[code % codes.len()], sum);
+            }
+        }
+    }
+
     /// A code of the data file: `0.` then octal digits, the last block in brackets repeating.
     fn read_code(code: &str) -> HeapRules {
         let body = code.strip_prefix("0.").unwrap();
@@ -1106,9 +1872,10 @@ mod tests {
                         .collect();
                     assert_eq!(rel.join(", "), f[4], "{line}");
                 }
-                "refused" => {
-                    let (q, e) = *Quotient::build(rules, heaps, 4096).unwrap_err();
-                    assert!(q.heaps() < heaps, "{line}: {e}");
+                "recorded" => {
+                    // Published, not yet reached by this engine within a test's time: only
+                    // the row's form is checked (the order is a number).
+                    assert!(f[2].parse::<usize>().is_ok(), "{line}");
                 }
                 other => panic!("unknown status {other}"),
             }
@@ -1143,6 +1910,48 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod explore {
+    use super::*;
+
+    /// The orders of the quotients of heaps up to N, with the time of each step:
+    /// `GRUNDY_Q_CODE=0.77 GRUNDY_Q_N=20 cargo test -p grundy-solve --lib explore -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn orders_report() {
+        let code = std::env::var("GRUNDY_Q_CODE").unwrap_or_else(|_| "0.77".into());
+        let n: u64 = std::env::var("GRUNDY_Q_N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(12);
+        let digits: Vec<u32> = std::iter::once(0)
+            .chain(
+                code.trim_start_matches("0.")
+                    .chars()
+                    .filter_map(|c| c.to_digit(8)),
+            )
+            .collect();
+        let rules = HeapRules::take_break(&digits, &[], 0).unwrap();
+        let mut q = Quotient::new(rules).with_max_order(1 << 16);
+        let start = std::time::Instant::now();
+        for h in 1..=n {
+            let t = std::time::Instant::now();
+            if let Err(e) = q.extend_to(h) {
+                println!("{code} heap {h}: {e}");
+                break;
+            }
+            println!(
+                "{code} heap {h}: order {} P {} tests {} ({:.2?}, total {:.2?})",
+                q.order(),
+                q.p_portion().len(),
+                q.tests.len(),
+                t.elapsed(),
+                start.elapsed()
+            );
         }
     }
 }
