@@ -429,6 +429,19 @@ fn arithmetic_periods_of_hexadecimal_games() {
         "{j}"
     );
     assert!(j["checked_to"].as_u64().unwrap() + 7 <= 2000);
+    // Past its proof an arithmetic period does not answer for uncomputed heaps (only a
+    // plain period does): the largest value grows with the count, G(n) = (n - 1) / 3.
+    let o = grundy(&["seq", "hex:0.8", "--count", "100000", "--json", "-q"]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (
+            j["max"].as_u64(),
+            j["first_max_at"].as_u64(),
+            j["saltus"].as_u64()
+        ),
+        (Some(33332), Some(99997), Some(1)),
+        "{j}"
+    );
     // Too few values: no claim.
     let o = grundy(&["seq", "0.8F", "--count", "60", "--json", "-q"]);
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
