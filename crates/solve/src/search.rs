@@ -966,12 +966,18 @@ pub fn analyze_normal_resumable<G: Game>(
     progress(report(&s, moves.len()));
     let grundy = s.grundy_sum(&game.components(p)).map_err(|e| stopped(&s, e))?;
     save_now(&s)?;
-    let winning_moves: Vec<G::Move> = moves
+    Ok(analysis_of(grundy, moves))
+}
+
+/// The analysis of a position of value `grundy` whose moves have been reported: its winning
+/// moves are those to a lost position.
+pub(crate) fn analysis_of<M: Clone>(grundy: Nimber, moves: Vec<MoveReport<M>>) -> Analysis<M> {
+    let winning_moves = moves
         .iter()
         .filter(|r| r.outcome == Outcome::Second)
         .map(|r| r.mv.clone())
         .collect();
-    Ok(Analysis {
+    Analysis {
         grundy: Some(grundy),
         outcome: if grundy.is_zero() {
             Outcome::Second
@@ -981,7 +987,7 @@ pub fn analyze_normal_resumable<G: Game>(
         winning_moves,
         moves,
         remoteness: None,
-    })
+    }
 }
 
 /// Sorts the parts of a sum by size (largest last) and, for independent components, drops

@@ -696,21 +696,5 @@ pub fn analyze_normal_threads<G: Game>(
             remoteness: None,
         });
     }
-    let winning_moves = moves
-        .iter()
-        .filter(|r| r.outcome == Outcome::Second)
-        .map(|r| r.mv.clone())
-        .collect();
-    let grundy = Nimber(grundy);
-    Ok(Analysis {
-        grundy: Some(grundy),
-        outcome: if grundy.is_zero() {
-            Outcome::Second
-        } else {
-            Outcome::First
-        },
-        winning_moves,
-        moves,
-        remoteness: None,
-    })
+    Ok(crate::search::analysis_of(Nimber(grundy), moves))
 }
