@@ -843,13 +843,7 @@ pub fn analyze_normal_resumable<G: Game>(
     let mut entries = Vec::new();
     let mut table_bytes = 0;
     if let Some(saved) = resumed {
-        if saved.settled.len() > successors.len() {
-            return Err(SolveError::Checkpoint(format!(
-                "settles {} moves, the position has {}",
-                saved.settled.len(),
-                successors.len()
-            )));
-        }
+        saved.check_moves(successors.len())?;
         settled = saved.settled;
         entries = saved.entries;
         table_bytes = saved.table_bytes as usize;

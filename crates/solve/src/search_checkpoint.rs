@@ -94,6 +94,20 @@ pub struct Saved {
     pub entries: Vec<(u64, u64)>,
 }
 
+impl Saved {
+    /// Refuses a checkpoint that settles more moves than the position has (`moves`): it
+    /// belongs to another position.
+    pub fn check_moves(&self, moves: usize) -> Result<(), SolveError> {
+        if self.settled.len() > moves {
+            return Err(SolveError::Checkpoint(format!(
+                "settles {} moves, the position has {moves}",
+                self.settled.len()
+            )));
+        }
+        Ok(())
+    }
+}
+
 fn err(path: &Path, reason: impl std::fmt::Display) -> SolveError {
     SolveError::Checkpoint(format!("{}: {reason}", path.display()))
 }

@@ -580,13 +580,7 @@ pub fn analyze_normal_threads<G: Game>(
     let table = SharedTable::new();
     let mut done: Vec<Settled> = Vec::new();
     if let Some(saved) = resumed {
-        if saved.settled.len() > successors.len() {
-            return Err(SolveError::Checkpoint(format!(
-                "settles {} moves, the position has {}",
-                saved.settled.len(),
-                successors.len()
-            )));
-        }
+        saved.check_moves(successors.len())?;
         done = saved.settled;
         table.load(&saved.entries);
     }
