@@ -2,26 +2,9 @@
 //! a stopped solve resumed from them with the same answer byte for byte, damaged tier files
 //! solved again, foreign ones and bad folders refused (docs/cluster.md).
 
+mod common;
+use common::{no_db, stderr_of, stdout_of};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-const GRUNDY: &str = env!("CARGO_BIN_EXE_grundy");
-
-fn grundy(args: &[&str]) -> Output {
-    Command::new(GRUNDY)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("grundy runs")
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn tier_files(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -37,21 +20,12 @@ fn a_dense_solve_keeps_its_tiers_and_resumes_from_them() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("tiers");
     let d = dir.to_str().unwrap();
-    let args = [
-        "--no-db",
-        "solve",
-        "cram",
-        "4x4",
-        "--dense",
-        "--json",
-        "--checkpoint",
-        d,
-    ];
-    let plain = grundy(&["--no-db", "solve", "cram", "4x4", "--dense", "--json"]);
-    assert_eq!(plain.status.code(), Some(0), "{}", err(&plain));
-    let first = grundy(&args);
-    assert_eq!(first.status.code(), Some(0), "{}", err(&first));
-    assert_eq!(out(&first), out(&plain));
+    let args = ["solve", "cram", "4x4", "--dense", "--json", "--checkpoint", d];
+    let plain = no_db(&["solve", "cram", "4x4", "--dense", "--json"]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr_of(&plain));
+    let first = no_db(&args);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr_of(&first));
+    assert_eq!(stdout_of(&first), stdout_of(&plain));
     // Tiers 16, 14, ..., 0 (the empty cells of the parity class of the whole board).
     let want: Vec<String> = (0..=16)
         .step_by(2)
@@ -62,21 +36,25 @@ fn a_dense_solve_keeps_its_tiers_and_resumes_from_them() {
     std::fs::remove_file(dir.join("tier-016.grundy-tier")).unwrap();
     std::fs::remove_file(dir.join("tier-014.grundy-tier")).unwrap();
     std::fs::write(dir.join("tier-014.grundy-tier.tmp"), b"GRUNDYDT half").unwrap();
-    let resumed = grundy(&args);
-    assert_eq!(resumed.status.code(), Some(0), "{}", err(&resumed));
-    assert_eq!(out(&resumed), out(&plain));
-    let e = err(&resumed);
+    let resumed = no_db(&args);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr_of(&resumed));
+    assert_eq!(stdout_of(&resumed), stdout_of(&plain));
+    let e = stderr_of(&resumed);
     assert!(e.contains("tier 12 read back from"), "{e}");
     assert_eq!(e.matches("read back").count(), 1, "only what tier 14 reads: {e}");
     assert_eq!(tier_files(&dir), want, "the temporary file is removed");
     // --resume: the same, the folder must exist.
     std::fs::remove_file(dir.join("tier-016.grundy-tier")).unwrap();
     let mut r = args.to_vec();
-    r[6] = "--resume";
-    let again = grundy(&r);
-    assert_eq!(again.status.code(), Some(0), "{}", err(&again));
-    assert_eq!(out(&again), out(&plain));
-    assert!(err(&again).contains("tier 14 read back"), "{}", err(&again));
+    r[5] = "--resume";
+    let again = no_db(&r);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr_of(&again));
+    assert_eq!(stdout_of(&again), stdout_of(&plain));
+    assert!(
+        stderr_of(&again).contains("tier 14 read back"),
+        "{}",
+        stderr_of(&again)
+    );
     // A damaged tier (one byte of its records changed) is solved again, never used.
     let path = dir.join("tier-012.grundy-tier");
     let mut bytes = std::fs::read(&path).unwrap();
@@ -85,14 +63,22 @@ fn a_dense_solve_keeps_its_tiers_and_resumes_from_them() {
     std::fs::write(&path, &bytes).unwrap();
     std::fs::remove_file(dir.join("tier-016.grundy-tier")).unwrap();
     std::fs::remove_file(dir.join("tier-014.grundy-tier")).unwrap();
-    let fixed = grundy(&args);
-    assert_eq!(fixed.status.code(), Some(0), "{}", err(&fixed));
-    assert_eq!(out(&fixed), out(&plain));
-    assert!(err(&fixed).contains("tier 12 solved again"), "{}", err(&fixed));
+    let fixed = no_db(&args);
+    assert_eq!(fixed.status.code(), Some(0), "{}", stderr_of(&fixed));
+    assert_eq!(stdout_of(&fixed), stdout_of(&plain));
+    assert!(
+        stderr_of(&fixed).contains("tier 12 solved again"),
+        "{}",
+        stderr_of(&fixed)
+    );
     // Everything finished: read back, the same answer.
-    let done = grundy(&args);
-    assert_eq!(out(&done), out(&plain));
-    assert!(err(&done).contains("tier 16 read back"), "{}", err(&done));
+    let done = no_db(&args);
+    assert_eq!(stdout_of(&done), stdout_of(&plain));
+    assert!(
+        stderr_of(&done).contains("tier 16 read back"),
+        "{}",
+        stderr_of(&done)
+    );
 }
 
 #[test]
@@ -100,13 +86,12 @@ fn foreign_tiers_and_bad_folders_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("tiers");
     let d = dir.to_str().unwrap();
-    let o = grundy(&["--no-db", "solve", "cram", "3x3", "--dense", "--checkpoint", d]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = no_db(&["solve", "cram", "3x3", "--dense", "--checkpoint", d]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
     // Another board, another record: the folder is another solve's.
     for other in [
-        vec!["--no-db", "solve", "cram", "3x4", "--dense", "--checkpoint", d],
+        vec!["solve", "cram", "3x4", "--dense", "--checkpoint", d],
         vec![
-            "--no-db",
             "solve",
             "cram",
             "3x3",
@@ -116,18 +101,15 @@ fn foreign_tiers_and_bad_folders_are_refused() {
             "--checkpoint",
             d,
         ],
-        vec![
-            "--no-db", "solve", "cram", "3x3", "--dense", "--misere", "--resume", d,
-        ],
+        vec!["solve", "cram", "3x3", "--dense", "--misere", "--resume", d],
     ] {
-        let o = grundy(&other);
-        assert_eq!(o.status.code(), Some(2), "{other:?}: {}", err(&o));
-        assert!(err(&o).contains("another solve"), "{}", err(&o));
-        assert!(out(&o).is_empty());
+        let o = no_db(&other);
+        assert_eq!(o.status.code(), Some(2), "{other:?}: {}", stderr_of(&o));
+        assert!(stderr_of(&o).contains("another solve"), "{}", stderr_of(&o));
+        assert!(stdout_of(&o).is_empty());
     }
     let missing = tmp.path().join("none");
-    let o = grundy(&[
-        "--no-db",
+    let o = no_db(&[
         "solve",
         "cram",
         "3x3",
@@ -135,13 +117,12 @@ fn foreign_tiers_and_bad_folders_are_refused() {
         "--resume",
         missing.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains("no such folder"), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("no such folder"), "{}", stderr_of(&o));
     assert!(!missing.exists());
     let file = tmp.path().join("file");
     std::fs::write(&file, "x").unwrap();
-    let o = grundy(&[
-        "--no-db",
+    let o = no_db(&[
         "solve",
         "cram",
         "3x3",
@@ -149,10 +130,9 @@ fn foreign_tiers_and_bad_folders_are_refused() {
         "--checkpoint",
         file.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains("not a folder"), "{}", err(&o));
-    let o = grundy(&[
-        "--no-db",
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("not a folder"), "{}", stderr_of(&o));
+    let o = no_db(&[
         "solve",
         "cram",
         "3x3",
@@ -162,6 +142,6 @@ fn foreign_tiers_and_bad_folders_are_refused() {
         "--resume",
         "elsewhere",
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains("the same folder"), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("the same folder"), "{}", stderr_of(&o));
 }
