@@ -20,6 +20,12 @@ use std::time::{Duration, Instant};
 pub struct Limits {
     /// Positions an engine may store for one request before giving up.
     pub max_positions: usize,
+    /// Entries the pruned search's tables may hold before it gives up; `None`: the same as
+    /// `max_positions`. Its compact table forgets the least valuable answers once it stops
+    /// growing (at a share of the memory budget), so a search held by nothing else runs on
+    /// within its memory: the command line leaves it unbounded unless `--max-positions`
+    /// is given.
+    pub search_positions: Option<usize>,
     /// Most moves a position may have (estimated before anything is generated).
     pub max_moves: u64,
     /// Longest position text accepted, in bytes.
@@ -61,6 +67,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_positions: 2_000_000,
+            search_positions: None,
             max_moves: 5_000,
             max_position_len: 16 * 1024,
             max_table: 40,
@@ -74,11 +81,18 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// Entries the pruned search may hold: [`Limits::search_positions`], else
+    /// [`Limits::max_positions`].
+    pub fn search_limit(&self) -> usize {
+        self.search_positions.unwrap_or(self.max_positions)
+    }
+
     /// The limits of a command run by the user at a terminal: only `max_positions` stored
     /// positions; positions of any size, full heap tables.
     pub fn local(max_positions: usize) -> Limits {
         Limits {
             max_positions,
+            search_positions: None,
             max_moves: u64::MAX,
             max_position_len: usize::MAX,
             max_table: usize::MAX,
@@ -450,7 +464,14 @@ pub struct SolveOptions<'a> {
     pub game_source: Option<String>,
     /// Called about once a second by a long pruned search.
     pub progress: Option<&'a mut dyn FnMut(&grundy_solve::search::Progress)>,
+    /// Called once, before a pruned search estimated to take [`LONG_SEARCH_SECONDS`] of one
+    /// core or more, with the estimate (what it will hold, its memory and time).
+    pub notice: Option<&'a mut dyn FnMut(&str)>,
 }
+
+/// Estimated core seconds from which a pruned search is announced with its estimate
+/// ([`SolveOptions::notice`]): ten minutes.
+pub const LONG_SEARCH_SECONDS: f64 = 600.0;
 
 impl Default for SolveOptions<'_> {
     fn default() -> Self {
@@ -462,6 +483,7 @@ impl Default for SolveOptions<'_> {
             graph_source: None,
             game_source: None,
             progress: None,
+            notice: None,
         }
     }
 }
@@ -637,12 +659,12 @@ impl Solve<'_, '_> {
         convention: Convention,
         search: bool,
     ) -> Result<Analysis<G::Move>, SolveError> {
-        let limit = self.limits.max_positions;
         if !search {
-            return Analyzer::with_limit(game, limit)
+            return Analyzer::with_limit(game, self.limits.max_positions)
                 .with_remoteness(self.req.remoteness)
                 .analyze(p, convention);
         }
+        let limit = self.limits.search_limit();
         let mut last = Instant::now();
         let progress = &mut self.opts.progress;
         let saver = match (self.ckpt.path(), &self.identity) {
@@ -823,6 +845,11 @@ impl WithGame for Solve<'_, '_> {
         if search {
             if let Some(need) = family.search_need(game, &p) {
                 refuse_beyond_reach(&info.name, &position, &need, self.limits, &self.stop)?;
+                if need.core_seconds >= LONG_SEARCH_SECONDS {
+                    if let Some(f) = self.opts.notice.as_mut() {
+                        f(&need_text(&info.name, &position, &need));
+                    }
+                }
             }
         }
         let started = Instant::now();
@@ -925,19 +952,16 @@ fn refuse_beyond_reach(
     stop: &Stop,
 ) -> Result<(), AppError> {
     let what = format!(
-        "{family} {} is beyond the pruned search's limits: it would hold about {} table entries ({} of memory) and take about {} of one core (estimated from {}, good to a factor of a few)",
+        "{family} {} is beyond the pruned search's limits: it would {}",
         grundy_core::parse::shorten(position),
-        need.entries,
-        grundy_core::memory::human_bytes(need.bytes),
-        human_duration(need.core_seconds),
-        need.basis
+        need_words(need)
     );
-    if need.entries / REFUSE_FACTOR > limits.max_positions as u64 {
+    if need.entries / REFUSE_FACTOR > limits.search_limit() as u64 {
         return Err(AppError::new(
             ErrorKind::PositionLimit,
             format!(
                 "{what}, more than {REFUSE_FACTOR} times the limit of {} held entries: refused before starting",
-                limits.max_positions
+                limits.search_limit()
             ),
         ));
     }
@@ -951,6 +975,26 @@ fn refuse_beyond_reach(
         ));
     }
     Ok(())
+}
+
+/// What a search is estimated to need, in words: "hold about N table entries (...)".
+fn need_words(need: &grundy_games::family::SearchNeed) -> String {
+    format!(
+        "hold about {} table entries ({} of memory) and take about {} of one core (estimated from {}, good to a factor of a few)",
+        need.entries,
+        grundy_core::memory::human_bytes(need.bytes),
+        human_duration(need.core_seconds),
+        need.basis
+    )
+}
+
+/// The notice of a long search ([`SolveOptions::notice`]).
+fn need_text(family: &str, position: &str, need: &grundy_games::family::SearchNeed) -> String {
+    format!(
+        "{family} {}: a long search; it may {}. Its table stays within half the memory budget (it forgets its least valuable answers past that)",
+        grundy_core::parse::shorten(position),
+        need_words(need)
+    )
 }
 
 /// Seconds as a person reads them: seconds, minutes, hours, days or years.

@@ -57,10 +57,12 @@ pub struct SolveArgs {
     /// Also list every move with the value of the position it leads to.
     #[arg(long)]
     pub all_moves: bool,
-    /// Give up (exit 1) once the engine holds this many positions (the pruned search: the
-    /// entries its tables hold now; what its forgetful table let go of no longer counts).
-    #[arg(long, value_name = "N", default_value_t = 20_000_000, value_parser = crate::numbers::max_positions)]
-    pub max_positions: usize,
+    /// Give up (exit 1) once the engine holds this many positions. Default: 20000000 for the
+    /// memo engine; no limit for the pruned search (`--engine search`, cram), whose table
+    /// forgets its least valuable answers once it has grown to a share of the memory budget
+    /// and so runs on within --memory-budget (given, it bounds the entries the tables hold).
+    #[arg(long, value_name = "N", value_parser = crate::numbers::max_positions)]
+    pub max_positions: Option<usize>,
     /// Board, graph, rule and subtraction set.
     #[command(flatten)]
     pub game: GameArgs,
@@ -276,6 +278,15 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
             eprintln!("{}", progress_line(pr, start.elapsed().as_secs_f64()));
         }
     };
+    let checkpointed = args.checkpoint.is_some() || args.resume.is_some();
+    let mut notice = |text: &str| {
+        let keep = if checkpointed {
+            ""
+        } else {
+            "; --checkpoint FILE keeps its progress across a stop"
+        };
+        eprintln!("grundy: {text}{keep}");
+    };
     let opts = SolveOptions {
         engine: match args.engine {
             Engine::Auto => EngineChoice::Auto,
@@ -288,6 +299,7 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
         graph_source: graph.map(|(source, _)| source),
         game_source: game.map(|(source, _)| source),
         progress: Some(&mut progress),
+        notice: Some(&mut notice),
     };
     // The genus first: a game that is not a heap game is refused before any search.
     let genus = if args.genus {
@@ -304,7 +316,8 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
             return Err(CliError::Usage(format!("--checkpoint {}: {why}", path.display())));
         }
     }
-    let mut limits = Limits::local(args.max_positions);
+    let mut limits = Limits::local(args.max_positions.unwrap_or(DEFAULT_MAX_POSITIONS));
+    limits.search_positions = Some(args.max_positions.unwrap_or(usize::MAX));
     limits.threads = args
         .threads
         .unwrap_or_else(grundy_solve::search_parallel::default_threads);
@@ -428,6 +441,9 @@ fn print_with_genus(args: &SolveArgs, a: &StoredAnalysis, g: &grundy_app::seq::P
         None => println!("sum:           not tame (a wild heap): the outcome above is from the search"),
     }
 }
+
+/// `--max-positions` of the memo engine when none is given.
+pub const DEFAULT_MAX_POSITIONS: usize = 20_000_000;
 
 /// An application error as the command line reports it: the user's input exits 2, a limit
 /// or a failure 1.

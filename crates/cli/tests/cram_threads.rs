@@ -21,8 +21,16 @@ fn boards_beyond_reach_are_refused_up_front() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("5x13.ckpt");
     let start = std::time::Instant::now();
-    // The default --max-positions.
-    let out = no_db(&["solve", "cram", "5x13", "--checkpoint", ck.to_str().unwrap()]);
+    // A limit on the entries held, given.
+    let out = no_db(&[
+        "solve",
+        "cram",
+        "5x13",
+        "--max-positions",
+        "20000000",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     let err = stderr_of(&out);
     assert!(
@@ -50,9 +58,46 @@ fn boards_beyond_reach_are_refused_up_front() {
         err.contains("refused before starting") && err.contains("--memory-budget"),
         "{err}"
     );
+    // No flag: the default memory budget (most of the machine) is far too small for 9x9.
+    let out = no_db(&["solve", "cram", "9x9"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("refused before starting") && err.contains("--memory-budget"),
+        "{err}"
+    );
     assert!(start.elapsed().as_secs() < 20, "refused at once");
     // Within reach: not refused (the search runs, and stops at the limit given).
     let out = no_db(&["solve", "cram", "5x9", "--timeout", "0.2"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(!stderr_of(&out).contains("refused"), "{}", stderr_of(&out));
+}
+
+#[test]
+fn a_tight_budget_slows_the_search_but_does_not_stop_it() {
+    // The table stops growing at half the budget and forgets its least valuable answers:
+    // 4x9 needs a few MiB of table, and still answers (its value is 1, Beling's table)
+    // within 512 KiB, where a table that grew freely stopped at the budget.
+    let out = no_db(&[
+        "--memory-budget",
+        "512K",
+        "solve",
+        "cram",
+        "4x9",
+        "-j",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout_of(&out)).unwrap();
+    assert_eq!(v["grundy"], 1);
+    // A long search is announced with its estimate, and keeps no limit on entries held.
+    let out = no_db(&["solve", "cram", "7x7", "--timeout", "0.5"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("a long search") && err.contains("of one core"),
+        "{err}"
+    );
+    assert!(!err.contains("gave up after storing"), "{err}");
 }

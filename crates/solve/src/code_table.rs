@@ -159,8 +159,21 @@ fn lengthen(s: u64, short: u32) -> Word {
     value | (s >> 8 & 31) << 24 | (s & low(short)) >> 13 << 32
 }
 
+/// Whether a table of `bytes` may double: while it grows, the old and the new slots are
+/// both held, and the process must stay within half its memory budget
+/// ([`grundy_core::memory::budget_or_default`]), the other half left to the rest of the
+/// search, a checkpoint being loaded, and the other threads' tables. Past that the table
+/// keeps its size and forgets its least valuable words, so a long search runs on within its
+/// memory rather than stopping at it.
+fn doubling_fits(bytes: usize) -> bool {
+    let budget = grundy_core::memory::budget_or_default();
+    let in_use = grundy_core::memory::in_use() as u64;
+    in_use.saturating_add(2 * bytes as u64) <= budget / 2
+}
+
 impl CodeTable {
-    /// A table that grows as it needs, without a bound.
+    /// A table that grows as it needs, up to half the memory budget
+    /// ([`doubling_fits`]), without another bound.
     pub(crate) fn new() -> CodeTable {
         CodeTable::with_max_bytes(usize::MAX)
     }
@@ -381,6 +394,7 @@ impl CodeTable {
         };
         room && self.lines.len() < self.max_lines
             && (self.bytes() < self.free_bytes || self.evicted >= self.lines.len() * self.ways() * per_slot)
+            && doubling_fits(self.bytes())
     }
 
     /// The slot of bucket `b` least worth keeping; of equals, the one the code's bits pick.
@@ -432,7 +446,7 @@ impl CodeTable {
                 self.widen(64 - max_code.leading_zeros());
             }
         }
-        while self.bytes() < bytes && self.lines.len() < self.max_lines {
+        while self.bytes() < bytes && self.lines.len() < self.max_lines && doubling_fits(self.bytes()) {
             if let Layout::Narrow { width, .. } = self.layout {
                 if self.bits + 3 >= width {
                     break;
