@@ -16,6 +16,13 @@
 //! a helper had to wait, the other way round (see [`Sparse::balance`]). Each helper marks
 //! in option sets of its own and hands each batch over as bits ([`Packed`]).
 //!
+//! The main thread never sleeps waiting for a helper: when a batch is not ready within
+//! [`TAKE_AFTER`] it takes it over (marks it itself, as one thread would), and the helper,
+//! finding the batch taken, drops what it marked and goes on with its next one. On a busy
+//! machine a helper may wait a whole time slice of the scheduler for a core; the main
+//! thread then goes on alone instead of waiting with it, and the helpers' work counts
+//! whenever they run.
+//!
 //! What serialises: the main thread's share (unpacking each batch, the pairs the helpers
 //! left, the mex and the scans of the heaps whose candidate is rare). Once the helpers
 //! together mark faster than the main thread settles, more helpers only wait (see
@@ -52,13 +59,25 @@ fn step(balance: isize) -> isize {
 
 /// A slot's turn for batch t (from the chunk's start): free for its helper to fill.
 fn free_for(t: usize) -> usize {
-    2 * t
+    3 * t
 }
 
 /// A slot's turn once batch t is ready for the main thread.
 fn ready(t: usize) -> usize {
-    2 * t + 1
+    3 * t + 1
 }
+
+/// A slot's turn once the main thread took batch t over (its helper was late): the main
+/// thread marks the batch itself, and its helper, which may still be marking it, drops its
+/// marks.
+fn taken(t: usize) -> usize {
+    3 * t + 2
+}
+
+/// How long the main thread waits for a helper's batch before it marks the batch itself
+/// (about the time one thread takes for a batch of Officers: a helper that is descheduled on
+/// a busy machine would otherwise hold the main thread up for a time slice).
+pub(super) const TAKE_AFTER: std::time::Duration = std::time::Duration::from_micros(8);
 
 /// The 16-bit cells, shared by the threads. Only the main thread writes, each cell once,
 /// before publishing it; the helpers read only cells published before they look.
@@ -134,6 +153,8 @@ struct Shared {
     helpers: usize,
     /// Set when any thread stops early: the others stop waiting.
     stop: AtomicBool,
+    /// [`TAKE_AFTER`], or what a test asks for.
+    take_after: std::time::Duration,
     /// Whether each thread sleeps in [`Shared::wait`], and the threads themselves (to wake
     /// them).
     sleeping: Vec<AtomicBool>,
@@ -141,27 +162,73 @@ struct Shared {
 }
 
 impl Shared {
-    /// Slot `i` for thread `me` once its turn is `turn`; false when another thread stopped.
-    /// When the slot is not ready at once, `adjust` changes the helpers' share of the work
-    /// first (the thread that waits says which way the work is off balance).
+    /// Slot `i` for helper thread `me` once its turn is at least `turn`; false when another
+    /// thread stopped. When the slot is not free at once, `adjust` changes the helpers'
+    /// share of the work first (the helper is ahead: it takes more).
     fn claim(&self, i: usize, turn: usize, me: usize, adjust: impl Fn(isize) -> isize) -> bool {
-        if self.slots[i].turn.load(Ordering::Acquire) == turn {
+        if self.slots[i].turn.load(Ordering::Acquire) >= turn {
             return true;
         }
-        let _ = self
-            .balance
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| Some(adjust(x)));
+        self.adjust(adjust);
         self.wait(i, turn, me)
     }
 
-    /// Waits until slot `i`'s turn is `turn`; false when another thread stopped. `me` is 0
-    /// for the main thread, i + 1 for helper i. Spins first (a batch takes microseconds),
-    /// then sleeps until the thread that sets the turn wakes it (on a busy machine a
-    /// spinning thread would take the core another one needs).
+    fn adjust(&self, adjust: impl Fn(isize) -> isize) {
+        let _ = self
+            .balance
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| Some(adjust(x)));
+    }
+
+    /// Batch t in slot `i` for the main thread: `Some(true)` when its helper filled it,
+    /// `Some(false)` when the main thread is to mark it itself (the helper was not done
+    /// within [`TAKE_AFTER`], or gave it up), None when another thread stopped. The main
+    /// thread never sleeps: a helper that is late costs it one batch of marking, not a time
+    /// slice of the scheduler.
+    fn take_or_wait(&self, i: usize, t: usize) -> Option<bool> {
+        let turn = &self.slots[i].turn;
+        // The main thread gave the slot to batch t: its turn is free_for(t), ready(t) or
+        // taken(t), and only the main thread moves it on.
+        let mut x = turn.load(Ordering::Acquire);
+        if x != ready(t) && x != taken(t) {
+            // The helpers are behind: give them less of the work.
+            self.adjust(|b| (b - step(b)).max(-MAX_LEFT));
+            let started = std::time::Instant::now();
+            let mut spins = 0u32;
+            while x == free_for(t) {
+                spins += 1;
+                if spins.is_multiple_of(16) {
+                    if self.stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    if started.elapsed() >= self.take_after {
+                        x = match turn.compare_exchange(
+                            free_for(t),
+                            taken(t),
+                            Ordering::AcqRel,
+                            Ordering::Acquire,
+                        ) {
+                            Ok(_) => taken(t),
+                            Err(now) => now,
+                        };
+                        break;
+                    }
+                }
+                std::hint::spin_loop();
+                x = turn.load(Ordering::Acquire);
+            }
+        }
+        debug_assert!(x == ready(t) || x == taken(t));
+        Some(x == ready(t))
+    }
+
+    /// Waits until slot `i`'s turn is at least `turn`; false when another thread stopped.
+    /// `me` is i + 1 for helper i. Spins first (a batch takes microseconds), then sleeps
+    /// until the main thread, which sets the turn, wakes it (on a busy machine a spinning
+    /// thread would take the core another one needs).
     fn wait(&self, i: usize, turn: usize, me: usize) -> bool {
         let started = std::time::Instant::now();
         let mut spins = 0u32;
-        while self.slots[i].turn.load(Ordering::Acquire) != turn {
+        while self.slots[i].turn.load(Ordering::Acquire) < turn {
             spins += 1;
             if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || self.stop.load(Ordering::Relaxed))
             {
@@ -169,12 +236,12 @@ impl Shared {
             }
             std::hint::spin_loop();
         }
-        if self.slots[i].turn.load(Ordering::Acquire) == turn {
+        if self.slots[i].turn.load(Ordering::Acquire) >= turn {
             return true;
         }
         loop {
             self.sleeping[me].store(true, Ordering::SeqCst);
-            if self.slots[i].turn.load(Ordering::SeqCst) == turn {
+            if self.slots[i].turn.load(Ordering::SeqCst) >= turn {
                 self.sleeping[me].store(false, Ordering::Relaxed);
                 return true;
             }
@@ -268,6 +335,7 @@ impl Sparse {
                 .collect(),
             helpers,
             stop: AtomicBool::new(false),
+            take_after: self.take_after,
             sleeping: (0..=helpers).map(|_| AtomicBool::new(false)).collect(),
             threads: (0..=helpers).map(|_| std::sync::OnceLock::new()).collect(),
         };
@@ -299,14 +367,20 @@ impl Sparse {
             let mut t = 0;
             while n0 < end {
                 let i = t % slots;
-                // When the helpers are behind, give them less of the work.
-                if !sh.claim(i, ready(t), 0, |b| (b - step(b)).max(-MAX_LEFT)) {
-                    break;
-                }
-                {
-                    let packed = sh.slot(i);
-                    debug_assert_eq!(packed.n0, n0);
-                    packed.unpack(&mut own, cpu);
+                match sh.take_or_wait(i, t) {
+                    None => break,
+                    Some(true) => {
+                        let packed = sh.slot(i);
+                        debug_assert_eq!(packed.n0, n0);
+                        packed.unpack(&mut own, cpu);
+                    }
+                    Some(false) => {
+                        // Its helper was late: the whole batch here, as on one thread.
+                        own.reset(n0, limit_of(self.max_value));
+                        self.rare_pairs +=
+                            mark_rare(&self.rules, &self.rare, sh.cells.settled(n0), &mut own, 0);
+                        self.taken_batches += 1;
+                    }
                 }
                 let next = t + slots;
                 sh.set(i, free_for(next), sh.helper_of(next));
@@ -396,8 +470,15 @@ fn helper(
         if !sh.claim(i, free_for(t), h + 1, |b| (b + step(b)).min(MAX_AHEAD_PAIRS)) {
             break;
         }
-        {
-            let settled_to = sh.progress.published.load(Ordering::Acquire);
+        let turn = &sh.slots[i].turn;
+        let settled_to = sh.progress.published.load(Ordering::Acquire);
+        // Skip the batch when the main thread took it over, or is at it already (it would
+        // take it over before this helper is done).
+        let late = settled_to >= nb
+            && turn
+                .compare_exchange(free_for(t), taken(t), Ordering::AcqRel, Ordering::Acquire)
+                .is_ok();
+        if !late && turn.load(Ordering::Acquire) == free_for(t) {
             let len = sh.progress.rare_len.load(Ordering::Acquire);
             for e in &sh.rare[rare.len()..len] {
                 rare.push(Rare::from_bits(e.load(Ordering::Relaxed)));
@@ -405,11 +486,25 @@ fn helper(
             let settled = sh.cells.settled(settled_to);
             marks.reset(nb, limit_of(sh.progress.max_value.load(Ordering::Relaxed)));
             let balance = sh.balance.load(Ordering::Relaxed);
-            rare_pairs += mark_rare(rules, &rare, settled, marks, (-balance).max(0) as usize);
-            scan_pairs += mark_scan(rules, settled, balance.max(0) as usize, marks);
-            sh.slot(i).pack(marks, cpu);
+            let r = mark_rare(rules, &rare, settled, marks, (-balance).max(0) as usize);
+            let p = mark_scan(rules, settled, balance.max(0) as usize, marks);
+            // Hand the batch over unless the main thread took it over meanwhile (under the
+            // lock: the main thread may have passed the slot on to a later batch, whose
+            // helper packs it under the lock too, after this one).
+            let mut slot = sh.slot(i);
+            if turn.load(Ordering::Acquire) == free_for(t) {
+                slot.pack(marks, cpu);
+                if turn
+                    .compare_exchange(free_for(t), ready(t), Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+                {
+                    drop(slot);
+                    sh.wake(0);
+                    rare_pairs += r;
+                    scan_pairs += p;
+                }
+            }
         }
-        sh.set(i, ready(t), 0);
         nb += sh.helpers * BATCH;
         t += sh.helpers;
     }

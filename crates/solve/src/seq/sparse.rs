@@ -164,6 +164,12 @@ pub struct Sparse {
     pub rare_pairs: u64,
     /// Heaps whose scan looked for its targets only (statistics, see `seq/targeted.rs`).
     pub targeted_scans: u64,
+    /// Batches of the pipeline that the main thread marked itself, their helper being late
+    /// (statistics, see `seq/pipeline.rs`).
+    pub taken_batches: u64,
+    /// How long the pipeline's main thread waits for a helper's batch before it marks the
+    /// batch itself ([`pipeline::TAKE_AFTER`]; tests set it to 0 and to hours).
+    pub(crate) take_after: std::time::Duration,
     tuner: Tuner,
     /// Option sets of the 8 heaps of a batch (allocated on first use).
     batch: Option<Marks>,
@@ -378,6 +384,11 @@ fn rare_below(rare: &[Rare], x: usize) -> usize {
     }
 }
 
+/// How long the pipeline's main thread waits for a late helper by default (see
+/// `seq/pipeline.rs`).
+#[cfg(test)]
+pub(crate) const TAKE_AFTER_DEFAULT: std::time::Duration = pipeline::TAKE_AFTER;
+
 /// Heaps computed together by one pass over the rare list.
 const BATCH: usize = 8;
 
@@ -401,16 +412,26 @@ struct Tuner {
     /// and the last measured speed of each.
     choices: Vec<usize>,
     rate: Vec<Option<f64>>,
-    /// Chunks until a slower way is tried again, and the current wait between tries
-    /// (doubling while the slower ways stay slower: on a busy machine, threads that wait
-    /// for each other every batch can be several times slower, so tries must be rare).
-    countdown: u64,
-    interval: u64,
+    /// When a slower way is tried again, and the current wait between tries (doubling
+    /// while the slower ways stay slower, up to [`MAX_TRY_EVERY`]: on a busy machine,
+    /// threads that wait for each other can be slower, so tries must be rare; but the load
+    /// changes, and a long run must notice when the cores are free again). Wall time, not
+    /// chunks: chunks grow with the heaps.
+    next_try: Option<std::time::Instant>,
+    wait: std::time::Duration,
     /// The slower way tried last (the tries go round them).
     tried: usize,
     /// Always the most threads (for benchmarks and tests).
     forced: bool,
 }
+
+/// The first wait between two tries of a slower way ([`Tuner`]).
+const MIN_TRY_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+/// The longest wait between two tries of a slower way ([`Tuner`]).
+const MAX_TRY_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+/// How long a try of a slower way runs, about (a few of the scheduler's time slices: shorter
+/// tries measure the machine's load more than the way).
+const TRY_FOR: std::time::Duration = std::time::Duration::from_millis(20);
 
 impl Tuner {
     /// Makes the choices those for up to `threads` threads (a new count forgets the speeds).
@@ -454,19 +475,27 @@ impl Tuner {
             return self.choices[i];
         }
         let best = self.best().unwrap_or(0);
-        if self.countdown == 0 {
-            // Try a slower way once: the machine's load changes.
-            self.interval = (self.interval * 2).clamp(8, 1024);
-            self.countdown = self.interval;
-            self.tried = (self.tried + 1) % self.choices.len();
-            if self.tried == best {
+        let now = std::time::Instant::now();
+        match self.next_try {
+            Some(at) if now < at => self.choices[best],
+            _ => {
+                // Try a slower way once: the machine's load changes.
+                self.wait = (self.wait * 2).clamp(MIN_TRY_EVERY, MAX_TRY_EVERY);
+                self.next_try = Some(now + self.wait);
                 self.tried = (self.tried + 1) % self.choices.len();
+                if self.tried == best {
+                    self.tried = (self.tried + 1) % self.choices.len();
+                }
+                self.choices[self.tried]
             }
-            self.choices[self.tried]
-        } else {
-            self.countdown -= 1;
-            self.choices[best]
         }
+    }
+
+    /// Heaps a try of a slower way runs: about [`TRY_FOR`] at the speed of one thread, and
+    /// at least 4096.
+    fn trial_heaps(&self) -> usize {
+        let one = self.rate.first().copied().flatten().unwrap_or(0.0);
+        ((one * TRY_FOR.as_secs_f64()) as usize).max(4096)
     }
 
     /// True when `threads` is not the way known to be fastest (a trial: keep it short).
@@ -490,8 +519,8 @@ impl Tuner {
         // When another way turned out fastest, switch and try back soon.
         if let (Some(a), Some(b)) = (before, self.best()) {
             if a != b {
-                self.interval = 8;
-                self.countdown = 8;
+                self.wait = MIN_TRY_EVERY;
+                self.next_try = Some(std::time::Instant::now() + MIN_TRY_EVERY);
             }
         }
     }
@@ -516,6 +545,8 @@ impl Sparse {
             scanned_pairs: 0,
             rare_pairs: 0,
             targeted_scans: 0,
+            taken_batches: 0,
+            take_after: pipeline::TAKE_AFTER,
             tuner: Tuner::default(),
             batch: None,
             balance: 0,
@@ -726,7 +757,7 @@ impl Sparse {
             let started = std::time::Instant::now();
             let use_threads = self.tuner.next_threads();
             let end = if self.tuner.trial(use_threads) {
-                end.min(n + 4096)
+                end.min(n + self.tuner.trial_heaps())
             } else {
                 end
             };

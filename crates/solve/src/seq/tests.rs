@@ -576,22 +576,43 @@ fn print_sparse_stats() {
     }
 }
 
+/// One thread against two forced, 2^19 heaps (2^`GRUNDY_TIME_EXP` heaps when that is set):
+/// two threads with the main thread taking late batches over (the default), and waiting
+/// for every batch instead.
 #[test]
 #[ignore]
 fn time_two_threads() {
+    let exp: u32 = std::env::var("GRUNDY_TIME_EXP")
+        .ok()
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(19);
     for name in ["0.6", "grundys-game", "0.16"] {
         let r = rules_of(name);
-        let n = 1 << 19;
+        let n = 1 << exp;
         let t = std::time::Instant::now();
         compute(&r, n);
         let one = t.elapsed();
-        let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
-        e.use_period(false);
-        e.set_threads(2);
-        e.force_all_threads(true);
-        let t = std::time::Instant::now();
-        e.compute_to(n).unwrap();
-        eprintln!("{name} {n}: one thread {one:?}, two threads {:?}", t.elapsed());
+        let mut times = Vec::new();
+        for take_after in [sparse::TAKE_AFTER_DEFAULT, std::time::Duration::from_secs(3600)] {
+            let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+            e.use_period(false);
+            e.set_threads(2);
+            e.force_all_threads(true);
+            if let Method::Sparse(s) = &mut e.method {
+                s.take_after = take_after;
+            }
+            let t = std::time::Instant::now();
+            e.compute_to(n).unwrap();
+            let taken = match &e.method {
+                Method::Sparse(s) => s.taken_batches,
+                _ => 0,
+            };
+            times.push((t.elapsed(), taken));
+        }
+        eprintln!(
+            "{name} {n}: one thread {one:?}, two threads {:?} ({} batches taken over), two threads waiting {:?}",
+            times[0].0, times[0].1, times[1].0
+        );
     }
 }
 
@@ -856,4 +877,47 @@ fn the_scratch_file_grows_and_keeps_its_values() {
         assert!((0..len).all(|i| b.cells()[i] == (i as u32).wrapping_mul(2_654_435_761)));
     }
     assert_eq!(b.cells().len(), 1 << 20);
+}
+
+/// The pipeline's main thread marks a batch itself when its helper is late (on a busy
+/// machine a helper may wait a whole time slice for a core) and the helper drops its marks:
+/// the values are those of one thread whether the main thread takes every late batch over
+/// at once, after the usual wait, or never (it then waits for every batch that a helper
+/// is marking, as before).
+#[test]
+fn the_main_thread_taking_batches_over_keeps_the_values() {
+    let hours = std::time::Duration::from_secs(3600);
+    for name in ["0.6", "grundys-game", "0.44"] {
+        let r = rules_of(name);
+        let n = 12_000;
+        let mut plain = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+        plain.use_period(false);
+        plain.compute_to(n).unwrap();
+        for threads in [2, 3] {
+            for take_after in [std::time::Duration::ZERO, sparse::TAKE_AFTER_DEFAULT, hours] {
+                let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
+                e.use_period(false);
+                e.set_threads(threads);
+                e.force_all_threads(true);
+                if let Method::Sparse(s) = &mut e.method {
+                    s.take_after = take_after;
+                }
+                e.compute_to(n).unwrap();
+                let first = (0..n).find(|&i| plain.get(i) != e.get(i));
+                assert_eq!(
+                    first, None,
+                    "{name} on {threads} threads, taking over after {take_after:?}"
+                );
+                let Method::Sparse(s) = &e.method else {
+                    panic!("{name}: not the rare/common method");
+                };
+                // (Waiting hours, the main thread still marks the batches their helper gave up,
+                // having found the main thread at them.)
+                if take_after.is_zero() {
+                    // Each chunk's first batch at least: its helper has just started.
+                    assert!(s.taken_batches > 0, "{name} on {threads} threads");
+                }
+            }
+        }
+    }
 }
