@@ -62,7 +62,9 @@ pub fn run_split(
     if tiers.is_some() {
         if let Some(x) = exchange.as_deref_mut() {
             if !x.agree(refused.is_none()) && !lead {
-                return Err(CliError::Usage(format!("rank 0 could not lock the folder {shown}")));
+                return Err(CliError::Usage(format!(
+                    "rank 0 could not lock the folder {shown}"
+                )));
             }
         }
     }
@@ -95,7 +97,9 @@ pub fn run_split(
                         "grundy: each rank writes its share of the finished tiers to {shown}"
                     ));
                 }
-                Err(e) => notes.push(format!("grundy: rank 0 writes the finished tiers to {shown}: {e}")),
+                Err(e) => notes.push(format!(
+                    "grundy: rank 0 writes the finished tiers to {shown}: {e}"
+                )),
             }
         }
     }

@@ -166,7 +166,10 @@ fn two_runs_never_share_a_folder_of_tiers() {
     assert_eq!(plain.status.code(), Some(0), "{}", stderr_of(&plain));
     let first = no_db(&args);
     assert_eq!(first.status.code(), Some(0), "{}", stderr_of(&first));
-    assert!(!dir.join("grundy-dense.lock").exists(), "the lock is removed at the end");
+    assert!(
+        !dir.join("grundy-dense.lock").exists(),
+        "the lock is removed at the end"
+    );
     // A run holding the folder (this test's own process, alive on this host): refused, exit
     // 2, naming the folder and that run; its lock and the tiers are left alone.
     let live = lock_of(std::process::id());
@@ -178,7 +181,10 @@ fn two_runs_never_share_a_folder_of_tiers() {
     assert!(e.contains(&format!("the folder {d} is in use")), "{e}");
     assert!(e.contains(&format!("pid {}", std::process::id())), "{e}");
     assert!(stdout_of(&o).is_empty());
-    assert_eq!(std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap(), live);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap(),
+        live
+    );
     assert_eq!(tier_files(&dir), before);
     // The lock of a run that was killed (a pid no process has): taken over, with a message.
     std::fs::write(dir.join("grundy-dense.lock"), lock_of(999_999_999)).unwrap();
@@ -187,6 +193,9 @@ fn two_runs_never_share_a_folder_of_tiers() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
     assert_eq!(stdout_of(&o), stdout_of(&plain));
     let e = stderr_of(&o);
-    assert!(e.contains("took over the lock") && e.contains("pid 999999999"), "{e}");
+    assert!(
+        e.contains("took over the lock") && e.contains("pid 999999999"),
+        "{e}"
+    );
     assert!(!dir.join("grundy-dense.lock").exists());
 }

@@ -535,6 +535,23 @@ fn a_dense_solve_killed_on_a_rank_resumes_from_its_finished_tiers() {
         assert!(!st.success(), "the run went on without rank 1");
     }
     assert!(!tier_done(&dir, 25), "the solve finished before the kill");
+    // The killed run's rank 0 still holds the folder until it has ended (mpirun may return
+    // first): wait for it, as a user re-running at once would be told to.
+    let lock = std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap_or_default();
+    if let Some(pid) = lock.lines().find_map(|l| l.strip_prefix("pid ")) {
+        let proc_dir = format!("/proc/{pid}");
+        let until = Instant::now() + Duration::from_secs(60);
+        let running = || {
+            std::fs::read_to_string(format!("{proc_dir}/stat")).is_ok_and(|st| {
+                st.rsplit(')')
+                    .next()
+                    .is_some_and(|r| !r.trim_start().starts_with('Z'))
+            })
+        };
+        while running() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
     // Resume with the same command: only finished tiers read back, the answer of one process.
     let mut c = mpirun(3);
     c.args(args);
@@ -597,10 +614,21 @@ fn dense_tiers_written_by_every_rank_are_one_process_files_and_rank_zero_locks()
     for args in [
         vec!["cram", "4x4", "--dense"],
         vec!["cram", "4x4", "--dense", "--record", "outcome"],
-        vec!["graph", "--board", "grid:3x4", "--rule", "node-kayles", "--dense", "--misere"],
+        vec![
+            "graph",
+            "--board",
+            "grid:3x4",
+            "--rule",
+            "node-kayles",
+            "--dense",
+            "--misere",
+        ],
     ] {
         let name = args.join("-").replace(':', "");
-        let (one_dir, three_dir) = (tmp.path().join(format!("{name}-1")), tmp.path().join(format!("{name}-3")));
+        let (one_dir, three_dir) = (
+            tmp.path().join(format!("{name}-1")),
+            tmp.path().join(format!("{name}-3")),
+        );
         let with = |dir: &Path| {
             let mut a: Vec<String> = ["--no-db", "solve"].iter().map(|s| s.to_string()).collect();
             a.extend(args.iter().map(|s| s.to_string()));
@@ -631,29 +659,49 @@ fn dense_tiers_written_by_every_rank_are_one_process_files_and_rank_zero_locks()
         assert_eq!(out(&three), out(&one), "{args:?}");
         let e = err(&three);
         assert_eq!(
-            e.matches("each rank writes its share of the finished tiers").count(),
+            e.matches("each rank writes its share of the finished tiers")
+                .count(),
             1,
             "{e}"
         );
         // The same tier files, byte for byte (and no lock left: only rank 0 took one, and
         // removed it; a lock per rank would have refused ranks 1 and 2).
         let files = folder_files(&three_dir);
-        assert!(files.iter().all(|(n, _)| n.ends_with(".grundy-tier")), "{files:?}");
+        assert!(
+            files.iter().all(|(n, _)| n.ends_with(".grundy-tier")),
+            "{files:?}"
+        );
         assert_eq!(files, folder_files(&one_dir), "{args:?}");
     }
     // A run holding the folder: all ranks stop, one message, exit 2, the lock kept.
     let dir = tmp.path().join("cram-4x4---dense-3");
     let live = lock_of(std::process::id());
     std::fs::write(dir.join("grundy-dense.lock"), &live).unwrap();
-    let args = ["--no-db", "solve", "cram", "4x4", "--dense", "--checkpoint", s(&dir)];
+    let args = [
+        "--no-db",
+        "solve",
+        "cram",
+        "4x4",
+        "--dense",
+        "--checkpoint",
+        s(&dir),
+    ];
     let mut c = mpirun(3);
     c.args(args);
     let o = run(c);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert_eq!(err(&o).matches("is in use by another grundy run").count(), 1, "{}", err(&o));
+    assert_eq!(
+        err(&o).matches("is in use by another grundy run").count(),
+        1,
+        "{}",
+        err(&o)
+    );
     assert!(err(&o).contains(s(&dir)), "{}", err(&o));
     assert!(out(&o).is_empty());
-    assert_eq!(std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap(), live);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap(),
+        live
+    );
     // A stale lock (a pid no process has): taken over once, by rank 0, and the solve resumes.
     std::fs::write(dir.join("grundy-dense.lock"), lock_of(999_999_999)).unwrap();
     std::fs::remove_file(dir.join("tier-016.grundy-tier")).unwrap();

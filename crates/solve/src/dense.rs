@@ -361,13 +361,20 @@ pub trait TierKeeper {
     /// (with the checksum of `records`, the whole tier) and room for the records, which each
     /// worker then writes its share of; returns where the records start. `Ok(None)` (the
     /// default): the keeper cannot, and [`save`](TierKeeper::save)s whole tiers.
-    fn begin_shares(&mut self, _tier: u32, _states: u64, _records: TierView<'_>) -> Result<Option<u64>, DenseError> {
+    fn begin_shares(
+        &mut self,
+        _tier: u32,
+        _states: u64,
+        _records: TierView<'_>,
+    ) -> Result<Option<u64>, DenseError> {
         Ok(None)
     }
     /// Once every worker wrote its share of `tier` laid out by
     /// [`begin_shares`](TierKeeper::begin_shares): makes it finished, durably.
     fn end_shares(&mut self, tier: u32, _states: u64) -> Result<(), DenseError> {
-        Err(DenseError::TierIo(format!("tier {tier} was not laid out for shares")))
+        Err(DenseError::TierIo(format!(
+            "tier {tier} was not laid out for shares"
+        )))
     }
 }
 
@@ -1150,7 +1157,9 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             None => Ok(()),
         };
         if !x.agree(kept.is_ok()) && !lead {
-            return Err(DenseError::Elsewhere(format!("worker 0 could not keep tier {tier}")));
+            return Err(DenseError::Elsewhere(format!(
+                "worker 0 could not keep tier {tier}"
+            )));
         }
         kept.map(|()| true)
     }

@@ -315,7 +315,12 @@ impl TierKeeper for TierDir {
         Ok(())
     }
 
-    fn begin_shares(&mut self, tier: u32, states: u64, records: TierView<'_>) -> Result<Option<u64>, DenseError> {
+    fn begin_shares(
+        &mut self,
+        tier: u32,
+        states: u64,
+        records: TierView<'_>,
+    ) -> Result<Option<u64>, DenseError> {
         let tmp = Self::temporary_path(&self.dir, tier);
         let fail = |e: std::io::Error| {
             DenseError::TierIo(format!("could not lay out tier {tier} in {}: {e}", tmp.display()))
@@ -324,7 +329,10 @@ impl TierKeeper for TierDir {
         if view_bytes(records) != payload {
             return Err(DenseError::BadRecords {
                 tier,
-                what: format!("{} bytes for {states} states, expected {payload}", view_bytes(records)),
+                what: format!(
+                    "{} bytes for {states} states, expected {payload}",
+                    view_bytes(records)
+                ),
             });
         }
         let header = self.header(tier, states, checksum_of(records));
@@ -371,7 +379,6 @@ impl TierKeeper for TierDir {
     }
 }
 
-
 /// Bytes of records in `records`.
 fn view_bytes(records: TierView<'_>) -> u64 {
     match records {
@@ -411,7 +418,10 @@ pub fn write_share(
 ) -> Result<(), DenseError> {
     let tmp = TierDir::temporary_path(dir, tier);
     let fail = |e: std::io::Error| {
-        DenseError::TierIo(format!("could not write a share of tier {tier} to {}: {e}", tmp.display()))
+        DenseError::TierIo(format!(
+            "could not write a share of tier {tier} to {}: {e}",
+            tmp.display()
+        ))
     };
     let mut file = OpenOptions::new().write(true).open(&tmp).map_err(fail)?;
     let len = file.metadata().map_err(fail)?.len();
@@ -427,8 +437,12 @@ pub fn write_share(
             let to = (from + (1 << 20) / size).min(b);
             buf.clear();
             match records {
-                TierView::Bits(w) => w[from..to].iter().for_each(|x| buf.extend_from_slice(&x.to_le_bytes())),
-                TierView::Words(w) => w[from..to].iter().for_each(|x| buf.extend_from_slice(&x.to_le_bytes())),
+                TierView::Bits(w) => w[from..to]
+                    .iter()
+                    .for_each(|x| buf.extend_from_slice(&x.to_le_bytes())),
+                TierView::Words(w) => w[from..to]
+                    .iter()
+                    .for_each(|x| buf.extend_from_slice(&x.to_le_bytes())),
             }
             let offset = at + (from * size) as u64;
             if offset + buf.len() as u64 > len {
@@ -522,7 +536,7 @@ impl LockOwner {
         if self.host != this_host() || self.host.is_empty() || !Path::new("/proc/self").exists() {
             return true;
         }
-        if !Path::new(&format!("/proc/{}", self.pid)).exists() {
+        if !Path::new(&format!("/proc/{}", self.pid)).exists() || ended(self.pid) {
             return false;
         }
         match (self.started, start_time(self.pid)) {
@@ -534,7 +548,11 @@ impl LockOwner {
 
 impl std::fmt::Display for LockOwner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let host = if self.host.is_empty() { "an unknown host" } else { &self.host };
+        let host = if self.host.is_empty() {
+            "an unknown host"
+        } else {
+            &self.host
+        };
         write!(f, "pid {} on {host}", self.pid)
     }
 }
@@ -544,6 +562,17 @@ fn this_host() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|h| h.trim().to_string())
         .unwrap_or_default()
+}
+
+/// Whether process `pid` has ended and awaits only its parent's reaping (a zombie).
+fn ended(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let rest = &stat[stat.rfind(')')? + 1..];
+            rest.split_whitespace().next().map(|st| st == "Z" || st == "X")
+        })
+        .unwrap_or(false)
 }
 
 /// When process `pid` started (field 22 of `/proc/PID/stat`, after the command in
@@ -585,7 +614,10 @@ impl TierLock {
         let me = LockOwner::me();
         let text = me.text();
         let cannot = |e: std::io::Error| {
-            DenseError::Refused(format!("cannot lock the folder {shown} ({}): {e}", path.display()))
+            DenseError::Refused(format!(
+                "cannot lock the folder {shown} ({}): {e}",
+                path.display()
+            ))
         };
         let mut taken_over = None;
         // A few tries: a stale lock is moved aside, then ours created.
@@ -684,7 +716,11 @@ fn in_use(dir: &Path, path: &Path, owner: &LockOwner) -> String {
 fn create_whole(dir: &Path, path: &Path, text: &str, pid: u32) -> std::io::Result<()> {
     let tmp = dir.join(format!("{LOCK_FILE}.{pid}.tmp"));
     let written = (|| {
-        let mut f = OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)?;
         f.write_all(text.as_bytes())?;
         f.sync_all()
     })();
@@ -729,14 +765,20 @@ mod tests {
         let relocked = TierLock::acquire(&dir, true).unwrap();
         assert!(relocked.taken_over().is_none());
         // Nothing left beside the lock (no temporary or moved-aside files).
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
         assert_eq!(names, vec![std::ffi::OsString::from(LOCK_FILE)]);
     }
 
     #[test]
     fn shares_written_by_each_worker_make_the_file_one_process_saves() {
         let words: Vec<u16> = (0..1001u32).map(|i| (i * 7919 % 65_521) as u16).collect();
-        let bits: Vec<u64> = (0..77u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+        let bits: Vec<u64> = (0..77u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
         for (record, states, view) in [
             (Record::Grundy, 1001u64, TierView::Words(&words)),
             (Record::Outcome, 77 * 32 - 5, TierView::Bits(&bits)),
@@ -751,7 +793,11 @@ mod tests {
             // Three workers' pieces, in any order, some of several ranges.
             let n = view.len();
             let cut = [0, n / 5, n / 2, 2 * n / 3, n];
-            for pieces in [vec![(cut[3], cut[4]), (cut[0], cut[1])], vec![(cut[1], cut[2])], vec![(cut[2], cut[3])]] {
+            for pieces in [
+                vec![(cut[3], cut[4]), (cut[0], cut[1])],
+                vec![(cut[1], cut[2])],
+                vec![(cut[2], cut[3])],
+            ] {
                 write_share(&many, 7, at, view, &pieces).unwrap();
             }
             b.end_shares(7, states).unwrap();
@@ -805,7 +851,10 @@ mod tests {
         let Err(DenseError::Refused(m)) = TierLock::acquire(dir, true) else {
             panic!("another host's lock taken")
         };
-        assert!(m.contains("elsewhere") && m.contains("remove the lock file"), "{m}");
+        assert!(
+            m.contains("elsewhere") && m.contains("remove the lock file"),
+            "{m}"
+        );
         assert_eq!(lock_text(dir), far.text());
         // A file grundy did not write is refused, not removed.
         std::fs::write(dir.join(LOCK_FILE), "hello").unwrap();
