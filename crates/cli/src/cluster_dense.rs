@@ -20,6 +20,7 @@ use mpi::datatype::PartitionMut;
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::{CommunicatorCollectives, Equivalence, Root};
 use mpi::Count;
+use std::path::{Path, PathBuf};
 
 /// `grundy solve --dense` on every rank of the run. The exit code is rank 0's, on every rank;
 /// only rank 0 prints.
@@ -45,6 +46,7 @@ pub fn solve(mut args: SolveArgs, db: &DbOptions) -> i32 {
             let mut exchange = MpiExchange {
                 world: &world,
                 block: round_states(&world),
+                folder: None,
             };
             let result = grundy_cli::dense::run_split(&args, &opts, &text, db, Some(&mut exchange));
             match result {
@@ -139,6 +141,8 @@ struct MpiExchange<'w> {
     world: &'w SimpleCommunicator,
     /// The most states a rank sends in one round (the same on every rank: rank 0's).
     block: u64,
+    /// The folder of finished tiers, when every rank sees rank 0's (each writes its share).
+    folder: Option<PathBuf>,
 }
 
 /// The most states a rank sends in one round: [`DEFAULT_ROUND_STATES`], or
@@ -225,6 +229,14 @@ impl TierExchange for MpiExchange<'_> {
                 "records of two kinds in one exchange".into(),
             )),
         }
+    }
+
+    fn tier_folder(&self) -> Option<&Path> {
+        self.folder.as_deref()
+    }
+
+    fn use_tier_folder(&mut self, dir: &Path) {
+        self.folder = Some(dir.to_path_buf());
     }
 
     fn broadcast(&mut self, _tier: u32, _at: usize, records: TierSlice<'_>) -> Result<(), DenseError> {

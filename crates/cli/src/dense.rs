@@ -9,7 +9,8 @@ use crate::solve::{app_error, print_analysis, DenseRecord, DenseSize, SolveArgs}
 use grundy_app::dense::{solve_dense_split, DenseEvent, DenseRequest};
 use grundy_app::store::DenseAnswer;
 use grundy_games::family::FamilyOptions;
-use grundy_solve::dense::{human_bytes, Record, TierExchange, TierSource};
+use grundy_solve::dense::tier_file::{lock_token, TierLock};
+use grundy_solve::dense::{human_bytes, DenseError, Record, TierExchange, TierSource};
 
 pub use grundy_core::memory::parse_size;
 
@@ -30,7 +31,7 @@ pub fn run_split(
     opts: &FamilyOptions,
     text: &str,
     db: &DbOptions,
-    exchange: Option<&mut dyn TierExchange>,
+    mut exchange: Option<&mut dyn TierExchange>,
 ) -> Result<(), CliError> {
     let lead = exchange.as_ref().is_none_or(|x| x.rank() == 0);
     // The folder of finished tiers: --checkpoint DIR, or --resume DIR (which must exist).
@@ -45,6 +46,63 @@ pub fn run_split(
         (c, r) => r.as_ref().or(c.as_ref()),
     };
     let shown = tiers.map(|d| d.display().to_string()).unwrap_or_default();
+    // Two runs must not share the folder: worker 0 locks it for the whole run (the others
+    // learn whether it could, and stop with it when it could not).
+    let mut refused = None;
+    let lock = match tiers.filter(|_| lead) {
+        Some(dir) => match TierLock::acquire(dir, args.resume.is_some()) {
+            Ok(lock) => Some(lock),
+            Err(e) => {
+                refused = Some(e.to_string());
+                None
+            }
+        },
+        None => None,
+    };
+    if tiers.is_some() {
+        if let Some(x) = exchange.as_deref_mut() {
+            if !x.agree(refused.is_none()) && !lead {
+                return Err(CliError::Usage(format!(
+                    "rank 0 could not lock the folder {shown}"
+                )));
+            }
+        }
+    }
+    if let Some(m) = refused {
+        return Err(CliError::Usage(m));
+    }
+    // Lines about the folder, printed after the plan (which comes first).
+    let mut notes = Vec::new();
+    if let Some(owner) = lock.as_ref().and_then(|l| l.taken_over()) {
+        notes.push(format!(
+            "grundy: took over the lock of {shown} left by {owner}, which no longer runs"
+        ));
+    }
+    // Each rank writes its own share of every finished tier when all of them see rank 0's
+    // folder (a shared file system): each reads the lock rank 0 just wrote there.
+    if let (Some(dir), Some(x)) = (tiers, exchange.as_deref_mut()) {
+        if x.ranks() > 1 {
+            let token = x.share_value(lock.as_ref().map_or(0, |l| l.token()));
+            let seen = if lead || lock_token(dir) == Some(token) {
+                Ok(())
+            } else {
+                Err(DenseError::Refused(format!(
+                    "does not see rank 0's folder {shown} (not a shared file system)"
+                )))
+            };
+            match x.status(seen) {
+                Ok(()) => {
+                    x.use_tier_folder(dir);
+                    notes.push(format!(
+                        "grundy: each rank writes its share of the finished tiers to {shown}"
+                    ));
+                }
+                Err(e) => notes.push(format!(
+                    "grundy: rank 0 writes the finished tiers to {shown}: {e}"
+                )),
+            }
+        }
+    }
     let budget = grundy_core::memory::budget_or_default();
     let req = DenseRequest {
         family: &args.family,
@@ -65,15 +123,18 @@ pub fn run_split(
         _ if !lead => {}
         DenseEvent::FromStore(key) => eprintln!("grundy: answered from the store ({key})"),
         DenseEvent::FromTable(key) => eprintln!("grundy: answered from the dense table {key} in the store"),
-        DenseEvent::Planned { plan, budget, keep } => eprintln!(
-            "grundy: {plan} (budget {}){}",
-            human_bytes(budget),
-            if keep {
-                ", every tier kept for the store"
-            } else {
-                ""
-            }
-        ),
+        DenseEvent::Planned { plan, budget, keep } => {
+            eprintln!(
+                "grundy: {plan} (budget {}){}",
+                human_bytes(budget),
+                if keep {
+                    ", every tier kept for the store"
+                } else {
+                    ""
+                }
+            );
+            notes.drain(..).for_each(|n| eprintln!("{n}"));
+        }
         DenseEvent::Tier { done, .. } if done.source == TierSource::Skipped => {}
         DenseEvent::Tier { done, .. } if done.source == TierSource::Loaded => eprintln!(
             "grundy: tier {} read back from {shown} ({} states, finished before)",
@@ -97,10 +158,16 @@ pub fn run_split(
             }
         }
     };
-    let a = solve_dense_split(&req, store.as_ref(), &mut events, exchange).map_err(app_error)?;
+    let a = solve_dense_split(&req, store.as_ref(), &mut events, exchange).map_err(app_error);
+    if lead {
+        // (Not printed when no plan was: a takeover is still worth a line.)
+        notes.iter().for_each(|n| eprintln!("{n}"));
+    }
+    let a = a?;
     if lead {
         print(args, &a);
     }
+    drop(lock);
     Ok(())
 }
 

@@ -145,3 +145,57 @@ fn foreign_tiers_and_bad_folders_are_refused() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
     assert!(stderr_of(&o).contains("the same folder"), "{}", stderr_of(&o));
 }
+
+/// A lock file as grundy writes it, for a process `pid` on this host (no start time: a pid
+/// that runs is taken to be that run).
+fn lock_of(pid: u32) -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    format!("grundy dense solve\npid {pid}\nhost {}\n", host.trim())
+}
+
+#[test]
+fn two_runs_never_share_a_folder_of_tiers() {
+    if !Path::new("/proc/self").exists() {
+        return; // (processes are looked up in /proc)
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("tiers");
+    let d = dir.to_str().unwrap();
+    let args = ["solve", "cram", "3x4", "--dense", "--checkpoint", d];
+    let plain = no_db(&["solve", "cram", "3x4", "--dense"]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr_of(&plain));
+    let first = no_db(&args);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr_of(&first));
+    assert!(
+        !dir.join("grundy-dense.lock").exists(),
+        "the lock is removed at the end"
+    );
+    // A run holding the folder (this test's own process, alive on this host): refused, exit
+    // 2, naming the folder and that run; its lock and the tiers are left alone.
+    let live = lock_of(std::process::id());
+    std::fs::write(dir.join("grundy-dense.lock"), &live).unwrap();
+    let before = tier_files(&dir);
+    let o = no_db(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    let e = stderr_of(&o);
+    assert!(e.contains(&format!("the folder {d} is in use")), "{e}");
+    assert!(e.contains(&format!("pid {}", std::process::id())), "{e}");
+    assert!(stdout_of(&o).is_empty());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap(),
+        live
+    );
+    assert_eq!(tier_files(&dir), before);
+    // The lock of a run that was killed (a pid no process has): taken over, with a message.
+    std::fs::write(dir.join("grundy-dense.lock"), lock_of(999_999_999)).unwrap();
+    std::fs::remove_file(dir.join("tier-012.grundy-tier")).unwrap();
+    let o = no_db(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
+    assert_eq!(stdout_of(&o), stdout_of(&plain));
+    let e = stderr_of(&o);
+    assert!(
+        e.contains("took over the lock") && e.contains("pid 999999999"),
+        "{e}"
+    );
+    assert!(!dir.join("grundy-dense.lock").exists());
+}

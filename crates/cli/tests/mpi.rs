@@ -535,6 +535,23 @@ fn a_dense_solve_killed_on_a_rank_resumes_from_its_finished_tiers() {
         assert!(!st.success(), "the run went on without rank 1");
     }
     assert!(!tier_done(&dir, 25), "the solve finished before the kill");
+    // The killed run's rank 0 still holds the folder until it has ended (mpirun may return
+    // first): wait for it, as a user re-running at once would be told to.
+    let lock = std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap_or_default();
+    if let Some(pid) = lock.lines().find_map(|l| l.strip_prefix("pid ")) {
+        let proc_dir = format!("/proc/{pid}");
+        let until = Instant::now() + Duration::from_secs(60);
+        let running = || {
+            std::fs::read_to_string(format!("{proc_dir}/stat")).is_ok_and(|st| {
+                st.rsplit(')')
+                    .next()
+                    .is_some_and(|r| !r.trim_start().starts_with('Z'))
+            })
+        };
+        while running() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
     // Resume with the same command: only finished tiers read back, the answer of one process.
     let mut c = mpirun(3);
     c.args(args);
@@ -566,4 +583,133 @@ fn a_dense_solve_killed_on_a_rank_resumes_from_its_finished_tiers() {
     let o = run(c);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert_eq!(err(&o).matches("another solve").count(), 1, "{}", err(&o));
+}
+
+/// The names and bytes of the files of a folder, sorted by name.
+fn folder_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// A lock file as grundy writes it, for a process `pid` on this host (no start time: a pid
+/// that runs is taken to be that run).
+fn lock_of(pid: u32) -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    format!("grundy dense solve\npid {pid}\nhost {}\n", host.trim())
+}
+
+#[test]
+fn dense_tiers_written_by_every_rank_are_one_process_files_and_rank_zero_locks() {
+    let tmp = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["cram", "4x4", "--dense"],
+        vec!["cram", "4x4", "--dense", "--record", "outcome"],
+        vec![
+            "graph",
+            "--board",
+            "grid:3x4",
+            "--rule",
+            "node-kayles",
+            "--dense",
+            "--misere",
+        ],
+    ] {
+        let name = args.join("-").replace(':', "");
+        let (one_dir, three_dir) = (
+            tmp.path().join(format!("{name}-1")),
+            tmp.path().join(format!("{name}-3")),
+        );
+        let with = |dir: &Path| {
+            let mut a: Vec<String> = ["--no-db", "solve"].iter().map(|s| s.to_string()).collect();
+            a.extend(args.iter().map(|s| s.to_string()));
+            a.extend(["--checkpoint".to_string(), s(dir).to_string()]);
+            a
+        };
+        let one = alone(&with(&one_dir).iter().map(String::as_str).collect::<Vec<_>>());
+        ok(&one);
+        // Blocks of 64 states: each rank writes several pieces of each large tier.
+        let mut c = Command::new("mpirun");
+        c.env("GRUNDY_DENSE_ROUND_STATES", "64")
+            .args([
+                "--allow-run-as-root",
+                "--oversubscribe",
+                "--mca",
+                "btl_tcp_if_include",
+                "lo",
+                "-x",
+                "GRUNDY_DENSE_ROUND_STATES",
+                "-np",
+                "3",
+                GRUNDY,
+            ])
+            .args(with(&three_dir))
+            .stdin(Stdio::null());
+        let three = run(c);
+        ok(&three);
+        assert_eq!(out(&three), out(&one), "{args:?}");
+        let e = err(&three);
+        assert_eq!(
+            e.matches("each rank writes its share of the finished tiers")
+                .count(),
+            1,
+            "{e}"
+        );
+        // The same tier files, byte for byte (and no lock left: only rank 0 took one, and
+        // removed it; a lock per rank would have refused ranks 1 and 2).
+        let files = folder_files(&three_dir);
+        assert!(
+            files.iter().all(|(n, _)| n.ends_with(".grundy-tier")),
+            "{files:?}"
+        );
+        assert_eq!(files, folder_files(&one_dir), "{args:?}");
+    }
+    // A run holding the folder: all ranks stop, one message, exit 2, the lock kept.
+    let dir = tmp.path().join("cram-4x4---dense-3");
+    let live = lock_of(std::process::id());
+    std::fs::write(dir.join("grundy-dense.lock"), &live).unwrap();
+    let args = [
+        "--no-db",
+        "solve",
+        "cram",
+        "4x4",
+        "--dense",
+        "--checkpoint",
+        s(&dir),
+    ];
+    let mut c = mpirun(3);
+    c.args(args);
+    let o = run(c);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(
+        err(&o).matches("is in use by another grundy run").count(),
+        1,
+        "{}",
+        err(&o)
+    );
+    assert!(err(&o).contains(s(&dir)), "{}", err(&o));
+    assert!(out(&o).is_empty());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap(),
+        live
+    );
+    // A stale lock (a pid no process has): taken over once, by rank 0, and the solve resumes.
+    std::fs::write(dir.join("grundy-dense.lock"), lock_of(999_999_999)).unwrap();
+    std::fs::remove_file(dir.join("tier-016.grundy-tier")).unwrap();
+    let mut c = mpirun(3);
+    c.args(args);
+    let o = run(c);
+    ok(&o);
+    assert_eq!(err(&o).matches("took over the lock").count(), 1, "{}", err(&o));
+    assert!(!dir.join("grundy-dense.lock").exists());
+    assert!(tier_done(&dir, 16));
 }

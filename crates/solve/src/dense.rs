@@ -14,6 +14,7 @@ use crate::Convention;
 use grundy_core::{MexSet, Outcome};
 use rayon::prelude::*;
 use std::fmt;
+use std::path::Path;
 
 pub use grundy_core::dense::{DenseGame, Subsets};
 
@@ -328,6 +329,16 @@ pub trait TierExchange {
     /// Worker 0's `records` (elements `at..` of `tier`, read back from its tier files) on
     /// every worker.
     fn broadcast(&mut self, tier: u32, at: usize, records: TierSlice<'_>) -> Result<(), DenseError>;
+    /// The folder of finished tiers when every worker sees worker 0's (set by
+    /// [`use_tier_folder`](TierExchange::use_tier_folder), the same on every worker): each
+    /// worker then writes its own share of each finished tier into it
+    /// ([`tier_file::write_share`]). `None` (the default): worker 0 writes whole tiers.
+    fn tier_folder(&self) -> Option<&Path> {
+        None
+    }
+    /// Makes [`tier_folder`](TierExchange::tier_folder) `dir`, once every worker has checked
+    /// that it sees worker 0's folder there; ignored by default.
+    fn use_tier_folder(&mut self, _dir: &Path) {}
 }
 
 /// Where the finished tiers of a solve are kept, to resume it after a stop
@@ -345,6 +356,26 @@ pub trait TierKeeper {
     /// Keeps the records of the solved `tier`, durably; a tier is finished only once they
     /// are all kept (a stop while saving leaves it unfinished, never half kept).
     fn save(&mut self, tier: u32, states: u64, records: TierView<'_>) -> Result<(), DenseError>;
+    /// For a split solve whose workers all see the keeper's folder
+    /// ([`TierExchange::tier_folder`]): lays out the file of the solved `tier`, its header
+    /// (with the checksum of `records`, the whole tier) and room for the records, which each
+    /// worker then writes its share of; returns where the records start. `Ok(None)` (the
+    /// default): the keeper cannot, and [`save`](TierKeeper::save)s whole tiers.
+    fn begin_shares(
+        &mut self,
+        _tier: u32,
+        _states: u64,
+        _records: TierView<'_>,
+    ) -> Result<Option<u64>, DenseError> {
+        Ok(None)
+    }
+    /// Once every worker wrote its share of `tier` laid out by
+    /// [`begin_shares`](TierKeeper::begin_shares): makes it finished, durably.
+    fn end_shares(&mut self, tier: u32, _states: u64) -> Result<(), DenseError> {
+        Err(DenseError::TierIo(format!(
+            "tier {tier} was not laid out for shares"
+        )))
+    }
 }
 
 /// Where a tier's records came from, in [`TierDone`].
@@ -1045,7 +1076,15 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
                     whole
                 }
             };
-            if let Some(k) = keeper.as_deref_mut() {
+            let by_shares = match exchange.as_deref_mut() {
+                Some(x) if x.tier_folder().is_some() => {
+                    self.keep_shares(x, keeper.as_deref_mut(), t, size, &data)?
+                }
+                _ => false,
+            };
+            if by_shares {
+                // Kept: every worker wrote its share.
+            } else if let Some(k) = keeper.as_deref_mut() {
                 let kept = k.save(t, size, data.view());
                 if let Some(x) = exchange.as_deref_mut() {
                     x.agree(kept.is_ok());
@@ -1076,6 +1115,53 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             convention: self.convention,
             tiers: tables,
         })
+    }
+
+    /// Keeps the solved `tier` (`data`, whole on every worker) with every worker writing its
+    /// own share into the file worker 0 lays out in the folder all of them see: collective.
+    /// `Ok(false)` when worker 0's keeper cannot (then worker 0 saves the whole tier).
+    fn keep_shares(
+        &self,
+        x: &mut (dyn TierExchange + '_),
+        keeper: Option<&mut (dyn TierKeeper + '_)>,
+        tier: u32,
+        size: u64,
+        data: &TierData,
+    ) -> Result<bool, DenseError> {
+        let lead = x.rank() == 0;
+        let mut keeper = keeper.filter(|_| lead);
+        let begun = match keeper.as_deref_mut() {
+            Some(k) => k.begin_shares(tier, size, data.view()),
+            None => Ok(None),
+        };
+        x.status(begun.as_ref().map(|_| ()).map_err(Clone::clone))?;
+        let at = x.share_value(begun.ok().flatten().unwrap_or(u64::MAX));
+        let Some(dir) = x.tier_folder().map(Path::to_path_buf).filter(|_| at != u64::MAX) else {
+            return Ok(false);
+        };
+        let shares = Shares::new(size, x.ranks(), x.max_block());
+        let pieces: Vec<(usize, usize)> = shares
+            .ranges(x.rank())
+            .map(|(a, b)| match self.record {
+                Record::Outcome => (
+                    a.div_ceil(STATES_PER_WORD) as usize,
+                    b.div_ceil(STATES_PER_WORD) as usize,
+                ),
+                _ => (a as usize, b as usize),
+            })
+            .collect();
+        let wrote = tier_file::write_share(&dir, tier, at, data.view(), &pieces);
+        x.status(wrote)?;
+        let kept = match keeper {
+            Some(k) => k.end_shares(tier, size),
+            None => Ok(()),
+        };
+        if !x.agree(kept.is_ok()) && !lead {
+            return Err(DenseError::Elsewhere(format!(
+                "worker 0 could not keep tier {tier}"
+            )));
+        }
+        kept.map(|()| true)
     }
 
     /// The elements (words or records) of one round of `ranks` blocks of `block` states.
