@@ -35,6 +35,8 @@ use grundy_core::memory::Share;
 use grundy_core::{HeapRules, Outcome};
 use hashbrown::{HashMap, HashSet};
 
+mod small;
+
 /// An element of a quotient: its number (0 is the identity, the empty sum).
 pub type Element = u32;
 
@@ -854,6 +856,10 @@ pub struct MisereOracle<'q> {
     /// Tameness of heaps up to [`crate::misere::GENUS_MAX_SIZE`] (`None`: not asked yet).
     tame: Vec<Option<Option<Tame>>>,
     genus: GenusEngine<'q, HeapRules>,
+    /// The heaps of small sums ([`small`]).
+    small: small::SmallHeaps,
+    /// The outcomes of small sums searched (true: P-position).
+    small_memo: HashMap<small::Key, bool, RandomState>,
 }
 
 /// Heaps below this are dropped from sums by [`MisereOracle`] when they have no move (each
@@ -868,17 +874,20 @@ const OPTIONS_CHECK: u32 = 4096;
 /// The outcomes a [`MisereOracle`] found (exact, whatever quotient it used), to go on with
 /// another quotient of the same game ([`MisereOracle::detach`], [`MisereOracle::with_memo`]).
 #[derive(Default)]
-pub struct OracleMemo(HashMap<Vec<u64>, bool, RandomState>);
+pub struct OracleMemo(
+    HashMap<Vec<u64>, bool, RandomState>,
+    HashMap<small::Key, bool, RandomState>,
+);
 
 impl OracleMemo {
     /// Sums kept.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.0.len() + self.1.len()
     }
 
     /// True when no sum is kept.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.len() == 0
     }
 }
 
@@ -912,12 +921,14 @@ impl<'q> MisereOracle<'q> {
             moves: Vec::new(),
             tame: Vec::new(),
             genus: GenusEngine::new(&base.rules),
+            small: small::SmallHeaps::default(),
+            small_memo: memo.1,
         }
     }
 
     /// The outcomes found, to go on with another quotient ([`MisereOracle::with_memo`]).
     pub fn detach(self) -> OracleMemo {
-        OracleMemo(self.memo)
+        OracleMemo(self.memo, self.small_memo)
     }
 
     /// Stop with [`SearchStop::Limit`] once this many positions are kept.
@@ -934,12 +945,12 @@ impl<'q> MisereOracle<'q> {
 
     /// Positions kept (those the quotient does not cover).
     pub fn len(&self) -> usize {
-        self.memo.len()
+        self.memo.len() + self.small_memo.len()
     }
 
     /// True when no position is kept.
     pub fn is_empty(&self) -> bool {
-        self.memo.is_empty()
+        self.len() == 0
     }
 
     fn known(&self, s: &[u64]) -> Option<bool> {
@@ -1039,8 +1050,8 @@ impl<'q> MisereOracle<'q> {
         if self.share.over() || !room_to_grow(&self.memo, &self.share) {
             return Err(SearchStop::Memory);
         }
-        if self.memo.len() >= self.limit {
-            return Err(SearchStop::Limit(self.memo.len()));
+        if self.len() >= self.limit {
+            return Err(SearchStop::Limit(self.len()));
         }
         let mut children: Vec<Vec<u64>> = Vec::new();
         let rules = &self.base.rules;
@@ -1106,6 +1117,9 @@ impl<'q> MisereOracle<'q> {
         let mut start = heaps.to_vec();
         start.retain(|&h| h > 0);
         start.sort_unstable();
+        if let Some(k) = self.small_key(&start) {
+            return self.small_is_p(k, halt);
+        }
         self.strip(&mut start);
         if let Some(v) = self.settled(&start)? {
             return Ok(v);
@@ -1134,6 +1148,11 @@ impl<'q> MisereOracle<'q> {
                 }
             }
             if let Some(c) = descend {
+                if let Some(k) = self.small_key(&c) {
+                    let v = self.small_is_p(k, halt)?;
+                    self.memo.insert(c, v);
+                    continue;
+                }
                 match self.open(c.clone(), halt)? {
                     Opened::Done(v) => {
                         self.memo.insert(c, v);

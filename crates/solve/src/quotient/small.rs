@@ -1,0 +1,543 @@
+//! The misère search of small sums (every heap at most [`SMALL_HEAP`], at most
+//! [`SMALL_TOKENS`] tokens in all), the sums a solve of a few heaps asks for: each sum is
+//! one fixed array of bytes (no allocation per position), and two exact simplifications
+//! shrink the positions searched:
+//!
+//! - a heap without a move is the empty game, and is dropped;
+//! - a heap whose every option is a sum of heaps without a move is the game `*` (`{0}`), and
+//!   in misère play `* + *` is equivalent to `0`: for every X, X + * + * has the outcome of X
+//!   (by induction on X: when X has no move, * + * is an N-position like X; when X has an
+//!   option X' that is a P-position, so is X' + * + *; when X is a P-position with a move,
+//!   every X' + * + * is an N-position and X + * is one, by the move * → 0 to X). So every
+//!   such heap is written as the least of them, and two of them cancel.
+//!
+//! Options are tried in the order the rule of misère Nim suggests (the sums it calls
+//! P-positions from the heaps' normal-play values first; a guess only, to find a winning
+//! move early: the outcome is always searched or a product in the quotient), then the
+//! smallest first.
+
+use super::{room_to_grow, MisereOracle, SearchStop};
+use crate::genus::{tame_outcome, Tame};
+
+/// The largest heap a small sum may hold.
+pub(super) const SMALL_HEAP: u64 = 255;
+
+/// The most tokens a small sum may hold: with at most one heap of the kind `*` and every
+/// other heap of at least 2 tokens (a heap of 1 has no move or is `*`), a sum of this many
+/// tokens has at most [`KEY_LEN`] heaps, and so has every sum it leads to (a move never adds
+/// tokens).
+pub(super) const SMALL_TOKENS: u64 = 63;
+
+/// Heaps a key holds.
+const KEY_LEN: usize = 32;
+
+/// A small sum: its heaps from the largest down, then zeros.
+pub(super) type Key = [u8; KEY_LEN];
+
+/// What a heap is in sums.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// No move: the empty game.
+    Moveless,
+    /// Every option is a sum of heaps without a move: the game `*`.
+    Star,
+    /// Any other heap.
+    Other,
+}
+
+/// The small search's table of heaps 0..=len-1: kind, normal-play value, options reduced
+/// (heaps without a move dropped, each `*` heap written as the least one, pairs of them
+/// cancelled), and the tameness of the smallest.
+#[derive(Default)]
+pub(super) struct SmallHeaps {
+    kind: Vec<Kind>,
+    grundy: Vec<u32>,
+    /// The least heap of the kind `*` (0: none yet).
+    star: u8,
+    /// Options of heap h: `parts[ends[h][i - 1]..ends[h][i]]` (from 0), each sorted from
+    /// the largest heap down.
+    parts: Vec<Vec<u8>>,
+    ends: Vec<Vec<u32>>,
+}
+
+impl SmallHeaps {
+    fn len(&self) -> u64 {
+        self.kind.len() as u64
+    }
+
+    /// The heap as it is written in keys (0: dropped).
+    fn canonical(&self, h: u64) -> u8 {
+        match self.kind[h as usize] {
+            Kind::Moveless => 0,
+            Kind::Star => self.star,
+            Kind::Other => h as u8,
+        }
+    }
+
+    /// Extends the table to heap `n` (at most [`SMALL_HEAP`]).
+    fn extend_to(&mut self, rules: &grundy_core::HeapRules, n: u64) {
+        let mut raw: Vec<Vec<u64>> = Vec::new();
+        while self.len() <= n {
+            let h = self.len();
+            raw.clear();
+            rules.heap_options(h, |p| raw.push(p.to_vec()));
+            // Every part is smaller than h (a move removes a token or splits the heap).
+            let mut seen = Vec::new();
+            let mut any_other = false;
+            for opt in &raw {
+                let mut x = 0u32;
+                for &p in opt {
+                    x ^= self.grundy[p as usize];
+                    if self.kind[p as usize] != Kind::Moveless {
+                        any_other = true;
+                    }
+                }
+                seen.push(x);
+            }
+            seen.sort_unstable();
+            seen.dedup();
+            let mut g = 0;
+            while seen.binary_search(&g).is_ok() {
+                g += 1;
+            }
+            let kind = if raw.is_empty() {
+                Kind::Moveless
+            } else if !any_other {
+                Kind::Star
+            } else {
+                Kind::Other
+            };
+            if kind == Kind::Star && self.star == 0 {
+                self.star = h as u8;
+            }
+            self.kind.push(kind);
+            self.grundy.push(g);
+            // The reduced options, distinct.
+            let mut opts: Vec<Vec<u8>> = Vec::with_capacity(raw.len());
+            for opt in &raw {
+                let mut v: Vec<u8> = opt
+                    .iter()
+                    .map(|&p| self.canonical(p))
+                    .filter(|&p| p != 0)
+                    .collect();
+                v.sort_unstable_by(|a, b| b.cmp(a));
+                cancel_stars(&mut v, self.star);
+                opts.push(v);
+            }
+            opts.sort_unstable();
+            opts.dedup();
+            let mut parts = Vec::new();
+            let mut ends = Vec::with_capacity(opts.len());
+            for o in opts {
+                parts.extend_from_slice(&o);
+                ends.push(parts.len() as u32);
+            }
+            self.parts.push(parts);
+            self.ends.push(ends);
+        }
+    }
+}
+
+/// Removes pairs of `star` from `v` (sorted, so they are adjacent).
+fn cancel_stars(v: &mut Vec<u8>, star: u8) {
+    if star == 0 {
+        return;
+    }
+    let n = v.iter().filter(|&&h| h == star).count();
+    if n >= 2 {
+        v.retain(|&h| h != star);
+        if n % 2 == 1 {
+            v.push(star);
+            v.sort_unstable_by(|a, b| b.cmp(a));
+        }
+    }
+}
+
+/// One position being searched: its options are `arena[start..end]`, tried from `next`.
+struct Frame {
+    key: Key,
+    start: usize,
+    end: usize,
+    next: usize,
+}
+
+/// The number of heaps of a key.
+fn heaps_of(k: &Key) -> usize {
+    k.iter().position(|&h| h == 0).unwrap_or(KEY_LEN)
+}
+
+impl MisereOracle<'_> {
+    /// The key of a small sum (`heaps` in any order), or `None` when it is not small.
+    pub(super) fn small_key(&mut self, heaps: &[u64]) -> Option<Key> {
+        let largest = heaps.iter().copied().max().unwrap_or(0);
+        if largest > SMALL_HEAP || heaps.iter().sum::<u64>() > SMALL_TOKENS {
+            return None;
+        }
+        self.small.extend_to(&self.base.rules, largest);
+        let mut v: Vec<u8> = heaps
+            .iter()
+            .map(|&h| self.small.canonical(h))
+            .filter(|&h| h != 0)
+            .collect();
+        v.sort_unstable_by(|a, b| b.cmp(a));
+        cancel_stars(&mut v, self.small.star);
+        let mut k = [0u8; KEY_LEN];
+        k[..v.len()].copy_from_slice(&v);
+        Some(k)
+    }
+
+    /// The outcome of a small sum without search, when the quotient covers it, it was
+    /// searched before, or its heaps are small and tame (the rule of misère Nim).
+    fn small_settled(&mut self, k: &Key) -> Result<Option<bool>, SearchStop> {
+        let n = heaps_of(k);
+        let q = self.base;
+        if n == 0 || k[0] as u64 <= q.heaps || self.period.is_some() {
+            let mut e = 0;
+            for &h in &k[..n] {
+                let h = h as u64;
+                let x = match self.period {
+                    Some(per) if h > q.heaps => {
+                        q.heap_elem[(per.preperiod + (h - per.preperiod) % per.period) as usize]
+                    }
+                    _ => q.heap_elem[h as usize],
+                };
+                e = q.mul(e, x);
+            }
+            return Ok(Some(q.is_p(e)));
+        }
+        if let Some(&v) = self.small_memo.get(k) {
+            return Ok(Some(v));
+        }
+        if k[0] as usize > crate::misere::GENUS_MAX_SIZE {
+            return Ok(None);
+        }
+        let mut kinds: [Tame; KEY_LEN] = [Tame::Small(0); KEY_LEN];
+        for (i, &h) in k[..n].iter().enumerate() {
+            match self.tame_heap(h as u64)? {
+                Some(t) => kinds[i] = t,
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(tame_outcome(&kinds[..n]) == grundy_core::Outcome::Second))
+    }
+
+    /// Writes the options of `key` not settled yet into the arena (the likely P-positions
+    /// first, then the smallest), or says the key is settled by them.
+    fn small_open(
+        &mut self,
+        key: &Key,
+        arena: &mut Vec<Key>,
+        halt: &dyn Fn() -> bool,
+    ) -> Result<Option<bool>, SearchStop> {
+        self.opened += 1;
+        if halt() {
+            return Err(SearchStop::Halted);
+        }
+        if self.share.over() || !room_to_grow(&self.small_memo, &self.share) {
+            return Err(SearchStop::Memory);
+        }
+        if self.memo.len() + self.small_memo.len() >= self.limit {
+            return Err(SearchStop::Limit(self.memo.len() + self.small_memo.len()));
+        }
+        let n = heaps_of(key);
+        let start = arena.len();
+        let star = self.small.star;
+        let mut any = false;
+        // Where the key's `*` heap is (at most one: pairs cancel).
+        let key_star = if star == 0 {
+            None
+        } else {
+            key[..n].iter().position(|&h| h == star)
+        };
+        for i in 0..n {
+            if i > 0 && key[i] == key[i - 1] {
+                continue;
+            }
+            let h = key[i] as usize;
+            let (parts, ends) = (&self.small.parts[h], &self.small.ends[h]);
+            let mut from = 0usize;
+            for &end in ends {
+                any = true;
+                let opt = &parts[from..end as usize];
+                from = end as usize;
+                // The key without heap i, merged with the option's parts (both sorted from
+                // the largest down); a `*` on both sides cancels.
+                let cancel = star != 0 && key_star.is_some_and(|j| j != i) && opt.contains(&star);
+                let (mut skip_key, mut skip_opt) = (cancel, cancel);
+                let mut c = [0u8; KEY_LEN];
+                let (mut a, mut b, mut w) = (0usize, 0usize, 0usize);
+                loop {
+                    if a == i {
+                        a += 1;
+                    }
+                    let x = if a < n { key[a] } else { 0 };
+                    let y = if b < opt.len() { opt[b] } else { 0 };
+                    if x == 0 && y == 0 {
+                        break;
+                    }
+                    if x >= y {
+                        a += 1;
+                        if skip_key && x == star {
+                            skip_key = false;
+                            continue;
+                        }
+                        c[w] = x;
+                    } else {
+                        b += 1;
+                        if skip_opt && y == star {
+                            skip_opt = false;
+                            continue;
+                        }
+                        c[w] = y;
+                    }
+                    w += 1;
+                }
+                arena.push(c);
+            }
+        }
+        if !any {
+            // Misère: the player to move, with no move, wins.
+            return Ok(Some(false));
+        }
+        arena[start..].sort_unstable();
+        let mut w = start;
+        for r in start..arena.len() {
+            if r > start && arena[r] == arena[w - 1] {
+                continue;
+            }
+            arena[w] = arena[r];
+            w += 1;
+        }
+        arena.truncate(w);
+        // Settle what needs no search; keep the others.
+        let mut w = start;
+        for r in start..arena.len() {
+            let c = arena[r];
+            match self.small_settled(&c)? {
+                Some(true) => {
+                    arena.truncate(start);
+                    return Ok(Some(false));
+                }
+                Some(false) => {}
+                None => {
+                    arena[w] = c;
+                    w += 1;
+                }
+            }
+        }
+        arena.truncate(w);
+        if w == start {
+            return Ok(Some(true));
+        }
+        let g = &self.small.grundy;
+        arena[start..].sort_by_cached_key(|c| {
+            let m = heaps_of(c);
+            let (mut x, mut big, mut tokens) = (0u32, false, 0u32);
+            for &h in &c[..m] {
+                let v = g[h as usize];
+                x ^= v;
+                big |= v >= 2;
+                tokens += h as u32;
+            }
+            let likely_p = if big { x == 0 } else { x == 1 };
+            (!likely_p, tokens)
+        });
+        Ok(None)
+    }
+
+    /// Whether the small sum `start` is a misère P-position (see the module's notes).
+    pub(super) fn small_is_p(&mut self, start: Key, halt: &dyn Fn() -> bool) -> Result<bool, SearchStop> {
+        if let Some(v) = self.small_settled(&start)? {
+            return Ok(v);
+        }
+        let mut arena: Vec<Key> = Vec::new();
+        let mut stack: Vec<Frame> = Vec::new();
+        match self.small_open(&start, &mut arena, halt)? {
+            Some(v) => {
+                self.small_memo.insert(start, v);
+                return Ok(v);
+            }
+            None => stack.push(Frame {
+                key: start,
+                start: 0,
+                end: arena.len(),
+                next: 0,
+            }),
+        }
+        while let Some(top) = stack.last_mut() {
+            let mut decided = None;
+            let mut descend = None;
+            while top.next < top.end {
+                match self.small_memo.get(&arena[top.next]) {
+                    Some(true) => {
+                        decided = Some(false);
+                        break;
+                    }
+                    Some(false) => top.next += 1,
+                    None => {
+                        descend = Some(arena[top.next]);
+                        break;
+                    }
+                }
+            }
+            if let Some(c) = descend {
+                let from = arena.len();
+                match self.small_open(&c, &mut arena, halt)? {
+                    Some(v) => {
+                        self.small_memo.insert(c, v);
+                    }
+                    None => stack.push(Frame {
+                        key: c,
+                        start: from,
+                        end: arena.len(),
+                        next: from,
+                    }),
+                }
+                continue;
+            }
+            if !room_to_grow(&self.small_memo, &self.share) {
+                return Err(SearchStop::Memory);
+            }
+            let top = stack.pop().expect("not empty");
+            arena.truncate(top.start);
+            self.small_memo.insert(top.key, decided.unwrap_or(true));
+        }
+        Ok(self.small_memo[&start])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quotient::Quotient;
+    use crate::MisereSearch;
+    use grundy_core::{HeapRules, Outcome};
+    use proptest::prelude::*;
+
+    fn octal(digits: &[u32]) -> HeapRules {
+        let all: Vec<u32> = std::iter::once(0).chain(digits.iter().copied()).collect();
+        HeapRules::take_break(&all, &[], 0).unwrap()
+    }
+
+    fn partial(rules: &HeapRules, n: u64) -> Quotient {
+        let mut q = Quotient::new(rules.clone()).with_max_states(20_000);
+        let _ = q.extend_to(n);
+        q
+    }
+
+    #[test]
+    fn heaps_of_the_kind_star() {
+        // Dawson's Kayles: heap 1 has no move, heaps 2 and 3 are `*` (written as 2).
+        let rules = octal(&[0, 7]);
+        let q = Quotient::new(rules.clone());
+        let mut o = MisereOracle::new(&q);
+        let k = o.small_key(&[3, 1, 2, 2, 7]).unwrap();
+        assert_eq!(&k[..3], &[7, 2, 0]);
+        let k = o.small_key(&[3, 3, 1, 8]).unwrap();
+        assert_eq!(&k[..2], &[8, 0]);
+        // Kayles: heap 1 is `*`.
+        let rules = octal(&[7, 7]);
+        let q = Quotient::new(rules.clone());
+        let mut o = MisereOracle::new(&q);
+        let k = o.small_key(&[1, 1, 1, 5]).unwrap();
+        assert_eq!(&k[..3], &[5, 1, 0]);
+        // Not small: too many tokens, or a heap too large.
+        assert!(o.small_key(&[40, 24]).is_none());
+        assert!(o.small_key(&[256]).is_none());
+        assert!(o.small_key(&[31, 32]).is_some());
+    }
+
+    /// X + * + * has the misère outcome of X, for every X (the cancellation the keys use),
+    /// by the plain whole-position search.
+    #[test]
+    fn star_plus_star_cancels() {
+        for digits in [[7u32, 7], [0, 7], [3, 7], [1, 5], [6, 0]] {
+            let rules = octal(&digits);
+            // The heaps of the kind `*` of this game, by their options.
+            let star: Vec<u64> = (1..8)
+                .filter(|&h| {
+                    let mut any = false;
+                    let mut all_empty = true;
+                    rules.heap_options(h, |p| {
+                        any = true;
+                        all_empty &= p.iter().all(|&x| {
+                            let mut m = false;
+                            rules.heap_options(x, |_| m = true);
+                            !m
+                        });
+                    });
+                    any && all_empty
+                })
+                .collect();
+            assert!(!star.is_empty(), "{digits:?}");
+            let mut search = MisereSearch::new(&rules);
+            for a in 0..7u64 {
+                for b in 0..7u64 {
+                    for c in 0..5u64 {
+                        let x: Vec<u64> = [a, b, c].into_iter().filter(|&h| h > 0).collect();
+                        let want = search.outcome(&x).unwrap();
+                        for &s in &star {
+                            for &t in &star {
+                                let mut y = x.clone();
+                                y.extend([s, t]);
+                                assert_eq!(search.outcome(&y).unwrap(), want, "{digits:?} {x:?} + {s} + {t}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+        /// Small sums, many of their heaps tiny (`*` heaps, heaps without a move), searched
+        /// with a quotient of 0 to 6 heaps and then with a larger one, against the plain
+        /// whole-position search.
+        #[test]
+        fn small_sums_match_the_whole_position_search(
+            code in 0usize..8,
+            base in 0u64..7,
+            sums in proptest::collection::vec(
+                (proptest::collection::vec(1u64..4, 0..6), proptest::collection::vec(1u64..14, 1..4)),
+                25,
+            ),
+        ) {
+            let codes: [&[u32]; 8] = [&[7, 7], &[0, 7], &[6], &[7, 1], &[1, 3, 7], &[3, 5], &[1, 5, 6], &[4, 7]];
+            let rules = octal(codes[code]);
+            let q = partial(&rules, base);
+            let mut oracle = MisereOracle::new(&q);
+            let mut search = MisereSearch::new(&rules);
+            let sums: Vec<Vec<u64>> = sums
+                .into_iter()
+                .map(|(tiny, other)| tiny.into_iter().chain(other).collect())
+                .collect();
+            for sum in &sums {
+                let want = search.outcome(sum).unwrap();
+                prop_assert_eq!(oracle.outcome(sum, &|| false).unwrap(), want, "{:?} {:?}", codes[code], sum);
+            }
+            let larger = partial(&rules, base + 4);
+            let mut oracle = MisereOracle::with_memo(&larger, oracle.detach());
+            for sum in sums.iter().rev() {
+                let want = search.outcome(sum).unwrap();
+                prop_assert_eq!(oracle.outcome(sum, &|| false).unwrap(), want, "{:?} {:?}", codes[code], sum);
+            }
+        }
+    }
+
+    /// Sums past the small bound (more tokens, or a larger heap) are searched as before,
+    /// their small followers by the small search: both agree with the plain search.
+    #[test]
+    fn sums_past_the_small_bound() {
+        // 0.33: remove one or two tokens, leaving one heap (no splits): quick to search.
+        let rules = octal(&[3, 3]);
+        let q = Quotient::new(rules.clone());
+        let mut oracle = MisereOracle::new(&q);
+        let mut search = MisereSearch::new(&rules);
+        for sum in [vec![40u64, 20, 10], vec![300, 1], vec![30, 30, 4, 1], vec![64]] {
+            let want = search.outcome(&sum).unwrap();
+            assert_eq!(oracle.outcome(&sum, &|| false).unwrap(), want, "{sum:?}");
+        }
+        assert_eq!(oracle.outcome(&[1], &|| false).unwrap(), Outcome::Second);
+    }
+}
