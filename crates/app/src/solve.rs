@@ -936,8 +936,9 @@ impl WithGame for Solve<'_, '_> {
 }
 
 /// How far past a limit an estimate must be before a position is refused up front: the
-/// estimates are good to a factor of a few, and a run that reaches the limit stops cleanly
-/// anyway (with its checkpoint written when one is asked).
+/// estimates are rough (a factor of a few on most boards, far more on a few), and a run
+/// that reaches the limit stops cleanly anyway (with its checkpoint written when one is
+/// asked).
 const REFUSE_FACTOR: u64 = 4;
 
 /// Refuses, before any search, a position whose estimated need ([`Family::search_need`]) is
@@ -980,7 +981,7 @@ fn refuse_beyond_reach(
 /// What a search is estimated to need, in words: "hold about N table entries (...)".
 fn need_words(need: &grundy_games::family::SearchNeed) -> String {
     format!(
-        "hold about {} table entries ({} of memory) and take about {} of one core (estimated from {}, good to a factor of a few)",
+        "hold about {} table entries ({} of memory) and take about {} of one core (estimated from {})",
         need.entries,
         grundy_core::memory::human_bytes(need.bytes),
         human_duration(need.core_seconds),
