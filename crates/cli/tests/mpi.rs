@@ -16,6 +16,11 @@ const GRUNDY: &str = env!("CARGO_BIN_EXE_grundy");
 
 /// `mpirun -np K grundy ARGS` over loopback, as root if need be, more ranks than cores.
 fn mpirun(k: usize) -> Command {
+    mpirun_with(k, &[])
+}
+
+/// [`mpirun`] with environment variables set for every rank (`-x NAME`, before the program).
+fn mpirun_with(k: usize, env: &[(&str, &str)]) -> Command {
     let mut c = Command::new("mpirun");
     c.args([
         "--allow-run-as-root",
@@ -23,9 +28,11 @@ fn mpirun(k: usize) -> Command {
         "--mca",
         "btl_tcp_if_include",
         "lo",
-    ])
-    .args(["-np", &k.to_string(), GRUNDY])
-    .stdin(Stdio::null());
+    ]);
+    for (name, value) in env {
+        c.env(name, value).args(["-x", name]);
+    }
+    c.args(["-np", &k.to_string(), GRUNDY]).stdin(Stdio::null());
     c
 }
 
@@ -452,23 +459,8 @@ fn dense_exchanges_in_small_rounds_are_one_process() {
     ] {
         let one = alone(&args);
         ok(&one);
-        // (`-x` passes the variable to every rank; it goes before the program.)
-        let mut c2 = Command::new("mpirun");
-        c2.env("GRUNDY_DENSE_ROUND_STATES", "64")
-            .args([
-                "--allow-run-as-root",
-                "--oversubscribe",
-                "--mca",
-                "btl_tcp_if_include",
-                "lo",
-                "-x",
-                "GRUNDY_DENSE_ROUND_STATES",
-                "-np",
-                "3",
-                GRUNDY,
-            ])
-            .args(&args)
-            .stdin(Stdio::null());
+        let mut c2 = mpirun_with(3, &[("GRUNDY_DENSE_ROUND_STATES", "64")]);
+        c2.args(&args);
         let three = run(c2);
         ok(&three);
         assert_eq!(out(&three), out(&one), "{args:?}");
@@ -638,22 +630,8 @@ fn dense_tiers_written_by_every_rank_are_one_process_files_and_rank_zero_locks()
         let one = alone(&with(&one_dir).iter().map(String::as_str).collect::<Vec<_>>());
         ok(&one);
         // Blocks of 64 states: each rank writes several pieces of each large tier.
-        let mut c = Command::new("mpirun");
-        c.env("GRUNDY_DENSE_ROUND_STATES", "64")
-            .args([
-                "--allow-run-as-root",
-                "--oversubscribe",
-                "--mca",
-                "btl_tcp_if_include",
-                "lo",
-                "-x",
-                "GRUNDY_DENSE_ROUND_STATES",
-                "-np",
-                "3",
-                GRUNDY,
-            ])
-            .args(with(&three_dir))
-            .stdin(Stdio::null());
+        let mut c = mpirun_with(3, &[("GRUNDY_DENSE_ROUND_STATES", "64")]);
+        c.args(with(&three_dir));
         let three = run(c);
         ok(&three);
         assert_eq!(out(&three), out(&one), "{args:?}");

@@ -1695,13 +1695,13 @@ mod tests {
     use proptest::prelude::*;
 
     /// An octal code `0.d1d2...` from its digits after the point.
-    fn octal(digits: &[u32]) -> HeapRules {
+    pub(crate) fn octal(digits: &[u32]) -> HeapRules {
         let all: Vec<u32> = std::iter::once(0).chain(digits.iter().copied()).collect();
         HeapRules::take_break(&all, &[], 0).unwrap()
     }
 
     /// The quotient as far as it goes (to `n` at most).
-    fn partial(rules: &HeapRules, n: u64) -> Quotient {
+    pub(crate) fn partial(rules: &HeapRules, n: u64) -> Quotient {
         let mut q = Quotient::new(rules.clone()).with_max_states(20_000);
         let _ = q.extend_to(n);
         q

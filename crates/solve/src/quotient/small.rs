@@ -409,21 +409,11 @@ impl MisereOracle<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quotient::tests::{octal, partial};
     use crate::quotient::Quotient;
     use crate::MisereSearch;
-    use grundy_core::{HeapRules, Outcome};
+    use grundy_core::Outcome;
     use proptest::prelude::*;
-
-    fn octal(digits: &[u32]) -> HeapRules {
-        let all: Vec<u32> = std::iter::once(0).chain(digits.iter().copied()).collect();
-        HeapRules::take_break(&all, &[], 0).unwrap()
-    }
-
-    fn partial(rules: &HeapRules, n: u64) -> Quotient {
-        let mut q = Quotient::new(rules.clone()).with_max_states(20_000);
-        let _ = q.extend_to(n);
-        q
-    }
 
     #[test]
     fn heaps_of_the_kind_star() {
