@@ -455,8 +455,8 @@ pub trait Family: Sync + 'static {
 }
 
 /// What the pruned search would need for one position ([`Family::search_need`]): central
-/// estimates, extrapolated from measured runs (docs/benchmarks.md), good to a factor of a
-/// few.
+/// estimates, extrapolated from measured runs (docs/benchmarks.md): good to a factor of a
+/// few on most boards, far off on a few (the `basis` says which).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchNeed {
     /// Entries its tables would hold at the end (what `--max-positions` bounds).
