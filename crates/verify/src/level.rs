@@ -370,20 +370,19 @@ mod tests {
         }
     }
 
-    /// Each part of a certificate altered: refused as wrong (exit 1), never accepted.
+    /// Each part of a certificate altered: refused as wrong (exit 1), never accepted. (A
+    /// larger n0 is a weaker claim that still holds: it is accepted, "a smaller n0 also
+    /// holds".)
     #[test]
     fn tampering_is_refused() {
         let good = certificate("0.8F", 7, 4, 7);
         verify(good.as_bytes(), &mut |_, _| {}).unwrap();
-        let values_at = good.find("values 121\n").unwrap() + "values 121\n".len();
-        let first = &good[values_at..values_at + 6];
-        assert_eq!(first, "0 1 2 ");
         for (from, to) in [
-            ("values 121\n0 1 2", "values 121\n0 1 3"),
+            ("values 121\n0 0 1", "values 121\n0 0 2"),
             ("saltus 4", "saltus 2"),
             ("saltus 4", "saltus 8"),
             ("period 7", "period 14"),
-            ("n0 7", "n0 8"),
+            ("n0 7", "n0 6"),
             ("bound 114", "bound 113"),
             ("bound 114", "bound 115"),
             ("theorem level h=3 t=2 b=1", "theorem level h=3 t=2 b=2"),
