@@ -125,8 +125,8 @@ pub fn split_line(c: &Computed, len: u64) -> Option<String> {
 /// renamed into place). Returns the number of values written.
 pub fn write(path: &Path, c: &Computed) -> Result<u64, Error> {
     let p = c.period.or(c.summary.period).ok_or(Error::NoPeriod(c.count))?;
-    let (theorem, bound) =
-        theorem_line(c.engine.rules(), &p, &|i| c.get(i)).ok_or_else(|| Error::NoTheorem(c.game.name().to_string()))?;
+    let (theorem, bound) = theorem_line(c.engine.rules(), &p, &|i| c.get(i))
+        .ok_or_else(|| Error::NoTheorem(c.game.name().to_string()))?;
     let len = bound + p.period;
     let fail = |e: std::io::Error| Error::Write {
         path: path.display().to_string(),

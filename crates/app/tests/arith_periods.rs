@@ -61,7 +61,11 @@ fn certify(code: &str, count: &str, dir: &std::path::Path) -> Option<u64> {
         "{code}"
     );
     if p.saltus > 0 {
-        assert!(proven.theorem.starts_with("level h=3 "), "{code}: {}", proven.theorem);
+        assert!(
+            proven.theorem.starts_with("level h=3 "),
+            "{code}: {}",
+            proven.theorem
+        );
     }
     Some(p.saltus)
 }
@@ -70,7 +74,9 @@ fn certify(code: &str, count: &str, dir: &std::path::Path) -> Option<u64> {
 #[test]
 fn certificates_of_the_known_arithmetic_periods_verify() {
     let dir = tempfile::tempdir().unwrap();
-    for code in ["0.FF", "hex:8.0", "hex:0.C", "hex:0.8", "0.BF", "0.8F", "hex:4.9", "8.D"] {
+    for code in [
+        "0.FF", "hex:8.0", "hex:0.C", "hex:0.8", "0.BF", "0.8F", "hex:4.9", "8.D",
+    ] {
         assert!(certify(code, "2000", dir.path()).unwrap_or(0) > 0, "{code}");
     }
 }

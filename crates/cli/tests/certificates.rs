@@ -150,12 +150,21 @@ fn tampered_arithmetic_certificates_are_refused() {
         grundy(&["verify", t.to_str().unwrap()])
     };
     // The last value: G(120) = G(113) + 4; one more is caught by the recomputation.
-    let last = good.trim_end_matches("\nend\n").rsplit(' ').next().unwrap().to_string();
+    let last = good
+        .trim_end_matches("\nend\n")
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .to_string();
     let bumped = (last.parse::<u64>().unwrap() + 1).to_string();
     let tail_from = format!(" {last}\nend\n");
     let tail_to = format!(" {bumped}\nend\n");
     for (from, to, needle) in [
-        ("values 121\n0 0 1 ", "values 121\n0 0 2 ", "G(2) is 2 in the certificate"),
+        (
+            "values 121\n0 0 1 ",
+            "values 121\n0 0 2 ",
+            "G(2) is 2 in the certificate",
+        ),
         (tail_from.as_str(), tail_to.as_str(), "G(120)"),
         ("saltus 4\n", "saltus 8\n", "fails"),
         ("saltus 4\n", "saltus 3\n", "power of two"),
@@ -163,8 +172,16 @@ fn tampered_arithmetic_certificates_are_refused() {
         ("n0 7\n", "n0 6\n", "fails"),
         ("bound 114\n", "bound 113\n", "needs 114"),
         ("bound 114\n", "bound 121\n", "needs 114"),
-        ("theorem level h=3 t=2 b=1\n", "theorem level h=3 t=2 b=2\n", "theorem 'level h=3 t=2 b=2' stated"),
-        ("theorem level h=3 t=2 b=1\n", "theorem take-and-break h=3 t=2\n", "stated"),
+        (
+            "theorem level h=3 t=2 b=1\n",
+            "theorem level h=3 t=2 b=2\n",
+            "theorem 'level h=3 t=2 b=2' stated",
+        ),
+        (
+            "theorem level h=3 t=2 b=1\n",
+            "theorem take-and-break h=3 t=2\n",
+            "stated",
+        ),
         ("claim arithmetic-periodic\n", "claim periodic\n", "periodic"),
     ] {
         assert!(good.contains(from), "{from}");

@@ -71,7 +71,7 @@ impl Type {
     /// P₀ of the zero construction (even J: y = (c₁, c₁, c₂, c₂, …), c_i ≥ b_{2i}), so
     /// X = 0 is reached when T is even and T/2 ≥ P₀.
     fn zero(&self) -> Option<u64> {
-        (self.parts() % 2 == 0).then(|| self.b.iter().skip(1).step_by(2).sum::<u64>())
+        self.parts().is_multiple_of(2).then(|| self.b.iter().skip(1).step_by(2).sum::<u64>())
     }
 
     /// X = T is reached: J = 1, or at most one b_i positive (T on it, 0 on the others).
@@ -106,7 +106,7 @@ impl Type {
             }
         }
         if let Some(p0) = self.zero() {
-            if t % 2 == 0 && t / 2 >= p0 {
+            if t.is_multiple_of(2) && t / 2 >= p0 {
                 keep(0);
             }
         }
@@ -143,7 +143,12 @@ pub fn derive(digits: &[u8], p: u64, s: u64, n0: u64, g: &[u32]) -> Result<Level
     let base = n1
         .checked_add(p)
         .filter(|&b| b <= g.len() as u64)
-        .ok_or_else(|| format!("the level argument reads the values of the heaps below n1 + p = {}", n1.saturating_add(p)))?;
+        .ok_or_else(|| {
+            format!(
+                "the level argument reads the values of the heaps below n1 + p = {}",
+                n1.saturating_add(p)
+            )
+        })?;
     let m = s.trailing_zeros();
     let low = |a: u64| u64::from(g[a as usize]) & (s - 1);
     let level = |a: u64| u64::from(g[a as usize]) >> m;
@@ -152,7 +157,9 @@ pub fn derive(digits: &[u8], p: u64, s: u64, n0: u64, g: &[u32]) -> Result<Level
     let top_small = (1..n1).map(level).max().unwrap_or(0);
     let bits = (u64::BITS - top_small.leading_zeros()).max(1);
     if bits > MAX_BITS {
-        return Err(format!("2^{bits} classes: beyond this checker's limit 2^{MAX_BITS}"));
+        return Err(format!(
+            "2^{bits} classes: beyond this checker's limit 2^{MAX_BITS}"
+        ));
     }
     let w = 1u64 << bits;
 
@@ -172,7 +179,9 @@ pub fn derive(digits: &[u8], p: u64, s: u64, n0: u64, g: &[u32]) -> Result<Level
         }
     }
     if multisets > MAX_MULTISETS {
-        return Err(format!("{multisets} multisets of parts: beyond this checker's limit {MAX_MULTISETS}"));
+        return Err(format!(
+            "{multisets} multisets of parts: beyond this checker's limit {MAX_MULTISETS}"
+        ));
     }
     let mut types: BTreeSet<Type> = BTreeSet::new();
     // The largest heap whose move leaves only small parts (such a move is a move of that
@@ -242,7 +251,11 @@ pub fn derive(digits: &[u8], p: u64, s: u64, n0: u64, g: &[u32]) -> Result<Level
             mine.push((t, e));
         }
         let e_max = mine.iter().map(|&(_, e)| e.max(0) as u64).max().unwrap_or(0);
-        let b_max = mine.iter().map(|(t, _)| *t.b.last().unwrap_or(&0)).max().unwrap_or(0);
+        let b_max = mine
+            .iter()
+            .map(|(t, _)| *t.b.last().unwrap_or(&0))
+            .max()
+            .unwrap_or(0);
         let p_max = mine
             .iter()
             .map(|(t, _)| t.spread().map_or(0, |(_, p)| p).max(t.zero().unwrap_or(0)))
@@ -282,7 +295,10 @@ pub fn derive(digits: &[u8], p: u64, s: u64, n0: u64, g: &[u32]) -> Result<Level
             for v in top_from..=q_star {
                 let lows = if v == q_star { low_rho } else { s };
                 if let Some(l) = (0..lows).find(|&l| !top[((v - top_from) * s + l) as usize]) {
-                    return fail(z, format!("no move reaches level Q* − {}, low part {l}", q_star - v));
+                    return fail(
+                        z,
+                        format!("no move reaches level Q* − {}, low part {l}", q_star - v),
+                    );
                 }
             }
             for v in 0..bottom {
@@ -297,7 +313,10 @@ pub fn derive(digits: &[u8], p: u64, s: u64, n0: u64, g: &[u32]) -> Result<Level
                     if !mine.iter().any(|&(t, e)| {
                         t.low == l && t.spread().is_some() && (parity ^ (t.kappa & 1)) == t_of(e) % 2
                     }) {
-                        return fail(z, format!("no spread move gives low part {l} and levels of parity {parity}"));
+                        return fail(
+                            z,
+                            format!("no spread move gives low part {l} and levels of parity {parity}"),
+                        );
                     }
                 }
             }
@@ -363,7 +382,11 @@ mod tests {
             let ok = verify(certificate(code, p, s, n0).as_bytes(), &mut |_, _| {}).unwrap();
             assert_eq!((ok.period, ok.saltus, ok.n0, ok.bound), (p, s, n0, b), "{code}");
             assert!(ok.least_n0, "{code}");
-            let far = values(&parse_game(code).unwrap(), (3 * (b + p) as usize).max(300), &mut |_| {});
+            let far = values(
+                &parse_game(code).unwrap(),
+                (3 * (b + p) as usize).max(300),
+                &mut |_| {},
+            );
             for n in n0 as usize..far.len() - p as usize {
                 assert_eq!(far[n + p as usize], far[n] + s as u32, "{code} at {n}");
             }
@@ -401,7 +424,9 @@ mod tests {
         assert!(derive(&digits("0.8F"), 7, 4, 7, &g).is_ok());
         // An octal code cannot be arithmetic-periodic by this theorem.
         let text = "grundy-certificate 1\ngame 0.77\nclaim arithmetic-periodic\nperiod 1\nn0 0\nsaltus 1\ntheorem level h=2 t=2 b=1\nbound 0\nvalues 1\n0\nend\n";
-        assert!(matches!(verify(text.as_bytes(), &mut |_, _| {}), Err(Refusal::Wrong(m)) if m.contains("three heaps")));
+        assert!(
+            matches!(verify(text.as_bytes(), &mut |_, _| {}), Err(Refusal::Wrong(m)) if m.contains("three heaps"))
+        );
         // Saltus not a power of two, too large, and too few values for the bases.
         assert!(derive(&digits("0.8F"), 7, 3, 7, &g).is_err());
         assert!(derive(&digits("0.8F"), 7, 1 << 20, 7, &g).is_err());
@@ -447,12 +472,19 @@ mod tests {
                         accepted += 1;
                         let far = values(&rules, (3 * (b + p)).max(360), &mut |_| {});
                         for n in n0..far.len() - p {
-                            assert_eq!(far[n + p], far[n] + s, "{d:?} p {p} s {s} n0 {n0} bound {b} at {n}");
+                            assert_eq!(
+                                far[n + p],
+                                far[n] + s,
+                                "{d:?} p {p} s {s} n0 {n0} bound {b} at {n}"
+                            );
                         }
                     }
                 }
             }
         }
-        assert!(accepted >= 5, "{accepted} claims accepted: the sweep proves little");
+        assert!(
+            accepted >= 5,
+            "{accepted} claims accepted: the sweep proves little"
+        );
     }
 }
