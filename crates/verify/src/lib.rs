@@ -838,7 +838,7 @@ pub fn check(c: &Certificate, progress: &mut dyn FnMut(u64, u64)) -> Result<Prov
             };
             if h < 3 {
                 return wrong(format!(
-                    "claim arithmetic-periodic for {}: the level argument needs moves leaving three heaps or more (finite octal games are never arithmetic-periodic)",
+                    "claim arithmetic-periodic with saltus {s} for {}: the take-and-break theorem proves ordinary periods (claim periodic, saltus 0), and the level argument of arithmetic periods needs moves leaving three heaps or more (finite octal games are never arithmetic-periodic)",
                     c.game
                 ));
             }
