@@ -71,7 +71,9 @@ impl Type {
     /// P₀ of the zero construction (even J: y = (c₁, c₁, c₂, c₂, …), c_i ≥ b_{2i}), so
     /// X = 0 is reached when T is even and T/2 ≥ P₀.
     fn zero(&self) -> Option<u64> {
-        self.parts().is_multiple_of(2).then(|| self.b.iter().skip(1).step_by(2).sum::<u64>())
+        self.parts()
+            .is_multiple_of(2)
+            .then(|| self.b.iter().skip(1).step_by(2).sum::<u64>())
     }
 
     /// X = T is reached: J = 1, or at most one b_i positive (T on it, 0 on the others).
