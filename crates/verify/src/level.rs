@@ -17,7 +17,9 @@ use std::collections::BTreeSet;
 /// The largest saltus this checker accepts (larger ones are beyond its limits, not wrong).
 pub const MAX_SALTUS: u64 = 1 << 16;
 /// The most bits B (2^B exceeds every level of a small heap) this checker accepts.
-pub const MAX_BITS: u32 = 16;
+pub const MAX_BITS: u32 = 12;
+/// The most (level, low part) pairs one check marks (top and bottom together).
+pub const MAX_PAIRS: u64 = 1 << 26;
 /// The most multisets of part sizes this checker lists.
 pub const MAX_MULTISETS: u64 = 20_000_000;
 /// The representative of the large levels Q*: a multiple of every 2^B accepted.
@@ -265,6 +267,12 @@ pub fn derive(digits: &[u8], p: u64, s: u64, n0: u64, g: &[u32]) -> Result<Level
             .unwrap_or(0);
         let depth = e_max + 2 * p_max + 2 * w + 2;
         let bottom = b_max + 2 * w;
+        if (depth + 1 + bottom).saturating_mul(s) > MAX_PAIRS {
+            return Err(format!(
+                "{} (level, low part) pairs to check for the heaps {rho} + {p}·Q: beyond this checker's limit {MAX_PAIRS}",
+                (depth + 1 + bottom).saturating_mul(s)
+            ));
+        }
         let fail = |z: u64, what: String| {
             Err(format!(
                 "the level argument fails for the heaps {rho} + {p}·Q with Q* ≡ {z} (mod {w}): {what}"
