@@ -18,8 +18,8 @@ pub enum Error {
     /// No period was proven by the values computed.
     #[error("no period proven up to {0}: no certificate written (raise --count)")]
     NoPeriod(u64),
-    /// No periodicity theorem applies to the game (unequal splits, repeating blocks), or
-    /// the checker cannot check its theorem (arithmetic periods of take-and-break games).
+    /// No periodicity theorem the checker knows applies to the game (unequal splits,
+    /// repeating blocks).
     #[error("no periodicity theorem the checker knows applies to {0}: no certificate")]
     NoTheorem(String),
     /// The file could not be written.
@@ -32,15 +32,32 @@ pub enum Error {
     },
 }
 
-/// The theorem line and its bound for the proven `p` of `rules`.
-pub fn theorem_line(rules: &HeapRules, p: &period::Period) -> Option<(String, u64)> {
+/// The theorem line and its bound for the proven `p` of `rules`, whose values `get` reads
+/// (the level argument's line names B, which depends on the values of the small heaps).
+pub fn theorem_line(
+    rules: &HeapRules,
+    p: &period::Period,
+    get: &dyn Fn(u64) -> u64,
+) -> Option<(String, u64)> {
     match rules {
         HeapRules::AllBut(set) => {
             let e = set.last().copied().unwrap_or(0);
             Some((format!("all-but e={e}"), p.n0 + e))
         }
-        // The checker does not implement the level argument of arithmetic periods
-        // (grundy_solve::seq::arith): no certificate for them.
+        // An arithmetic period of a take-and-break game, proven by the level argument
+        // (grundy_solve::seq::arith, docs/games.md): `level h=H t=T b=B`, 2^B exceeding
+        // every level (value / saltus) of a heap below n1 = max(n0, 1); its bound is the
+        // argument's `checked_to`.
+        HeapRules::TakeBreak { .. } if p.saltus > 0 => {
+            let (h, t) = period::theorem(rules)?;
+            if !p.saltus.is_power_of_two() {
+                return None;
+            }
+            let m = p.saltus.trailing_zeros();
+            let top = (1..p.n0.max(1)).map(|a| get(a) >> m).max().unwrap_or(0);
+            let b = (u64::BITS - top.leading_zeros()).max(1);
+            Some((format!("level h={h} t={t} b={b}"), p.checked_to))
+        }
         _ if p.saltus > 0 => None,
         r => {
             let (h, t) = period::theorem(r)?;
@@ -108,8 +125,8 @@ pub fn split_line(c: &Computed, len: u64) -> Option<String> {
 /// renamed into place). Returns the number of values written.
 pub fn write(path: &Path, c: &Computed) -> Result<u64, Error> {
     let p = c.period.or(c.summary.period).ok_or(Error::NoPeriod(c.count))?;
-    let (theorem, bound) =
-        theorem_line(c.engine.rules(), &p).ok_or_else(|| Error::NoTheorem(c.game.name().to_string()))?;
+    let (theorem, bound) = theorem_line(c.engine.rules(), &p, &|i| c.get(i))
+        .ok_or_else(|| Error::NoTheorem(c.game.name().to_string()))?;
     let len = bound + p.period;
     let fail = |e: std::io::Error| Error::Write {
         path: path.display().to_string(),

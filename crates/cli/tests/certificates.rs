@@ -70,3 +70,129 @@ fn packed_certificate_with_a_split_verifies_and_tampering_is_refused() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("checksum"), "{}", stderr(&o));
 }
+
+/// Writes the certificate of `code` (`--until-period`) to `path`, checking the run succeeds.
+fn write_certificate(code: &str, path: &std::path::Path) -> String {
+    let o = grundy(&[
+        "seq",
+        code,
+        "-n",
+        "2000",
+        "--until-period",
+        "--certificate",
+        path.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{code}: {}", stderr(&o));
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// Arithmetic periods of hexadecimal games, proven by the level argument: the certificate
+/// names it (`theorem level h=3 t=T b=B`) with the argument's bound, and `grundy verify`
+/// checks it with its own code (crates/verify/src/level.rs).
+#[test]
+fn arithmetic_periods_of_hexadecimal_games_are_certified() {
+    let dir = tempfile::tempdir().unwrap();
+    for (code, head, verdict) in [
+        (
+            "hex:8.0",
+            "game hex:8.0\nclaim arithmetic-periodic\nperiod 2\nn0 1\nsaltus 1\ntheorem level h=3 t=0 b=1\nbound 26\nvalues 28\n",
+            "valid: hex:8.0 has arithmetic period 2 with saltus 1 from n0 = 1 (theorem level h=3 t=0 b=1, bound 26; 28 values",
+        ),
+        (
+            "hex:0.8",
+            "claim arithmetic-periodic\nperiod 3\nn0 1\nsaltus 1\ntheorem level h=3 t=1 b=1\nbound 40\nvalues 43\n",
+            "valid: hex:0.8 has arithmetic period 3",
+        ),
+        (
+            "0.FF",
+            "period 1\nn0 0\nsaltus 1\ntheorem level h=3 t=2 b=1\nbound 15\nvalues 16\n",
+            "valid: 0.FF has arithmetic period 1 with saltus 1 from n0 = 0",
+        ),
+        (
+            "0.BF",
+            "period 1\nn0 4\nsaltus 1\ntheorem level h=3 t=2 b=2\nbound 36\n",
+            "valid: 0.BF has arithmetic period 1 with saltus 1 from n0 = 4",
+        ),
+        (
+            "8.D",
+            "period 24\nn0 19\nsaltus 16\ntheorem level h=3 t=1 b=1\nbound 409\nvalues 433\n",
+            "valid: 8.D has arithmetic period 24 with saltus 16 from n0 = 19",
+        ),
+    ] {
+        let cert = dir.path().join("a.cert");
+        let text = write_certificate(code, &cert);
+        assert!(text.starts_with("grundy-certificate 1\n"), "{text}");
+        assert!(text.contains(head), "{code}: {text}");
+        assert!(text.ends_with("\nend\n"), "{code}");
+        let v = grundy(&["verify", cert.to_str().unwrap()]);
+        assert_eq!(v.status.code(), Some(0), "{code}: {}", stderr(&v));
+        assert!(stdout(&v).starts_with(verdict), "{code}: {}", stdout(&v));
+        assert!(stdout(&v).contains("n0 is the least"), "{}", stdout(&v));
+    }
+}
+
+/// A certificate of 0.8F (period 7, saltus 4 from n0 = 7, bound 114) altered in a value,
+/// the saltus, the period, n0, the bound or the theorem line is refused (exit 1, with the
+/// reason); cut short, it is not a certificate (exit 2).
+#[test]
+fn tampered_arithmetic_certificates_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("8F.cert");
+    let good = write_certificate("0.8F", &cert);
+    assert!(
+        good.contains("\nclaim arithmetic-periodic\nperiod 7\nn0 7\nsaltus 4\ntheorem level h=3 t=2 b=1\nbound 114\nvalues 121\n0 0 1 "),
+        "{good}"
+    );
+    let check = |text: &str| {
+        let t = dir.path().join("t.cert");
+        std::fs::write(&t, text).unwrap();
+        grundy(&["verify", t.to_str().unwrap()])
+    };
+    // The last value: G(120) = G(113) + 4; one more is caught by the recomputation.
+    let last = good
+        .trim_end_matches("\nend\n")
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let bumped = (last.parse::<u64>().unwrap() + 1).to_string();
+    let tail_from = format!(" {last}\nend\n");
+    let tail_to = format!(" {bumped}\nend\n");
+    for (from, to, needle) in [
+        (
+            "values 121\n0 0 1 ",
+            "values 121\n0 0 2 ",
+            "G(2) is 2 in the certificate",
+        ),
+        (tail_from.as_str(), tail_to.as_str(), "G(120)"),
+        ("saltus 4\n", "saltus 8\n", "fails"),
+        ("saltus 4\n", "saltus 3\n", "power of two"),
+        ("period 7\n", "period 14\n", "the level argument fails"),
+        ("n0 7\n", "n0 6\n", "fails"),
+        ("bound 114\n", "bound 113\n", "needs 114"),
+        ("bound 114\n", "bound 121\n", "needs 114"),
+        (
+            "theorem level h=3 t=2 b=1\n",
+            "theorem level h=3 t=2 b=2\n",
+            "theorem 'level h=3 t=2 b=2' stated",
+        ),
+        (
+            "theorem level h=3 t=2 b=1\n",
+            "theorem take-and-break h=3 t=2\n",
+            "stated",
+        ),
+        ("claim arithmetic-periodic\n", "claim periodic\n", "periodic"),
+    ] {
+        assert!(good.contains(from), "{from}");
+        let o = check(&good.replacen(from, to, 1));
+        assert_eq!(o.status.code(), Some(1), "{from} -> {to}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{from} -> {to}: {}", stderr(&o));
+    }
+    // Cut short: no `end` line, or cut inside the values.
+    for cut in [good.len() - 4, good.len() / 2] {
+        let o = check(&good[..cut]);
+        assert_eq!(o.status.code(), Some(2), "cut at {cut}: {}", stderr(&o));
+        assert!(stderr(&o).contains("not a certificate"), "{}", stderr(&o));
+    }
+}

@@ -411,7 +411,7 @@ fn heap_parity_split_is_reported() {
 
 /// Arithmetic periods of hexadecimal games (the level argument, docs/games.md): in the
 /// summary, the JSON (`period`, `saltus`, `n0`, `checked_to`), the plot, and a census of a
-/// list; a certificate is refused (the checker does not know the argument).
+/// list.
 #[test]
 fn arithmetic_periods_of_hexadecimal_games() {
     let o = grundy(&["seq", "hex:8.0", "--until-period", "-q"]);
@@ -495,16 +495,5 @@ fn arithmetic_periods_of_hexadecimal_games() {
     let a = grundy(&["seq", "0.8F", "-n", "3000", "--values", "-q"]);
     let b = grundy(&["seq", "0.8F", "-n", "3000", "--values", "--every-heap", "-q"]);
     assert_eq!(stdout(&a), stdout(&b));
-
-    let cert = dir.path().join("c.txt");
-    let o = grundy(&[
-        "seq",
-        "hex:8.0",
-        "--until-period",
-        "--certificate",
-        cert.to_str().unwrap(),
-        "-q",
-    ]);
-    assert_ne!(o.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("no certificate"));
+    // Certificates of these claims (theorem `level ...`): tests/certificates.rs.
 }

@@ -16,8 +16,15 @@
 //!   set whose largest member is E (E = 0 for the empty set): if G(n + p) = G(n) + s for
 //!   n0 ≤ n < B = n0 + E, and {G(m) : m < n0 + p} = {0, ..., s − 1} ∪ {G(m) + s : m < n0},
 //!   then G(n + p) = G(n) + s for every n ≥ n0.
+//! - `level h=H t=T b=B`, for a take-and-break code whose moves may leave three heaps or
+//!   more (H ≥ 3): the level argument of docs/games.md, checked by the module [`level`]
+//!   (its own code, from the text of the proof). It proves G(n + p) = G(n) + s (s a power of
+//!   two) for every n ≥ n0 once that holds for n0 ≤ n < max(M0 − p, n0), M0 being the
+//!   threshold the argument derives from the rules and the values below max(n0, 1) + p.
 
 use std::io::{BufRead, Read};
+
+pub mod level;
 
 /// The rules of a heap game, as this checker reads them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -348,7 +355,7 @@ pub struct Certificate {
     pub n0: u64,
     /// The saltus s (0 for `periodic`).
     pub saltus: u64,
-    /// The theorem line: `take-and-break h=H t=T` or `all-but e=E`.
+    /// The theorem line: `take-and-break h=H t=T`, `all-but e=E` or `level h=H t=T b=B`.
     pub theorem: String,
     /// The bound B of the theorem.
     pub bound: u64,
@@ -819,8 +826,39 @@ pub fn check(c: &Certificate, progress: &mut dyn FnMut(u64, u64)) -> Result<Prov
         return wrong("period 0: a period is at least 1".into());
     }
     let (p, n0, s) = (c.period, c.n0, c.saltus);
+    let total = c.values.len() as u64;
+    // The values recomputed from the rules before the theorem is derived: the level argument
+    // reads them (the other theorems recompute them after checking the bound).
+    let mut early: Option<Vec<u32>> = None;
     // The theorem and its bound, derived here from the rules.
     let (theorem, bound) = match heaps_and_removal(&c.rules) {
+        Some((h, t)) if c.claim == "arithmetic-periodic" && matches!(c.rules, Rules::TakeBreak(_)) => {
+            let Rules::TakeBreak(digits) = &c.rules else {
+                unreachable!()
+            };
+            if h < 3 {
+                return wrong(format!(
+                    "claim arithmetic-periodic with saltus {s} for {}: the take-and-break theorem proves ordinary periods (claim periodic, saltus 0), and the level argument of arithmetic periods needs moves leaving three heaps or more (finite octal games are never arithmetic-periodic)",
+                    c.game
+                ));
+            }
+            if c.split.is_some() {
+                return wrong("a split is only declared for codes leaving at most two heaps".into());
+            }
+            let own = values(&c.rules, c.values.len(), &mut |n| progress(n as u64, total));
+            if let Some(n) = (0..c.values.len()).find(|&n| own[n] != c.values[n]) {
+                return wrong(format!(
+                    "G({n}) is {} in the certificate, but the rules of {} give {}",
+                    c.values[n], c.game, own[n]
+                ));
+            }
+            let proof = level::derive(digits, p, s, n0, &own).map_err(Refusal::Wrong)?;
+            early = Some(own);
+            (
+                format!("level h={h} t={t} b={}", proof.bits),
+                Some(proof.threshold.saturating_sub(p).max(n0)),
+            )
+        }
         Some((h, t)) => {
             if c.claim != "periodic" || s != 0 {
                 return wrong(format!(
@@ -874,10 +912,10 @@ pub fn check(c: &Certificate, progress: &mut dyn FnMut(u64, u64)) -> Result<Prov
     }
     // Every value, from the rules: each heap's options listed one by one, or, with a
     // declared split, with the sparse-space argument (see [`check_values_sparse`]).
-    let total = len;
     let own: Vec<u32>;
-    let checked: &[u32] = match &c.split {
-        None => {
+    let checked: &[u32] = match (&early, &c.split) {
+        (Some(own), _) => own,
+        (None, None) => {
             own = values(&c.rules, len as usize, &mut |n| progress(n as u64, total));
             if let Some(n) = (0..len as usize).find(|&n| own[n] != c.values[n]) {
                 return wrong(format!(
@@ -887,7 +925,7 @@ pub fn check(c: &Certificate, progress: &mut dyn FnMut(u64, u64)) -> Result<Prov
             }
             &own
         }
-        Some(split) => {
+        (None, Some(split)) => {
             let Rules::TakeBreak(digits) = &c.rules else {
                 return wrong("a split is only declared for take-and-break codes".into());
             };
@@ -924,7 +962,7 @@ pub fn check(c: &Certificate, progress: &mut dyn FnMut(u64, u64)) -> Result<Prov
             ));
         }
     }
-    if s > 0 {
+    if matches!(c.rules, Rules::AllBut(_)) {
         let mut below: Vec<u64> = (0..n0 + p).map(g).collect();
         below.sort_unstable();
         below.dedup();

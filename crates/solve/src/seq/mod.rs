@@ -205,7 +205,8 @@ impl SeqEngine {
     }
 
     /// Use up to `threads` threads (the rare/common method's pipeline uses them all when
-    /// that is measured faster than fewer; values are the same whatever the count).
+    /// that is measured faster than fewer; the three-heap method shares the step of each
+    /// large heap on a rayon pool; values are the same whatever the count).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -227,8 +228,11 @@ impl SeqEngine {
     /// With several threads, always use them all (normally the engine times one, two and
     /// all now and then, and keeps the fastest). For benchmarks and tests.
     pub fn force_all_threads(&mut self, forced: bool) {
-        if let Method::Sparse(s) = &mut self.method {
-            s.force_all_threads(forced);
+        match &mut self.method {
+            Method::Sparse(s) => s.force_all_threads(forced),
+            // Every three-heap step on the pool, however small.
+            Method::Triple(t) if forced => t.force_parallel(),
+            _ => {}
         }
     }
 
@@ -311,9 +315,17 @@ impl SeqEngine {
                     Method::Sparse(s) if self.threads >= 2 => {
                         s.compute_parallel(b.cells_mut(), self.len, step_to, self.threads)
                     }
+                    Method::Triple(t) if self.threads >= 2 => {
+                        t.compute_parallel(b.cells_mut(), self.len, step_to, self.threads)
+                    }
                     m => run(m, b.cells_mut(), self.len, step_to),
                 },
-                Values::U32(b) => run(&mut self.method, b.cells_mut(), self.len, step_to),
+                Values::U32(b) => match &mut self.method {
+                    Method::Triple(t) if self.threads >= 2 => {
+                        t.compute_parallel(b.cells_mut(), self.len, step_to, self.threads)
+                    }
+                    m => run(m, b.cells_mut(), self.len, step_to),
+                },
             };
             match r {
                 Ok(()) => self.len = step_to,

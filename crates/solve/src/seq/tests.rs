@@ -921,3 +921,37 @@ fn the_main_thread_taking_batches_over_keeps_the_values() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// The three-heap method on a rayon pool (every step forced onto it) gives the values of
+    /// one thread and of the definition, for random hexadecimal codes with three-heap moves.
+    #[test]
+    fn the_three_heap_method_on_a_pool_matches_one_thread(
+        d0 in proptest::sample::select(vec![0u32, 4, 8, 12]),
+        rest in proptest::collection::vec(0u32..16, 1..4),
+    ) {
+        let mut d = vec![d0];
+        d.extend(rest);
+        if d.iter().all(|&x| x & 8 == 0) {
+            d[0] |= 8;
+        }
+        let rules = HeapRules::take_break(&d, &[], 0).unwrap();
+        let count = 400u64;
+        let want = naive::values(&rules, count as usize);
+        for threads in 1..=3 {
+            let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
+            e.use_period(false);
+            e.set_threads(threads);
+            e.force_all_threads(true);
+            e.compute_to(count).unwrap();
+            let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+            prop_assert_eq!(&got, &want, "{:?} on {} threads", d, threads);
+            let Method::Triple(t) = &e.method else {
+                panic!("{d:?}: not the three-heap method");
+            };
+            // Else this test would prove nothing about the pool.
+            prop_assert_eq!(t.parallel_steps > 0, threads >= 2, "{:?} on {} threads", d, threads);
+        }
+    }
+}

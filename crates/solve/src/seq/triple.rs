@@ -4,9 +4,21 @@
 //! together per value of G(a), then each union is XOR-translated once. That is
 //! O(m · V/64) word operations per heap (V = 2^bits of the largest value) instead of the
 //! O(m²) triples of the definition.
+//!
+//! With several threads ([`Triple::compute_parallel`]) the three-heap step of a large heap is
+//! shared out on a rayon pool by blocks of values g: each block owns the unions of its
+//! values (so blocks share nothing), ORs in the rows X2(m − a) of the heaps a with G(a) in
+//! the block, and marks its XOR-translates in a set of its own; the sets are ORed at the
+//! end. OR is order-free, so the values are those of one thread.
 
 use super::store::Cell;
 use grundy_core::heap::{counts_with, Digit, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO, TAKE_ALL};
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// A three-heap step of fewer word operations than this (heap size × words per bitset)
+/// stays on one thread: handing it to the pool would cost more than it saves.
+const PARALLEL_WORK: usize = 1 << 16;
 
 /// The engine for take-and-break games with three-heap moves.
 #[derive(Clone, Debug)]
@@ -26,6 +38,12 @@ pub struct Triple {
     unions: Vec<u64>,
     used: Vec<bool>,
     seen: Vec<u64>,
+    /// The pool of [`Triple::compute_parallel`], built for its thread count on first use.
+    pool: Option<Arc<rayon::ThreadPool>>,
+    /// Work from which a three-heap step uses the pool ([`PARALLEL_WORK`]; 0 in tests).
+    parallel_work: usize,
+    /// Three-heap steps computed on the pool (so tests can tell that it ran).
+    pub parallel_steps: u64,
 }
 
 fn words_for(max: usize) -> usize {
@@ -50,6 +68,9 @@ impl Triple {
             unions: Vec::new(),
             used: Vec::new(),
             seen: Vec::new(),
+            pool: None,
+            parallel_work: PARALLEL_WORK,
+            parallel_steps: 0,
         };
         t.extend_x2(known, known.len());
         t
@@ -81,6 +102,110 @@ impl Triple {
 
     /// Computes `cells[from..to]`; stops at a heap whose value does not fit in `T`.
     pub fn compute<T: Cell>(&mut self, cells: &mut [T], from: usize, to: usize) -> Result<(), usize> {
+        self.compute_with(cells, from, to, None)
+    }
+
+    /// [`Triple::compute`] with the three-heap step of large heaps on a rayon pool of
+    /// `threads` threads (built on first use): the same values.
+    pub fn compute_parallel<T: Cell>(
+        &mut self,
+        cells: &mut [T],
+        from: usize,
+        to: usize,
+        threads: usize,
+    ) -> Result<(), usize> {
+        if threads < 2 {
+            return self.compute_with(cells, from, to, None);
+        }
+        let pool = match &self.pool {
+            Some(p) if p.current_num_threads() == threads => p.clone(),
+            _ => {
+                let Ok(p) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
+                    // No threads to be had: one thread gives the same values.
+                    return self.compute_with(cells, from, to, None);
+                };
+                let p = Arc::new(p);
+                self.pool = Some(p.clone());
+                p
+            }
+        };
+        self.compute_with(cells, from, to, Some(&pool))
+    }
+
+    /// Makes every three-heap step use the pool, however small (tests of the parallel path).
+    pub fn force_parallel(&mut self) {
+        self.parallel_work = 0;
+    }
+
+    /// The three-heap options of a heap whose three-heap move leaves m tokens, on the pool:
+    /// ORed into `self.seen`.
+    fn three_on_pool<T: Cell>(&mut self, cells: &[T], m: usize, pool: &rayon::ThreadPool) {
+        let w = self.words;
+        let v_bits = w * 64;
+        // Blocks of values g: a few per thread, so uneven blocks even out.
+        let block = v_bits.div_ceil(4 * pool.current_num_threads()).max(1);
+        self.unions.resize(v_bits * w, 0);
+        let x2 = &self.x2;
+        let unions = &mut self.unions[..v_bits * w];
+        let seen = pool.install(|| {
+            unions
+                .par_chunks_mut(block * w)
+                .enumerate()
+                .map(|(bi, rows)| {
+                    rows.fill(0);
+                    let (g0, g1) = (bi * block, bi * block + rows.len() / w);
+                    let mut used = vec![false; g1 - g0];
+                    for (a, cell) in cells.iter().enumerate().take(m - 1).skip(1) {
+                        let g = cell.get();
+                        if g < g0 || g >= g1 {
+                            continue;
+                        }
+                        let row = &x2[(m - a) * w..(m - a + 1) * w];
+                        used[g - g0] = true;
+                        for (u, r) in rows[(g - g0) * w..(g - g0 + 1) * w].iter_mut().zip(row) {
+                            *u |= r;
+                        }
+                    }
+                    let mut seen = vec![0u64; w + 1];
+                    for (i, _) in used.iter().enumerate().filter(|(_, &u)| u) {
+                        let g = g0 + i;
+                        for (wi, &word) in rows[i * w..(i + 1) * w].iter().enumerate() {
+                            let mut bits = word;
+                            while bits != 0 {
+                                let x = wi * 64 + bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                let v = g ^ x;
+                                if let Some(word) = seen.get_mut(v >> 6) {
+                                    *word |= 1 << (v & 63);
+                                }
+                            }
+                        }
+                    }
+                    seen
+                })
+                .reduce(
+                    || vec![0u64; w + 1],
+                    |mut a, b| {
+                        for (x, y) in a.iter_mut().zip(b) {
+                            *x |= y;
+                        }
+                        a
+                    },
+                )
+        });
+        for (s, x) in self.seen.iter_mut().zip(seen) {
+            *s |= x;
+        }
+        self.parallel_steps += 1;
+    }
+
+    fn compute_with<T: Cell>(
+        &mut self,
+        cells: &mut [T],
+        from: usize,
+        to: usize,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Result<(), usize> {
         for n in from..to {
             self.extend_x2(cells, n + 1);
             let w = self.words;
@@ -116,6 +241,10 @@ impl Triple {
                     break;
                 }
                 let m = n - k;
+                if let Some(pool) = pool.filter(|_| m * w >= self.parallel_work) {
+                    self.three_on_pool(cells, m, pool);
+                    continue;
+                }
                 self.unions.clear();
                 self.unions.resize(v_bits * w, 0);
                 self.used.clear();
