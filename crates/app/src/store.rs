@@ -163,12 +163,8 @@ pub fn save_analysis(store: &Store, key: &str, a: &SolveResponse) {
         family: &a.family,
         summary: &summary,
     };
-    match store.put(&entry, &bytes) {
-        Ok(_) => true,
-        Err(e) => {
-            eprintln!("grundy: note: could not keep the result: {e}");
-            false
-        }
+    if let Err(e) = store.put(&entry, &bytes) {
+        eprintln!("grundy: note: could not keep the result: {e}");
     }
 }
 
@@ -751,8 +747,12 @@ pub fn save_answer(store: &Store, space: &DenseSpace, answer: &DenseAnswer) -> b
         family: &a.family,
         summary: &summary,
     };
-    if let Err(e) = store.put(&entry, &bytes) {
-        eprintln!("grundy: note: could not keep the result: {e}");
+    match store.put(&entry, &bytes) {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!("grundy: note: could not keep the result: {e}");
+            false
+        }
     }
 }
 
