@@ -73,21 +73,23 @@ pub fn run_split(
     // Lines about the folder, printed after the plan (which comes first).
     let mut notes = Vec::new();
     // Without a folder given, the tiers go beside the store (worker 0's), unless the store
-    // already answers; worker 0 tells the others where (or that none is kept).
+    // already answers; worker 0 locks the folder and tells the others where it is (or that
+    // none is kept: no store, or another run solving the same already).
+    let mut lock = None;
     let tiers: Option<PathBuf> = match explicit {
         Some(dir) => Some(dir.clone()),
         None => {
             let mine = store
                 .as_ref()
                 .and_then(|s| grundy_app::dense::store_tiers(&req, s))
-                .filter(|dir| match std::fs::create_dir_all(dir) {
-                    Ok(()) => true,
+                .and_then(|dir| match TierLock::acquire(&dir, false) {
+                    Ok(l) => {
+                        lock = Some(l);
+                        Some(dir)
+                    }
                     Err(e) => {
-                        notes.push(format!(
-                            "grundy: note: the finished tiers are not kept (cannot create {}: {e})",
-                            dir.display()
-                        ));
-                        false
+                        notes.push(format!("grundy: note: the finished tiers are not kept: {e}"));
+                        None
                     }
                 });
             match exchange.as_deref_mut() {
@@ -106,16 +108,12 @@ pub fn run_split(
     // Two runs must not share the folder: worker 0 locks it for the whole run (the others
     // learn whether it could, and stop with it when it could not).
     let mut refused = None;
-    let lock = match tiers.filter(|_| lead) {
-        Some(dir) => match TierLock::acquire(dir, args.resume.is_some()) {
-            Ok(lock) => Some(lock),
-            Err(e) => {
-                refused = Some(e.to_string());
-                None
-            }
-        },
-        None => None,
-    };
+    if let Some(dir) = explicit.filter(|_| lead) {
+        match TierLock::acquire(dir, args.resume.is_some()) {
+            Ok(l) => lock = Some(l),
+            Err(e) => refused = Some(e.to_string()),
+        }
+    }
     if tiers.is_some() {
         if let Some(x) = exchange.as_deref_mut() {
             if !x.agree(refused.is_none()) && !lead {

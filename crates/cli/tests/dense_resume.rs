@@ -410,6 +410,16 @@ fn pending_dense_solves_are_pruned_unless_in_use() {
         "{}",
         stdout_of(&list)
     );
+    // The same solve meanwhile: it goes on without keeping tiers, and leaves the folder be.
+    let before = std::fs::read_dir(&dir).unwrap().count();
+    let o = with_store(&store, &["solve", "cram", BOARD, "--dense"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
+    assert!(
+        stderr_of(&o).contains("note: the finished tiers are not kept: the folder"),
+        "{}",
+        stderr_of(&o)
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), before);
     let o = with_store(&store, &["db", "prune", "--kind", "pending"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
     assert!(stdout_of(&o).contains("removed 0 of 1 pending dense solves"), "{}", stdout_of(&o));
