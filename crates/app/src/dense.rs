@@ -121,7 +121,8 @@ pub fn solve_dense(
 /// with an `exchange`, each tier is split over the workers
 /// ([`DenseSolver::solve_split`]), and only worker 0 should pass a store: when it answers
 /// from the store, [`TierExchange::agree`] tells the others, which then return
-/// [`ErrorKind::Limit`] ("answered by worker 0") without solving. The plan of
+/// [`ErrorKind::Limit`] ("answered by worker 0") without solving; whether every tier is
+/// kept for the store is worker 0's choice too, told the same way. The plan of
 /// [`DenseEvent::Planned`] counts the workers; the answer (its `memory_bytes` included) is
 /// the same as one process's.
 pub fn solve_dense_split(
@@ -348,6 +349,12 @@ impl WithDense for Solve<'_, '_, '_> {
             && keep_all
                 .plan(top)
                 .is_ok_and(|p| p.peak_bytes <= DENSE_KEEP_MAX_BYTES && p.peak_bytes <= req.budget);
+        // Worker 0 alone has the store: the others keep what it keeps, so that a resume
+        // reads back (and broadcasts) the same tiers on every worker.
+        let keep = match exchange.as_deref_mut() {
+            Some(x) => x.agree(keep),
+            None => keep,
+        };
         let solver = if keep { keep_all } else { keep_all.keep_all(false) };
         let ranks = exchange.as_ref().map_or(1, |x| x.ranks());
         let solver = match exchange.as_ref() {
