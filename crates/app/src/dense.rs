@@ -160,7 +160,9 @@ pub fn store_tiers(req: &DenseRequest<'_>, store: &Store) -> Option<PathBuf> {
     }
     let (space, start, position) =
         registry::with_game(req.family, req.options, req.position, Identify { req }).ok()??;
-    if entries::load_answer(store, &space.answer_key(&position)).is_some_and(|a| a.analysis.position == position) {
+    if entries::load_answer(store, &space.answer_key(&position))
+        .is_some_and(|a| a.analysis.position == position)
+    {
         return None;
     }
     Some(entries::pending_root(store.path()).join(entries::pending_name(&space.table_key(start))))

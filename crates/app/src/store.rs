@@ -171,7 +171,10 @@ pub fn save_analysis(store: &Store, key: &str, a: &SolveResponse) {
 /// The folder beside the store file `store_path` where unfinished dense solves keep their
 /// finished tiers: `STORE.dense-tiers`.
 pub fn pending_root(store_path: &Path) -> PathBuf {
-    let mut name = store_path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    let mut name = store_path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
     name.push(".dense-tiers");
     store_path.with_file_name(name)
 }
@@ -190,7 +193,13 @@ pub fn pending_name(table_key: &str) -> String {
         .collect::<Vec<_>>()
         .join("-")
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(80)
         .collect();
     let hash = table_key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
@@ -933,7 +942,8 @@ mod tests {
         assert!(list_pending(&store).is_empty(), "no folder: none");
         let key = "dense/cram/3x3/-/normal/grundy/1ff";
         let dir = pending_root(&store).join(pending_name(key));
-        let mut tiers = grundy_solve::dense::tier_file::TierDir::open(&dir, key, Record::Grundy, false).unwrap();
+        let mut tiers =
+            grundy_solve::dense::tier_file::TierDir::open(&dir, key, Record::Grundy, false).unwrap();
         use grundy_solve::dense::{TierKeeper, TierView};
         tiers.save(0, 1, TierView::Words(&[0])).unwrap();
         tiers.save(1, 9, TierView::Words(&[1; 9])).unwrap();
@@ -949,7 +959,10 @@ mod tests {
             .map(|e| e.unwrap().metadata().unwrap().len())
             .sum();
         assert_eq!(p.bytes, on_disk);
-        assert!(p.in_use.as_deref().is_some_and(|r| r.contains(&std::process::id().to_string())));
+        assert!(p
+            .in_use
+            .as_deref()
+            .is_some_and(|r| r.contains(&std::process::id().to_string())));
         // In use (this process holds the lock): refused, nothing removed.
         let refused = remove_pending(p).unwrap_err();
         assert!(refused.contains("in use"), "{refused}");

@@ -274,12 +274,18 @@ fn a_killed_store_backed_dense_solve_resumes_with_the_same_command() {
         std::thread::sleep(Duration::from_millis(2));
     }
     let status = child.wait().unwrap();
-    assert!(killed && !status.success(), "the solve finished before the kill (make it longer?)");
+    assert!(
+        killed && !status.success(),
+        "the solve finished before the kill (make it longer?)"
+    );
     let folders = pending_folders(&store);
     assert_eq!(folders.len(), 1, "{folders:?}");
     let dir = &folders[0];
     let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-    assert!(name.starts_with(&format!("cram-{BOARD}-normal-grundy-")), "{name}");
+    assert!(
+        name.starts_with(&format!("cram-{BOARD}-normal-grundy-")),
+        "{name}"
+    );
     let kept = finished(dir);
     assert!(kept >= 6, "{kept}");
     // `db list` shows it as pending: its table's key, its tiers, its bytes.
@@ -290,8 +296,14 @@ fn a_killed_store_backed_dense_solve_resumes_with_the_same_command() {
         .lines()
         .find(|l| l.contains("\tpending\t"))
         .unwrap_or_else(|| panic!("no pending line in {out}"));
-    assert!(line.starts_with(&format!("dense/cram/{BOARD}/-/normal/grundy/")), "{line}");
-    assert!(line.contains(&format!("{kept} finished tiers in {}", dir.display())), "{line}");
+    assert!(
+        line.starts_with(&format!("dense/cram/{BOARD}/-/normal/grundy/")),
+        "{line}"
+    );
+    assert!(
+        line.contains(&format!("{kept} finished tiers in {}", dir.display())),
+        "{line}"
+    );
     assert!(out.contains("1 pending dense solves in"), "{out}");
     let json = with_store(&store, &["db", "list", "--json"]);
     let v: serde_json::Value = stdout_of(&json)
@@ -315,7 +327,11 @@ fn a_killed_store_backed_dense_solve_resumes_with_the_same_command() {
     // Asked again: the store answers, no folder is made.
     let again = with_store(&store, &args);
     assert_eq!(stdout_of(&again), stdout_of(&plain));
-    assert!(stderr_of(&again).contains("answered from the store"), "{}", stderr_of(&again));
+    assert!(
+        stderr_of(&again).contains("answered from the store"),
+        "{}",
+        stderr_of(&again)
+    );
     assert!(pending_folders(&store).is_empty());
     let list = with_store(&store, &["db", "list"]);
     assert!(!stdout_of(&list).contains("pending"), "{}", stdout_of(&list));
@@ -351,7 +367,11 @@ fn a_timeout_stops_a_dense_solve_between_tiers_and_the_same_command_resumes() {
     let resumed = with_store(&store, &args);
     assert_eq!(resumed.status.code(), Some(0), "{}", stderr_of(&resumed));
     assert_eq!(stdout_of(&resumed), stdout_of(&plain));
-    assert!(stderr_of(&resumed).contains("read back from"), "{}", stderr_of(&resumed));
+    assert!(
+        stderr_of(&resumed).contains("read back from"),
+        "{}",
+        stderr_of(&resumed)
+    );
     assert!(pending_folders(&store).is_empty());
     // Without a store: stopped the same way, nothing kept anywhere.
     let o = Command::new(GRUNDY)
@@ -378,10 +398,7 @@ fn a_timeout_stops_a_dense_solve_between_tiers_and_the_same_command_resumes() {
 fn pending_dense_solves_are_pruned_unless_in_use() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("store.redb");
-    let stopped = with_store(
-        &store,
-        &["solve", "cram", BOARD, "--dense", "--timeout", "0.2"],
-    );
+    let stopped = with_store(&store, &["solve", "cram", BOARD, "--dense", "--timeout", "0.2"]);
     assert_eq!(stopped.status.code(), Some(1), "{}", stderr_of(&stopped));
     let dir = pending_folders(&store).pop().expect("a pending solve");
     // A small solve answered whole: never pending.
@@ -422,18 +439,37 @@ fn pending_dense_solves_are_pruned_unless_in_use() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), before);
     let o = with_store(&store, &["db", "prune", "--kind", "pending"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
-    assert!(stdout_of(&o).contains("removed 0 of 1 pending dense solves"), "{}", stdout_of(&o));
-    assert!(stderr_of(&o).contains("is in use by another grundy run"), "{}", stderr_of(&o));
+    assert!(
+        stdout_of(&o).contains("removed 0 of 1 pending dense solves"),
+        "{}",
+        stdout_of(&o)
+    );
+    assert!(
+        stderr_of(&o).contains("is in use by another grundy run"),
+        "{}",
+        stderr_of(&o)
+    );
     assert!(dir.join("tier-001.grundy-tier").exists());
-    assert_eq!(std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap(), live);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap(),
+        live
+    );
     // Free: removed; the store's entries stay.
     std::fs::remove_file(dir.join("grundy-dense.lock")).unwrap();
     let o = with_store(&store, &["db", "prune", "--kind", "pending"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
-    assert!(stdout_of(&o).contains("removed 1 of 1 pending dense solves"), "{}", stdout_of(&o));
+    assert!(
+        stdout_of(&o).contains("removed 1 of 1 pending dense solves"),
+        "{}",
+        stdout_of(&o)
+    );
     assert!(!dir.exists());
     let small = with_store(&store, &["solve", "cram", "3x3", "--dense"]);
-    assert!(stderr_of(&small).contains("answered from the store"), "{}", stderr_of(&small));
+    assert!(
+        stderr_of(&small).contains("answered from the store"),
+        "{}",
+        stderr_of(&small)
+    );
     // An unknown kind names pending among the known ones.
     let o = with_store(&store, &["db", "prune", "--kind", "pendings"]);
     assert_eq!(o.status.code(), Some(2));
@@ -447,7 +483,14 @@ fn a_checkpoint_folder_is_the_users_even_with_a_store() {
     let dir = tmp.path().join("tiers");
     let o = with_store(
         &store,
-        &["solve", "cram", "3x4", "--dense", "--checkpoint", dir.to_str().unwrap()],
+        &[
+            "solve",
+            "cram",
+            "3x4",
+            "--dense",
+            "--checkpoint",
+            dir.to_str().unwrap(),
+        ],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
     assert!(finished(&dir) > 0, "kept after the solve");

@@ -735,9 +735,7 @@ fn a_store_backed_dense_solve_on_three_ranks_resumes_with_the_same_command() {
     let started = Instant::now();
     let mut victim = None;
     while started.elapsed() < Duration::from_secs(300) {
-        let done = pending_folders(&db)
-            .first()
-            .is_some_and(|d| tier_done(d, 11));
+        let done = pending_folders(&db).first().is_some_and(|d| tier_done(d, 11));
         if done {
             victim = rank_pid(child.id(), 1);
             if victim.is_some() {
@@ -800,7 +798,15 @@ fn a_timeout_stops_every_rank_after_the_same_tier() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("store.redb");
     let args = [
-        "--db", s(&db), "solve", "cram", "5x5", "--dense", "--json", "--timeout", "0.3",
+        "--db",
+        s(&db),
+        "solve",
+        "cram",
+        "5x5",
+        "--dense",
+        "--json",
+        "--timeout",
+        "0.3",
     ];
     let mut c = mpirun(3);
     c.args(args);

@@ -2351,7 +2351,10 @@ mod split_tests {
         // Each run finishes one more tier; the last never stops (the answer is there).
         for finished in 2..=5 {
             let r = stopping.solve_kept(top, None, Some(&mut dir), |_| {});
-            assert!(matches!(r, Err(DenseError::Stopped { finished: f, .. }) if f == finished), "{r:?}");
+            assert!(
+                matches!(r, Err(DenseError::Stopped { finished: f, .. }) if f == finished),
+                "{r:?}"
+            );
         }
         let got = stopping.solve_kept(top, None, Some(&mut dir), |_| {}).unwrap();
         assert_eq!(got.tier_records(top), want.tier_records(top));
@@ -2367,7 +2370,9 @@ mod split_tests {
                 _ => assert_eq!(r.unwrap().tier_records(top), want.tier_records(top)),
             }
             let mut x = worker(rank, 3, &whole, 64);
-            let r = solver().stop_when(Some(&flag_off)).solve_split(top, &mut x, |_| {});
+            let r = solver()
+                .stop_when(Some(&flag_off))
+                .solve_split(top, &mut x, |_| {});
             assert_eq!(r.unwrap().tier_records(top), want.tier_records(top));
         }
     }
