@@ -181,7 +181,7 @@ pub fn pending_root(store_path: &Path) -> PathBuf {
 
 /// The name of the folder (in [`pending_root`]) of the tiers of the table `table_key`
 /// ([`DenseSpace::table_key`]): a readable prefix of the key (its parts after `dense/`,
-/// joined by `-`, only letters, digits, `.`, `_` and `-`, at most 80 characters), `-`, and
+/// joined by `-`, only ASCII letters, digits, `_` and `-`, at most 80 characters), `-`, and
 /// 16 hexadecimal digits of a hash of the whole key (FNV-1a), so that two keys never share a
 /// folder even when their prefixes do.
 pub fn pending_name(table_key: &str) -> String {
@@ -194,7 +194,7 @@ pub fn pending_name(table_key: &str) -> String {
         .join("-")
         .chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-' {
+            if c.is_ascii_alphanumeric() || c == '-' {
                 c
             } else {
                 '_'
@@ -205,7 +205,7 @@ pub fn pending_name(table_key: &str) -> String {
     let hash = table_key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     });
-    format!("{}-{hash:016x}", readable.trim_start_matches('.'))
+    format!("{readable}-{hash:016x}")
 }
 
 /// An unfinished dense solve: its folder of finished tiers beside the store.
@@ -927,9 +927,8 @@ mod tests {
             let n = pending_name(k);
             assert!(seen.insert(n.clone()), "{k}: {n}");
             assert!(n.len() <= 80 + 17, "{n}");
-            assert!(!n.starts_with('.') && !n.contains(".."), "{n}");
             assert!(
-                n.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)),
+                n.chars().all(|c| c.is_ascii_alphanumeric() || "_-".contains(c)),
                 "{n}"
             );
         }
