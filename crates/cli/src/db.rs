@@ -74,7 +74,10 @@ pub fn store_error(e: StoreError) -> CliError {
     keeping the damaged one beside it as store.redb.damaged-YYYYMMDDTHHMMSS.\n\n\
     Kinds of entries: analysis (one position: solve, play, serve, solve --dense), table (the \
     server's tables), seq (G(0), G(1), ... of a heap game: seq, plot), dense (every state \
-    below a position: solve --dense), and pending: a dense solve not finished yet (stopped or     killed), whose finished tiers wait beside the store in STORE.dense-tiers/ until the same     command resumes it; `grundy db prune --kind pending` removes them (never those of a     running solve)."
+    below a position: solve --dense), and pending: a dense solve not finished yet (stopped \
+    or killed), whose finished tiers wait beside the store in STORE.dense-tiers/ until the \
+    same command resumes it (`grundy db prune --kind pending` removes them, never those of a \
+    running solve)."
 )]
 pub struct DbArgs {
     #[command(subcommand)]
