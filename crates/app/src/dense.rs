@@ -18,7 +18,8 @@ use grundy_solve::dense::{
 };
 use grundy_solve::Convention;
 use grundy_store::Store;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Tables of the store tried for a position not solved before (the smallest that contain it).
@@ -46,6 +47,9 @@ pub struct DenseRequest<'a> {
     pub tiers: Option<&'a Path>,
     /// The folder must exist already (`--resume DIR`).
     pub resume: bool,
+    /// Stop cleanly between two tiers once this is set (`--timeout`): the solve fails with
+    /// [`ErrorKind::Cancelled`], the finished tiers kept in `tiers`.
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// What a dense solve reports while it runs, for a front end to show.
@@ -65,6 +69,8 @@ pub enum DenseEvent<'a> {
         /// Whether every tier is kept, to be saved in the store.
         keep: bool,
     },
+    /// The answer was written to the store under this key (durably: committed).
+    Saved(&'a str),
     /// A tier was solved, `elapsed` after the solve started.
     Tier {
         /// The tier and the states solved so far.
@@ -88,6 +94,7 @@ fn not_available(family: &str) -> AppError {
 fn limit(e: DenseError) -> AppError {
     match e {
         DenseError::Refused(m) => AppError::bad(m),
+        e @ DenseError::Stopped { .. } => AppError::new(ErrorKind::Cancelled, e.to_string()),
         e => AppError::new(ErrorKind::Limit, e.to_string()),
     }
 }
@@ -114,7 +121,8 @@ pub fn solve_dense(
 /// with an `exchange`, each tier is split over the workers
 /// ([`DenseSolver::solve_split`]), and only worker 0 should pass a store: when it answers
 /// from the store, [`TierExchange::agree`] tells the others, which then return
-/// [`ErrorKind::Limit`] ("answered by worker 0") without solving. The plan of
+/// [`ErrorKind::Limit`] ("answered by worker 0") without solving; whether every tier is
+/// kept for the store is worker 0's choice too, told the same way. The plan of
 /// [`DenseEvent::Planned`] counts the workers; the answer (its `memory_bytes` included) is
 /// the same as one process's.
 pub fn solve_dense_split(
@@ -138,6 +146,90 @@ pub fn solve_dense_split(
             exchange,
         },
     )
+}
+
+/// The folder where the solve of `req` keeps its finished tiers by default, beside the
+/// `store` ([`entries::pending_root`]): `STORE.dense-tiers/NAME`, NAME from the key of the
+/// table it builds ([`entries::pending_name`]). `None` when the store already holds the
+/// answer (nothing to solve), or when the request is not a dense solve the families can do
+/// (the solve itself then says why).
+pub fn store_tiers(req: &DenseRequest<'_>, store: &Store) -> Option<PathBuf> {
+    let found = registry::find(req.family).ok()?;
+    if !found.description.dense {
+        return None;
+    }
+    let (space, start, position) =
+        registry::with_game(req.family, req.options, req.position, Identify { req }).ok()??;
+    if entries::load_answer(store, &space.answer_key(&position))
+        .is_some_and(|a| a.analysis.position == position)
+    {
+        return None;
+    }
+    Some(entries::pending_root(store.path()).join(entries::pending_name(&space.table_key(start))))
+}
+
+/// The identity of a dense solve without solving: its space, starting cells and position.
+struct Identify<'r> {
+    req: &'r DenseRequest<'r>,
+}
+
+type Identity = Option<(DenseSpace, u128, String)>;
+
+impl WithGame for Identify<'_> {
+    type Output = Identity;
+    type Error = AppError;
+
+    fn run<F: Family>(
+        self,
+        family: &F,
+        game: &F::Game,
+        p: <F::Game as Game>::Position,
+        info: &FamilyInfo,
+    ) -> Result<Identity, AppError> {
+        crate::solve::convention_of(info, self.req.misere)?;
+        Ok(family.with_dense(game, &p, self).flatten())
+    }
+}
+
+impl WithDense for Identify<'_> {
+    type Output = Identity;
+
+    fn run<F: DenseForm>(self, family: &F, game: &F::Game, p: &Position<F>) -> Identity {
+        let (space, _) = space_of(self.req, family, game, p).ok()?;
+        Some((space, family.mask(p), game.format_position(p)))
+    }
+}
+
+/// The space of the dense solve of `p` asked by `req` and its record.
+fn space_of<F: DenseForm>(
+    req: &DenseRequest<'_>,
+    family: &F,
+    game: &F::Game,
+    p: &Position<F>,
+) -> Result<(DenseSpace, Record), AppError> {
+    let convention = if req.misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    let record = match (req.record, req.misere) {
+        (Some(Record::Grundy), true) => {
+            return Err(AppError::bad(
+                "--record grundy needs normal play (Grundy values are not defined for misère)",
+            ))
+        }
+        (Some(r), _) => r,
+        (None, false) => Record::Grundy,
+        (None, true) => Record::Remoteness,
+    };
+    let space = DenseSpace {
+        family: F::DESCRIPTION.name.to_string(),
+        geometry: family.geometry(game, p),
+        rule: family.rule(game),
+        convention,
+        record,
+    };
+    Ok((space, record))
 }
 
 /// The [`WithGame`] step: the game built, on to its dense form.
@@ -183,32 +275,13 @@ impl WithDense for Solve<'_, '_, '_> {
         let dense = family.dense(game, p).map_err(AppError::bad)?;
         let top = family.top_tier(&dense);
         let name = F::DESCRIPTION.name;
-        let convention = if req.misere {
-            Convention::Misere
-        } else {
-            Convention::Normal
-        };
-        let record = match (req.record, req.misere) {
-            (Some(Record::Grundy), true) => {
-                return Err(AppError::bad(
-                    "--record grundy needs normal play (Grundy values are not defined for misère)",
-                ))
-            }
-            (Some(r), _) => r,
-            (None, false) => Record::Grundy,
-            (None, true) => Record::Remoteness,
-        };
-        let space = DenseSpace {
-            family: name.to_string(),
-            geometry: family.geometry(game, p),
-            rule: family.rule(game),
-            convention,
-            record,
-        };
+        let (space, record) = space_of(req, family, game, p)?;
+        let convention = space.convention;
         let solver = DenseSolver::new(&dense)
             .record(record)
             .convention(convention)
-            .memory_budget(req.budget);
+            .memory_budget(req.budget)
+            .stop_when(req.stop);
         let plan = solver.plan(top).map_err(limit)?;
         let position = game.format_position(p);
         let from_store = 'found: {
@@ -236,7 +309,9 @@ impl WithDense for Solve<'_, '_, '_> {
                 let at = |q: &Position<F>| family.locate(&view, q);
                 if let Ok(a) = answer(name, game, p, &table, at, &plan, req.misere) {
                     events(DenseEvent::FromTable(&key));
-                    entries::save_answer(s, &space, &a);
+                    if entries::save_answer(s, &space, &a) {
+                        events(DenseEvent::Saved(&space.answer_key(&position)));
+                    }
                     break 'found Some(a);
                 }
             }
@@ -276,6 +351,12 @@ impl WithDense for Solve<'_, '_, '_> {
             && keep_all
                 .plan(top)
                 .is_ok_and(|p| p.peak_bytes <= DENSE_KEEP_MAX_BYTES && p.peak_bytes <= req.budget);
+        // Worker 0 alone has the store: the others keep what it keeps, so that a resume
+        // reads back (and broadcasts) the same tiers on every worker.
+        let keep = match exchange.as_deref_mut() {
+            Some(x) => x.agree(keep),
+            None => keep,
+        };
         let solver = if keep { keep_all } else { keep_all.keep_all(false) };
         let ranks = exchange.as_ref().map_or(1, |x| x.ranks());
         let solver = match exchange.as_ref() {
@@ -309,7 +390,9 @@ impl WithDense for Solve<'_, '_, '_> {
             req.misere,
         )?;
         if let Some(s) = store {
-            entries::save_answer(s, &space, &a);
+            if entries::save_answer(s, &space, &a) {
+                events(DenseEvent::Saved(&space.answer_key(&a.analysis.position)));
+            }
             if keep {
                 entries::save_table(s, &space, family.mask(p), &table, |t| dense.tier_size(t));
             }

@@ -20,13 +20,22 @@
 //!   (layout and checksum: `crate::quotient`, `grundy_solve::quotient::Quotient::to_bytes`).
 //! - `dense-analysis/FAMILY/GEOMETRY/RULE/CONVENTION/RECORD/POSITION`: a [`DenseAnswer`] as
 //!   JSON, for every dense solve whatever its size.
+//!
+//! Beside the store file `STORE`, the folder `STORE.dense-tiers/` holds the finished tiers of
+//! the dense solves not finished yet (kind `pending`, not entries of the file: tiers of GiB):
+//! one folder per solve, named by [`pending_name`] from the key of the table it builds, in
+//! the layout of `grundy_solve::dense::tier_file`. A solve stopped resumes from it; once its
+//! answer is in the store the folder is removed ([`pending_root`], [`list_pending`],
+//! [`remove_pending`]).
 
 use crate::solve::{SolveRequest, SolveResponse};
 use grundy_core::Outcome;
+use grundy_solve::dense::tier_file::{self, TierLock};
 use grundy_solve::dense::{DenseTable, Record};
 use grundy_solve::Convention;
 use grundy_store::{EntryInfo, NewEntry, Store, StoreError};
 use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
 /// Bumped when an engine change could alter stored answers: entries written under another
 /// epoch (or another grundy version) are not used for answers (`grundy db prune --stale`).
@@ -159,6 +168,110 @@ pub fn save_analysis(store: &Store, key: &str, a: &SolveResponse) {
     }
 }
 
+/// The folder beside the store file `store_path` where unfinished dense solves keep their
+/// finished tiers: `STORE.dense-tiers`.
+pub fn pending_root(store_path: &Path) -> PathBuf {
+    let mut name = store_path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".dense-tiers");
+    store_path.with_file_name(name)
+}
+
+/// The name of the folder (in [`pending_root`]) of the tiers of the table `table_key`
+/// ([`DenseSpace::table_key`]): a readable prefix of the key (its parts after `dense/`,
+/// joined by `-`, only ASCII letters, digits, `_` and `-`, at most 80 characters), `-`, and
+/// 16 hexadecimal digits of a hash of the whole key (FNV-1a), so that two keys never share a
+/// folder even when their prefixes do.
+pub fn pending_name(table_key: &str) -> String {
+    let readable: String = table_key
+        .strip_prefix("dense/")
+        .unwrap_or(table_key)
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != "-")
+        .collect::<Vec<_>>()
+        .join("-")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    let hash = table_key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{readable}-{hash:016x}")
+}
+
+/// An unfinished dense solve: its folder of finished tiers beside the store.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PendingSolve {
+    /// The key of the table the solve builds (from a tier file; `None` before the first
+    /// tier is finished).
+    pub key: Option<String>,
+    /// The folder's name ([`pending_name`]).
+    pub name: String,
+    /// The folder.
+    pub path: PathBuf,
+    /// The family (from the key), empty when unknown.
+    pub family: String,
+    /// Finished tiers in the folder.
+    pub tiers: usize,
+    /// Bytes on disk.
+    pub bytes: u64,
+    /// The run using the folder now (`pid N on HOST`), if any.
+    pub in_use: Option<String>,
+    /// When a file of it was last written (seconds since 1970).
+    pub modified: u64,
+}
+
+/// The unfinished dense solves kept beside the store file `store_path` (the folders of
+/// [`pending_root`]), sorted by name.
+pub fn list_pending(store_path: &Path) -> Vec<PendingSolve> {
+    let Ok(dir) = std::fs::read_dir(pending_root(store_path)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PendingSolve> = dir
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| {
+            let path = e.path();
+            let s = tier_file::summary(&path)?;
+            let family = s
+                .key
+                .as_deref()
+                .and_then(|k| k.strip_prefix("dense/"))
+                .and_then(|k| k.split('/').next())
+                .unwrap_or_default()
+                .to_string();
+            Some(PendingSolve {
+                key: s.key,
+                name: e.file_name().to_string_lossy().into_owned(),
+                path,
+                family,
+                tiers: s.tiers,
+                bytes: s.bytes,
+                in_use: s.holder.map(|h| h.to_string()),
+                modified: s.modified,
+            })
+        })
+        .collect();
+    found.sort_by(|a, b| a.name.cmp(&b.name));
+    found
+}
+
+/// Removes the folder of an unfinished dense solve, under its lock: refused (with the
+/// reason) while a run uses it; a lock left by a run that was killed is taken over.
+pub fn remove_pending(p: &PendingSolve) -> Result<(), String> {
+    let lock = TierLock::acquire(&p.path, true).map_err(|e| e.to_string())?;
+    lock.remove_folder()
+}
+
 /// The key of a table of values: `table/FAMILY/SIDE` (SIDE: the side computed, so a capped
 /// table is found again).
 pub fn table_key(family: &str, side: usize) -> String {
@@ -207,6 +320,9 @@ pub const KIND_TABLE: &str = "table";
 pub const KIND_SEQ: &str = "seq";
 /// Kind of a kept dense table.
 pub const KIND_DENSE: &str = "dense";
+/// Kind of the unfinished dense solves listed beside the store (their folders of finished
+/// tiers, [`list_pending`]); not an entry of the store file.
+pub const KIND_PENDING: &str = "pending";
 
 /// The key of the sequence of the game named `game` (canonical name).
 pub fn seq_key(game: &str) -> String {
@@ -612,13 +728,14 @@ pub fn load_answer(store: &Store, key: &str) -> Option<DenseAnswer> {
     serde_json::from_slice(&bytes).ok()
 }
 
-/// Keeps a dense answer; a failure is reported on stderr, never fatal.
-pub fn save_answer(store: &Store, space: &DenseSpace, answer: &DenseAnswer) {
+/// Keeps a dense answer; a failure is reported on stderr, never fatal. Returns whether the
+/// answer is now in the store (committed, durably).
+pub fn save_answer(store: &Store, space: &DenseSpace, answer: &DenseAnswer) -> bool {
     if store.is_damaged() {
-        return; // already reported
+        return false; // already reported
     }
     let Ok(bytes) = serde_json::to_vec(answer) else {
-        return;
+        return false;
     };
     let a = &answer.analysis;
     let key = space.answer_key(&a.position);
@@ -639,8 +756,12 @@ pub fn save_answer(store: &Store, space: &DenseSpace, answer: &DenseAnswer) {
         family: &a.family,
         summary: &summary,
     };
-    if let Err(e) = store.put(&entry, &bytes) {
-        eprintln!("grundy: note: could not keep the result: {e}");
+    match store.put(&entry, &bytes) {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!("grundy: note: could not keep the result: {e}");
+            false
+        }
     }
 }
 
@@ -780,5 +901,76 @@ mod tests {
         let mut longer = payload.clone();
         longer.push(0);
         assert!(decode_table(&longer).is_err());
+    }
+
+    #[test]
+    fn pending_folders_are_safe_names_beside_the_store() {
+        assert_eq!(
+            pending_root(Path::new("/data/grundy/store.redb")),
+            Path::new("/data/grundy/store.redb.dense-tiers")
+        );
+        let key = "dense/cram/5x6/-/normal/grundy/3fffffff";
+        let name = pending_name(key);
+        assert!(name.starts_with("cram-5x6-normal-grundy-3fffffff-"), "{name}");
+        assert_eq!(name, pending_name(key), "the same key, the same folder");
+        // Keys that differ anywhere have folders of their own, of safe characters only.
+        let mut seen = std::collections::HashSet::new();
+        for k in [
+            key,
+            "dense/cram/5x6/-/misere/grundy/3fffffff",
+            "dense/cram/5x6/-/normal/grundy/3ffffffe",
+            "dense/graph/0123abcd/node-kayles/misere/remoteness/fff",
+            "dense/../../etc/passwd",
+            "dense/a b/ü/\\/x:y",
+            &format!("dense/{}", "x".repeat(500)),
+        ] {
+            let n = pending_name(k);
+            assert!(seen.insert(n.clone()), "{k}: {n}");
+            assert!(n.len() <= 80 + 17, "{n}");
+            assert!(
+                n.chars().all(|c| c.is_ascii_alphanumeric() || "_-".contains(c)),
+                "{n}"
+            );
+        }
+    }
+
+    #[test]
+    fn pending_solves_are_listed_and_removed_unless_in_use() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = tmp.path().join("store.redb");
+        assert!(list_pending(&store).is_empty(), "no folder: none");
+        let key = "dense/cram/3x3/-/normal/grundy/1ff";
+        let dir = pending_root(&store).join(pending_name(key));
+        let mut tiers =
+            grundy_solve::dense::tier_file::TierDir::open(&dir, key, Record::Grundy, false).unwrap();
+        use grundy_solve::dense::{TierKeeper, TierView};
+        tiers.save(0, 1, TierView::Words(&[0])).unwrap();
+        tiers.save(1, 9, TierView::Words(&[1; 9])).unwrap();
+        let lock = TierLock::acquire(&dir, true).unwrap();
+        let listed = list_pending(&store);
+        assert_eq!(listed.len(), 1);
+        let p = &listed[0];
+        assert_eq!(p.key.as_deref(), Some(key));
+        assert_eq!((p.family.as_str(), p.tiers), ("cram", 2));
+        assert_eq!(p.name, pending_name(key));
+        let on_disk: u64 = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().metadata().unwrap().len())
+            .sum();
+        assert_eq!(p.bytes, on_disk);
+        assert!(p
+            .in_use
+            .as_deref()
+            .is_some_and(|r| r.contains(&std::process::id().to_string())));
+        // In use (this process holds the lock): refused, nothing removed.
+        let refused = remove_pending(p).unwrap_err();
+        assert!(refused.contains("in use"), "{refused}");
+        assert!(dir.join("tier-001.grundy-tier").exists());
+        drop(lock);
+        let p = &list_pending(&store)[0];
+        assert_eq!(p.in_use, None);
+        remove_pending(p).unwrap();
+        assert!(!dir.exists());
+        assert!(list_pending(&store).is_empty());
     }
 }

@@ -4,7 +4,8 @@
 //! (which every rank holds whole), then `MPI_Allgatherv`s of the packed records, one per
 //! round of blocks (so no count exceeds 2^31), give every rank the whole tier. Rank 0 reads
 //! the position (a file, stdin), opens the store and the folder of finished tiers
-//! (`--checkpoint DIR`), and prints; its answer is the same, byte for byte, as one process's.
+//! (`--checkpoint DIR`, or by default the store's folder, whose path it sends the others),
+//! and prints; its answer is the same, byte for byte, as one process's.
 //! On a resume, rank 0 reads back the finished tiers the others need and broadcasts them.
 //!
 //! Every collective call is made by every rank in the same order: a failure on one rank
@@ -208,6 +209,22 @@ impl TierExchange for MpiExchange<'_> {
         let mut v = value;
         self.world.process_at_rank(0).broadcast_into(&mut v);
         v
+    }
+
+    fn share_bytes(&mut self, bytes: &[u8]) -> Vec<u8> {
+        let root = self.world.process_at_rank(0);
+        let mut len = bytes.len() as u64;
+        root.broadcast_into(&mut len);
+        let mut buf = if self.world.rank() == 0 {
+            bytes.to_vec()
+        } else {
+            vec![0u8; usize::try_from(len).unwrap_or(0)]
+        };
+        // (An empty buffer is not sent: MPI refuses an empty buffer's dangling pointer.)
+        if len > 0 {
+            root.broadcast_into(&mut buf[..]);
+        }
+        buf
     }
 
     fn status(&mut self, status: Result<(), DenseError>) -> Result<(), DenseError> {

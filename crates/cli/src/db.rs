@@ -74,7 +74,10 @@ pub fn store_error(e: StoreError) -> CliError {
     keeping the damaged one beside it as store.redb.damaged-YYYYMMDDTHHMMSS.\n\n\
     Kinds of entries: analysis (one position: solve, play, serve, solve --dense), table (the \
     server's tables), seq (G(0), G(1), ... of a heap game: seq, plot), dense (every state \
-    below a position: solve --dense)."
+    below a position: solve --dense), and pending: a dense solve not finished yet (stopped \
+    or killed), whose finished tiers wait beside the store in STORE.dense-tiers/ until the \
+    same command resumes it (`grundy db prune --kind pending` removes them, never those of a \
+    running solve)."
 )]
 pub struct DbArgs {
     #[command(subcommand)]
@@ -83,7 +86,8 @@ pub struct DbArgs {
 
 #[derive(clap::Subcommand, Debug)]
 enum DbCommand {
-    /// List the entries: key, kind, size, writer.
+    /// List the entries: key, kind, size, writer; then the unfinished dense solves (kind
+    /// pending): the key of their table, their finished tiers and bytes on disk.
     List {
         /// One JSON object per line.
         #[arg(long)]
@@ -118,7 +122,8 @@ enum DbCommand {
         /// Remove the entries of this family (a heap game's sequence: its code, e.g. 0.77).
         #[arg(long, value_name = "NAME")]
         family: Option<String>,
-        /// Remove the entries of this kind: analysis, table, seq or dense.
+        /// Remove the entries of this kind: analysis, table, seq, dense or pending (the
+        /// finished tiers of unfinished dense solves, except those of a running solve).
         #[arg(long, value_name = "KIND")]
         kind: Option<String>,
         /// Remove entries older than this many days (0 to 213503982334601).
@@ -151,9 +156,13 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
         return match args.command {
             DbCommand::List { json: false } => {
                 println!("0 entries in {} (no store file there yet)", path.display());
+                list_pending(&path, false);
                 Ok(())
             }
-            DbCommand::List { json: true } => Ok(()),
+            DbCommand::List { json: true } => {
+                list_pending(&path, true);
+                Ok(())
+            }
             _ => Err(usage(format!(
                 "no store at {}: nothing has been kept there yet",
                 path.display()
@@ -195,6 +204,7 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
             if !json {
                 println!("{} entries in {}", entries.len(), store.path().display());
             }
+            list_pending(store.path(), json);
         }
         DbCommand::Show { key } => {
             let Some((info, bytes)) = store.get(&key).map_err(store_error)? else {
@@ -264,6 +274,30 @@ pub fn run(args: DbArgs, opts: &DbOptions) -> Result<(), CliError> {
                 })
                 .map_err(store_error)?;
             println!("removed {removed} entries from {}", store.path().display());
+            // The unfinished dense solves beside the store: all, by kind, family or age.
+            let pending: Vec<_> = entries::list_pending(store.path())
+                .into_iter()
+                .filter(|p| {
+                    all || kind.as_deref() == Some(entries::KIND_PENDING)
+                        || family.as_deref().is_some_and(|f| f == p.family)
+                        || older_than
+                            .is_some_and(|d| now.saturating_sub(p.modified) > d.saturating_mul(86_400))
+                })
+                .collect();
+            if !pending.is_empty() {
+                let mut gone = 0;
+                for p in &pending {
+                    match entries::remove_pending(p) {
+                        Ok(()) => gone += 1,
+                        Err(m) => eprintln!("grundy: kept the pending solve {}: {m}", p.name),
+                    }
+                }
+                println!(
+                    "removed {gone} of {} pending dense solves from {}",
+                    pending.len(),
+                    entries::pending_root(store.path()).display()
+                );
+            }
         }
     }
     Ok(())
@@ -366,8 +400,51 @@ fn run_repair(opts: &DbOptions, json: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The kinds of entries.
-const KINDS: [&str; 4] = ["analysis", "table", entries::KIND_SEQ, entries::KIND_DENSE];
+/// The kinds of entries (`pending`: the unfinished dense solves beside the store).
+const KINDS: [&str; 5] = [
+    "analysis",
+    "table",
+    entries::KIND_SEQ,
+    entries::KIND_DENSE,
+    entries::KIND_PENDING,
+];
+
+/// Prints the unfinished dense solves beside the store `path` (kind `pending`): as
+/// `db list` lines (key, kind, bytes on disk, finished tiers and folder), or one JSON object
+/// each.
+fn list_pending(path: &std::path::Path, json: bool) {
+    let pending = entries::list_pending(path);
+    for p in &pending {
+        if json {
+            let mut v = serde_json::to_value(p).unwrap_or_default();
+            if let Some(o) = v.as_object_mut() {
+                o.insert("kind".into(), entries::KIND_PENDING.into());
+            }
+            println!("{v}");
+        } else {
+            let in_use = p
+                .in_use
+                .as_deref()
+                .map(|r| format!(" (in use by {r})"))
+                .unwrap_or_default();
+            println!(
+                "{}\t{}\t{} on disk\t{} finished tiers in {}{in_use}",
+                p.key.as_deref().unwrap_or(&p.name),
+                entries::KIND_PENDING,
+                size(p.bytes),
+                p.tiers,
+                p.path.display()
+            );
+        }
+    }
+    if !json && !pending.is_empty() {
+        println!(
+            "{} pending dense solves in {} (the same solve resumes; grundy db prune --kind pending removes them)",
+            pending.len(),
+            entries::pending_root(path).display()
+        );
+    }
+}
 
 /// The store's own checks (checksums, orphans), then the content of sequences and dense
 /// tables: a problem is one line naming the damaged entry between quotes.

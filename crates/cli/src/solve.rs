@@ -86,7 +86,10 @@ pub struct SolveArgs {
     /// another file is refused unless --force is given, a folder or a device always.
     /// With --dense: the folder DIR (created if missing) where each finished tier is kept,
     /// one file per tier; the same command run again resumes from the finished tiers
-    /// (docs/cluster.md). A folder holding another solve's tiers is refused.
+    /// (docs/cluster.md). A folder holding another solve's tiers is refused. Without it, a
+    /// dense solve with a store keeps its finished tiers beside the store
+    /// (STORE.dense-tiers/, `grundy db list` shows them as `pending`) until its answer is
+    /// in the store: the same command resumes from them too.
     #[arg(long, value_name = "FILE|DIR")]
     pub checkpoint: Option<PathBuf>,
     /// Continue from the checkpoint FILE (and keep saving to it, unless --checkpoint names
@@ -100,6 +103,8 @@ pub struct SolveArgs {
     #[arg(long, requires = "checkpoint")]
     pub force: bool,
     /// Stop (exit 1) after this many seconds, with the checkpoint written if one is asked.
+    /// With --dense: stop between two tiers once the time is up, the finished tiers kept
+    /// (in the store's folder, or --checkpoint DIR), so that the same command resumes.
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
     /// Threads of the pruned search, 1 to 1024 (default: every core). The answers are the
@@ -322,17 +327,7 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
         .threads
         .unwrap_or_else(grundy_solve::search_parallel::default_threads);
     if let Some(secs) = args.timeout {
-        if !(secs.is_finite() && secs > 0.0 && secs <= 1e9) {
-            return Err(CliError::Usage(format!(
-                "--timeout must be a number of seconds above 0 and at most 10^9, found {secs}"
-            )));
-        }
-        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        limits.cancel = Some(flag.clone());
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs_f64(secs));
-            flag.store(true, std::sync::atomic::Ordering::Relaxed);
-        });
+        limits.cancel = Some(timeout_flag(secs)?);
     }
     let a = match grundy_app::solve::solve_checkpointed(&req, &limits, opts, &ckpt) {
         Ok(a) => a,
@@ -456,6 +451,23 @@ pub fn app_error(e: AppError) -> CliError {
         _ if e.is_input() => CliError::Usage(e.message),
         _ => CliError::Failure(anyhow::anyhow!(e.message)),
     }
+}
+
+/// A flag set after `secs` seconds (`--timeout SECS`), by a thread of its own; `secs` must
+/// be above 0 and at most 10^9 (else a usage error).
+pub fn timeout_flag(secs: f64) -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, CliError> {
+    if !(secs.is_finite() && secs > 0.0 && secs <= 1e9) {
+        return Err(CliError::Usage(format!(
+            "--timeout must be a number of seconds above 0 and at most 10^9, found {secs}"
+        )));
+    }
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let set = flag.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs_f64(secs));
+        set.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    Ok(flag)
 }
 
 /// The position's text from the words, a file or stdin. A family whose position is a whole

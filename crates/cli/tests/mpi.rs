@@ -691,3 +691,145 @@ fn dense_tiers_written_by_every_rank_are_one_process_files_and_rank_zero_locks()
     assert!(!dir.join("grundy-dense.lock").exists());
     assert!(tier_done(&dir, 16));
 }
+
+/// The folders of unfinished dense solves beside the store `db`.
+fn pending_folders(db: &Path) -> Vec<std::path::PathBuf> {
+    let root = std::path::PathBuf::from(format!("{}.dense-tiers", db.display()));
+    std::fs::read_dir(root)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default()
+}
+
+/// Waits (up to a minute) for the run whose lock is in `dir` to end: mpirun may return
+/// before rank 0 of a killed run has.
+fn wait_for_lock_holder(dir: &Path) {
+    let lock = std::fs::read_to_string(dir.join("grundy-dense.lock")).unwrap_or_default();
+    let Some(pid) = lock.lines().find_map(|l| l.strip_prefix("pid ")) else {
+        return;
+    };
+    let stat = format!("/proc/{pid}/stat");
+    let until = Instant::now() + Duration::from_secs(60);
+    let running = || {
+        std::fs::read_to_string(&stat).is_ok_and(|st| {
+            st.rsplit(')')
+                .next()
+                .is_some_and(|r| !r.trim_start().starts_with('Z'))
+        })
+    };
+    while running() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_store_backed_dense_solve_on_three_ranks_resumes_with_the_same_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("store.redb");
+    let args = ["--db", s(&db), "solve", "cram", "5x5", "--dense", "--json"];
+    let one = alone(&["--no-db", "solve", "cram", "5x5", "--dense", "--json"]);
+    ok(&one);
+    // Kill rank 1 once a few tiers are finished in the store's folder.
+    let mut c = mpirun(3);
+    c.args(args).stdout(Stdio::null()).stderr(Stdio::null());
+    let mut child = c.spawn().expect("mpirun runs");
+    let started = Instant::now();
+    let mut victim = None;
+    while started.elapsed() < Duration::from_secs(300) {
+        let done = pending_folders(&db).first().is_some_and(|d| tier_done(d, 11));
+        if done {
+            victim = rank_pid(child.id(), 1);
+            if victim.is_some() {
+                break;
+            }
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let victim = victim.expect("rank 1 found while the solve ran (make the solve longer?)");
+    let killed = Command::new("kill")
+        .args(["-KILL", &victim.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.wait();
+    let folders = pending_folders(&db);
+    assert_eq!(folders.len(), 1, "{folders:?}");
+    let dir = folders[0].clone();
+    assert!(!tier_done(&dir, 25), "the solve finished before the kill");
+    wait_for_lock_holder(&dir);
+    // The same command: every rank learns rank 0's folder, reads back, and the answer is
+    // one process's; the folder goes once the answer is in rank 0's store.
+    let mut c = mpirun(3);
+    c.args(args);
+    let resumed = run(c);
+    ok(&resumed);
+    assert_eq!(out(&resumed), out(&one));
+    let e = err(&resumed);
+    assert!(e.contains(&format!("read back from {}", s(&dir))), "{e}");
+    assert_eq!(
+        e.matches("each rank writes its share of the finished tiers")
+            .count(),
+        1,
+        "{e}"
+    );
+    assert!(!dir.exists(), "the folder is removed once the answer is kept");
+    // The answer in rank 0's store: every rank ends, none makes a folder.
+    let mut c = mpirun(3);
+    c.args(args);
+    let again = run(c);
+    ok(&again);
+    assert_eq!(out(&again), out(&one));
+    assert!(err(&again).contains("answered from the store"), "{}", err(&again));
+    assert!(pending_folders(&db).is_empty());
+}
+
+#[test]
+fn a_timeout_stops_every_rank_after_the_same_tier() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("store.redb");
+    let args = [
+        "--db",
+        s(&db),
+        "solve",
+        "cram",
+        "5x5",
+        "--dense",
+        "--json",
+        "--timeout",
+        "0.3",
+    ];
+    let mut c = mpirun(3);
+    c.args(args);
+    let o = run(c);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(out(&o).is_empty());
+    let e = err(&o);
+    assert_eq!(e.matches("by --timeout").count(), 1, "{e}");
+    assert!(e.contains("the same command resumes from them"), "{e}");
+    let dir = pending_folders(&db).pop().expect("the store's folder");
+    assert!(tier_done(&dir, 1));
+    wait_for_lock_holder(&dir);
+    // One process resumes from what the ranks kept: the same answer as from nothing.
+    let resumed = alone(&["--db", s(&db), "solve", "cram", "5x5", "--dense", "--json"]);
+    ok(&resumed);
+    let one = alone(&["--no-db", "solve", "cram", "5x5", "--dense", "--json"]);
+    assert_eq!(out(&resumed), out(&one));
+    assert!(err(&resumed).contains("read back from"), "{}", err(&resumed));
+    assert!(!dir.exists());
+    // --no-db on three ranks: nothing kept, every rank stops.
+    let mut c = mpirun(3);
+    c.args(["--no-db", "solve", "cram", "5x5", "--dense", "--timeout", "0.3"]);
+    let o = run(c);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert_eq!(err(&o).matches("nothing is kept").count(), 1, "{}", err(&o));
+}

@@ -15,6 +15,7 @@ use grundy_core::{MexSet, Outcome};
 use rayon::prelude::*;
 use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use grundy_core::dense::{DenseGame, Subsets};
 
@@ -112,6 +113,17 @@ pub enum DenseError {
     /// A finished tier could not be kept (a write failed: the disk full, the folder gone).
     #[error("{0}")]
     TierIo(String),
+    /// The solve was stopped between tiers ([`DenseSolver::stop_when`]): the tiers finished
+    /// so far are kept (by its [`TierKeeper`], if any), the rest are not solved.
+    #[error("the dense solve was stopped after tier {tier} ({finished} of {tiers} tiers finished)")]
+    Stopped {
+        /// The last tier finished.
+        tier: u32,
+        /// Tiers finished (this run's and the earlier runs').
+        finished: usize,
+        /// Tiers of the whole solve.
+        tiers: usize,
+    },
     /// A tier or index outside the game, or a tier the table did not keep.
     #[error("tier {tier}, state {index} is not in the solved table")]
     NotSolved {
@@ -312,6 +324,8 @@ pub trait TierExchange {
     fn agree(&mut self, go: bool) -> bool;
     /// Worker 0's `value`, on every worker.
     fn share_value(&mut self, value: u64) -> u64;
+    /// Worker 0's `bytes` (a path, a short text), on every worker; the others' are ignored.
+    fn share_bytes(&mut self, bytes: &[u8]) -> Vec<u8>;
     /// Every worker's status, on every worker: `Ok` when all are, otherwise an error (the
     /// first failing worker's, naming it).
     fn status(&mut self, status: Result<(), DenseError>) -> Result<(), DenseError>;
@@ -697,6 +711,7 @@ pub struct DenseSolver<'g, G: DenseGame> {
     keep_all: bool,
     ranks: u32,
     block: u64,
+    stop: Option<&'g AtomicBool>,
 }
 
 impl<'g, G: DenseGame> DenseSolver<'g, G> {
@@ -711,7 +726,17 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
             keep_all: false,
             ranks: 1,
             block: DEFAULT_ROUND_STATES,
+            stop: None,
         }
+    }
+
+    /// Stop the solve cleanly between two tiers once `stop` is set (a timeout): the tier
+    /// being solved is finished (and kept by the [`TierKeeper`]) first, then the solve
+    /// returns [`DenseError::Stopped`]. In a split solve worker 0's flag decides for every
+    /// worker.
+    pub fn stop_when(mut self, stop: Option<&'g AtomicBool>) -> Self {
+        self.stop = stop;
+        self
     }
 
     /// The most states a worker sends in one round of an exchange, for the plan
@@ -1109,6 +1134,22 @@ impl<'g, G: DenseGame> DenseSolver<'g, G> {
                     TierSource::Solved
                 },
             });
+            // A stop between tiers (never after the last): worker 0's flag decides for all.
+            if t != top {
+                let mut stop = self.stop.is_some_and(|f| f.load(Ordering::Relaxed));
+                if let Some(x) = exchange.as_deref_mut() {
+                    let lead = x.rank() == 0;
+                    stop = !x.agree(!(lead && stop));
+                }
+                if stop {
+                    let finished = plan.tiers.iter().position(|&u| u == t).map_or(0, |p| p + 1);
+                    return Err(DenseError::Stopped {
+                        tier: t,
+                        finished,
+                        tiers: plan.tiers.len(),
+                    });
+                }
+            }
         }
         Ok(DenseTable {
             record: self.record,
@@ -1922,6 +1963,9 @@ mod split_tests {
                 self.lead_first
             }
         }
+        fn share_bytes(&mut self, bytes: &[u8]) -> Vec<u8> {
+            bytes.to_vec()
+        }
         fn status(&mut self, status: Result<(), DenseError>) -> Result<(), DenseError> {
             status
         }
@@ -2277,6 +2321,60 @@ mod split_tests {
             TierDir::open(&tmp.path().join("none"), "k", Record::Outcome, true),
             Err(DenseError::Refused(m)) if m.contains("no such folder")
         ));
+    }
+
+    #[test]
+    fn a_solve_stopped_between_tiers_keeps_them_and_resumes() {
+        let game = RandomGame {
+            sizes: vec![3, 300, 450, 500, 90, 200],
+            max_moves: 4,
+            seed: 11,
+        };
+        let top = game.num_tiers() - 1;
+        let solver = || DenseSolver::new(&game).record(Record::Grundy);
+        let want = solver().solve(top).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let mut dir = TierDir::open(tmp.path(), "test/stop", Record::Grundy, false).unwrap();
+        // Set before the solve: it stops after the first tier, which is kept.
+        let flag = AtomicBool::new(true);
+        let stopping = solver().stop_when(Some(&flag));
+        let r = stopping.solve_kept(top, None, Some(&mut dir), |_| {});
+        assert_eq!(
+            r.unwrap_err(),
+            DenseError::Stopped {
+                tier: 0,
+                finished: 1,
+                tiers: 6
+            }
+        );
+        assert!(dir.finished(0, 3).unwrap() && !dir.finished(1, 300).unwrap());
+        // Each run finishes one more tier; the last never stops (the answer is there).
+        for finished in 2..=5 {
+            let r = stopping.solve_kept(top, None, Some(&mut dir), |_| {});
+            assert!(
+                matches!(r, Err(DenseError::Stopped { finished: f, .. }) if f == finished),
+                "{r:?}"
+            );
+        }
+        let got = stopping.solve_kept(top, None, Some(&mut dir), |_| {}).unwrap();
+        assert_eq!(got.tier_records(top), want.tier_records(top));
+        // On workers, worker 0's flag decides (it tells the others through `agree`): a
+        // flag set on another worker alone stops nothing.
+        let whole = solver().keep_all(true).solve(top).unwrap();
+        let flag_off = AtomicBool::new(false);
+        for rank in 0..3 {
+            let mut x = worker(rank, 3, &whole, 64);
+            let r = solver().stop_when(Some(&flag)).solve_split(top, &mut x, |_| {});
+            match rank {
+                0 => assert!(matches!(r, Err(DenseError::Stopped { tier: 0, .. })), "{r:?}"),
+                _ => assert_eq!(r.unwrap().tier_records(top), want.tier_records(top)),
+            }
+            let mut x = worker(rank, 3, &whole, 64);
+            let r = solver()
+                .stop_when(Some(&flag_off))
+                .solve_split(top, &mut x, |_| {});
+            assert_eq!(r.unwrap().tier_records(top), want.tier_records(top));
+        }
     }
 
     #[test]

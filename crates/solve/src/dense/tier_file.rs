@@ -687,6 +687,77 @@ impl TierLock {
     }
 }
 
+impl TierLock {
+    /// Removes the folder this lock holds: its tier files (finished and temporary), then the
+    /// lock, then the folder itself (left in place when it holds files grundy did not write).
+    /// For a solve whose answer is kept elsewhere (the store), or a pending solve pruned.
+    pub fn remove_folder(self) -> Result<(), String> {
+        let dir = self.path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let shown = dir.display().to_string();
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("cannot read the folder {shown}: {e}"))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with("tier-") && (name.ends_with(SUFFIX) || name.ends_with(TEMPORARY)) {
+                std::fs::remove_file(entry.path())
+                    .map_err(|e| format!("cannot remove {}: {e}", entry.path().display()))?;
+            }
+        }
+        drop(self);
+        // (Fails, harmlessly, when other files are left, or a run locked it meanwhile.)
+        let _ = std::fs::remove_dir(&dir);
+        Ok(())
+    }
+}
+
+/// What a folder of tiers holds, for a listing ([`summary`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FolderSummary {
+    /// The key of the solve (from the header of a tier file), when one is there.
+    pub key: Option<String>,
+    /// Finished tier files (under their names, whole or not).
+    pub tiers: usize,
+    /// Bytes of every file in the folder.
+    pub bytes: u64,
+    /// The run holding the folder's lock, when it may still run ([`TierLock`]).
+    pub holder: Option<LockOwner>,
+    /// When a file of the folder was last written (seconds since 1970; 0 when unknown).
+    pub modified: u64,
+}
+
+/// What the folder of tiers `dir` holds: the solve's key, its finished tiers, its bytes, the
+/// run holding it. `None` when `dir` is not a readable folder.
+pub fn summary(dir: &Path) -> Option<FolderSummary> {
+    let mut s = FolderSummary::default();
+    let since = |t: std::time::SystemTime| {
+        t.duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0)
+    };
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        if !meta.is_file() {
+            continue;
+        }
+        s.bytes += meta.len();
+        s.modified = s.modified.max(meta.modified().map(since).unwrap_or(0));
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("tier-") && name.ends_with(SUFFIX) {
+            s.tiers += 1;
+            if s.key.is_none() {
+                s.key = File::open(entry.path())
+                    .ok()
+                    .and_then(|mut f| read_header(&mut f).ok())
+                    .map(|h| h.key);
+            }
+        }
+    }
+    s.holder = std::fs::read_to_string(dir.join(LOCK_FILE))
+        .ok()
+        .and_then(|t| LockOwner::parse(&t))
+        .filter(LockOwner::may_run);
+    Some(s)
+}
+
 impl Drop for TierLock {
     fn drop(&mut self) {
         // Only our own lock (never one another run took over meanwhile).
