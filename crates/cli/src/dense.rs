@@ -165,19 +165,19 @@ pub fn run_split(
     }
     let a = a?;
     if lead {
-        print(args, &a);
+        print(args, &a)?;
     }
     drop(lock);
     Ok(())
 }
 
 /// Prints a dense answer as text or JSON.
-fn print(args: &SolveArgs, a: &DenseAnswer) {
+fn print(args: &SolveArgs, a: &DenseAnswer) -> Result<(), CliError> {
     let size = DenseSize {
         states: a.states,
         memory_bytes: a.memory_bytes,
     };
-    print_analysis(args, &a.analysis, Some(&size));
+    print_analysis(args, &a.analysis, Some(&size))
 }
 
 #[cfg(test)]

@@ -29,12 +29,32 @@ pub struct HeapMove {
 
 /// `I:N->M` (or `I:N->A+B` for a split, `I:N->0` when the heap disappears).
 pub fn format_heap_move(m: &HeapMove) -> String {
-    let to = if m.to.is_empty() {
-        "0".to_string()
-    } else {
-        m.to.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("+")
-    };
-    format!("{}:{}->{}", m.heap + 1, m.from, to)
+    let mut out = String::new();
+    write_heap_move(&mut out, m.heap, m.from, &m.to);
+    out
+}
+
+/// Appends [`format_heap_move`] of the move that turns heap `heap` (from 0) of `from` tokens
+/// into the heaps `to`, without building the move (for the texts of millions of moves).
+pub fn write_heap_move(out: &mut String, heap: usize, from: u64, to: &[u64]) {
+    use std::fmt::Write;
+    let _ = write!(out, "{}:{}->", heap + 1, from);
+    write_joined(out, to, '+');
+}
+
+/// Appends the numbers of `v` separated by `sep`, or `0` when there is none.
+fn write_joined(out: &mut String, v: &[u64], sep: char) {
+    use std::fmt::Write;
+    if v.is_empty() {
+        out.push('0');
+        return;
+    }
+    for (i, h) in v.iter().enumerate() {
+        if i > 0 {
+            out.push(sep);
+        }
+        let _ = write!(out, "{h}");
+    }
 }
 
 /// Reads heap sizes separated by whitespace or commas; at least one (the position with no
@@ -54,10 +74,14 @@ pub fn parse_heaps(text: &str, max: u64) -> Result<Vec<u64>, ParseError> {
 /// Heaps written back as `3 5 7`; no heap at all (every token taken) as `0`, never as an
 /// empty text.
 pub fn format_heaps(heaps: &[u64]) -> String {
-    if heaps.is_empty() {
-        return "0".to_string();
-    }
-    heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
+    let mut out = String::new();
+    write_heaps(&mut out, heaps);
+    out
+}
+
+/// Appends [`format_heaps`] of `heaps`.
+pub fn write_heaps(out: &mut String, heaps: &[u64]) {
+    write_joined(out, heaps, ' ');
 }
 
 /// The position after heap `i` of `heaps` becomes the heaps `to`.
