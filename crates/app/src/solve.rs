@@ -367,7 +367,9 @@ fn options(req: &SolveRequest, limits: &Limits) -> FamilyOptions {
         rule: req.rule.clone(),
         set: req.set.clone(),
         game: None,
-        heap_values: Some(bulk),
+        // Normal-play values only: misère play never reads them (a table of a million
+        // heaps would cost more than the misère answer by the quotient).
+        heap_values: (!req.misere).then_some(bulk),
     }
 }
 
