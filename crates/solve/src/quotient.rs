@@ -1748,6 +1748,27 @@ mod tests {
     }
 
     #[test]
+    fn the_kept_period_is_the_one_found_anew() {
+        // The period is found once per quotient (every lookup past the table needs it):
+        // whichever way a quotient is made, it is the one the heaps' elements give.
+        for (rules, n) in [(octal(&[7, 5]), 30), (octal(&[3, 1]), 20), (octal(&[7, 7]), 10)] {
+            let mut q = Quotient::new(rules.clone());
+            assert_eq!(q.periodicity(), q.find_periodicity());
+            for m in 1..=n {
+                q.extend_to(m).unwrap();
+                assert_eq!(q.periodicity(), q.find_periodicity(), "heap {m}");
+                let back = Quotient::from_bytes(rules.clone(), &q.to_bytes()).unwrap();
+                assert_eq!(back.periodicity(), q.periodicity(), "heap {m}");
+            }
+            for m in 0..=n {
+                let t = q.truncated(m);
+                assert_eq!(t.periodicity(), t.find_periodicity(), "truncated to {m}");
+            }
+        }
+        assert!(Quotient::build(octal(&[7, 5]), 30, 4096).unwrap().periodicity().is_some());
+    }
+
+    #[test]
     fn kayles_splits_old_elements_past_heap_8() {
         // Kayles: adding heap 9 splits elements of the quotient of heaps up to 8 (the old
         // heap-by-heap extension stopped there); the learned quotient is proven by the check.
