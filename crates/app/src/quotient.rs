@@ -384,7 +384,7 @@ pub const SOLVE_STEP_TIME: Duration = Duration::from_secs(8);
 pub enum MisereAnswer {
     /// The quotient covers every heap of the sum, hence every heap of every sum a move
     /// leads to (a move leaves smaller heaps): each outcome is a product ([`ByProducts`]).
-    Products(Quotient),
+    Products(Box<Quotient>),
     /// The outcome of the sum and of each sum its moves lead to (in the order of `after`),
     /// searched with every sum of the heaps the quotient covers a product.
     Searched(Outcome, Vec<Outcome>),
@@ -448,7 +448,7 @@ fn searching_first(
     let mut sums_after: Option<Vec<Vec<u64>>> = None;
     loop {
         if covers(&q, heaps) {
-            return Ok(MisereAnswer::Products(q));
+            return Ok(MisereAnswer::Products(Box::new(q)));
         }
         let after_sums = sums_after.get_or_insert_with(&mut *after);
         let grow = can_grow(&q, cap, largest);

@@ -723,7 +723,7 @@ fn graph_of(board: &BoardView) -> Option<GraphOut> {
 /// How a misère sum of heaps is answered through its game's quotient.
 enum ByQuotient<M> {
     /// The quotient covers the heaps: every outcome is a product.
-    Products(grundy_solve::quotient::Quotient),
+    Products(Box<grundy_solve::quotient::Quotient>),
     /// The analysis, searched with every sum of the heaps the quotient covers a product.
     Analysis(Analysis<M>),
 }
@@ -789,11 +789,17 @@ impl Solve<'_, '_> {
                 // and its sum a product.
                 let sums = after_heaps();
                 let Some(outcome) = q.outcome(heaps) else {
-                    return Err(AppError::new(ErrorKind::Limit, "the quotient does not cover the heaps"));
+                    return Err(AppError::new(
+                        ErrorKind::Limit,
+                        "the quotient does not cover the heaps",
+                    ));
                 };
                 let rest = sums.iter().map(|h| q.outcome(h)).collect::<Option<Vec<_>>>();
                 let Some(rest) = rest else {
-                    return Err(AppError::new(ErrorKind::Limit, "the quotient does not cover the heaps"));
+                    return Err(AppError::new(
+                        ErrorKind::Limit,
+                        "the quotient does not cover the heaps",
+                    ));
                 };
                 (outcome, rest)
             }
@@ -842,6 +848,7 @@ impl Solve<'_, '_> {
         position: String,
         q: &grundy_solve::quotient::Quotient,
         heaps: &[u64],
+        count: u64,
         stop: &Stop,
     ) -> Result<SolveResponse, AppError> {
         let uncovered = || AppError::new(ErrorKind::Limit, "the quotient does not cover the heaps");
@@ -853,7 +860,8 @@ impl Solve<'_, '_> {
         };
         let rules = q.rules();
         let list = self.opts.list_moves;
-        let mut moves = Vec::new();
+        // `count` moves (counted and checked against the limits and the memory already).
+        let mut moves = Vec::with_capacity(if list { count as usize } else { 0 });
         let mut winning = Vec::new();
         let mut after_heaps: Vec<u64> = Vec::with_capacity(heaps.len() + 4);
         let (mut n, mut halted, mut bad) = (0u32, false, false);
@@ -1046,7 +1054,8 @@ impl WithGame for Solve<'_, '_> {
                         // Every outcome a product: the answer is written straight from the
                         // rules, and not kept (it is quicker to compute again from the
                         // quotient the store keeps than to read back).
-                        let answer = self.by_products(family, game, &p, info, position, &q, &heaps, &stop)?;
+                        let answer =
+                            self.by_products(family, game, &p, info, position, &q, &heaps, count, &stop)?;
                         return Ok(self.listed(answer));
                     }
                     ByQuotient::Analysis(a) => Some(a),

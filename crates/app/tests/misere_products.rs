@@ -122,7 +122,10 @@ fn huge_sums_by_products_match_the_sums_of_their_heaps_mod_the_period() {
         assert_eq!(a.outcome, b.outcome, "{huge:?}");
         let game = HeapGame::parse("0.75").unwrap();
         let mut reference = MisereSearch::new(game.rules());
-        assert_eq!(b.outcome, reference.outcome(&game.components(&small.to_vec())).unwrap());
+        assert_eq!(
+            b.outcome,
+            reference.outcome(&game.components(&small.to_vec())).unwrap()
+        );
         assert!(store.list_prefix("analysis/").unwrap().is_empty());
     }
 }

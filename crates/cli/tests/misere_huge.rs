@@ -28,7 +28,10 @@ fn cases() -> Vec<(Vec<String>, Expected)> {
     let dir = reference("misere-huge");
     let text = std::fs::read_to_string(dir.join("cases.tsv")).expect("cases.tsv");
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let (args, expected) = line.split_once('\t').expect("args TAB expected");
         let expected = if let Some(name) = expected.strip_prefix("file:") {
             Expected::Whole(std::fs::read(dir.join(name)).expect("the recorded output"))

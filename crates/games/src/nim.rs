@@ -72,9 +72,8 @@ fn write_number(out: &mut String, mut n: u64) {
             break;
         }
     }
-    for &d in &digits[at..] {
-        out.push(d as char);
-    }
+    // ASCII digits: always UTF-8.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or("?"));
 }
 
 /// Reads heap sizes separated by whitespace or commas; at least one (the position with no

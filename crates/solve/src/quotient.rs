@@ -1765,7 +1765,10 @@ mod tests {
                 assert_eq!(t.periodicity(), t.find_periodicity(), "truncated to {m}");
             }
         }
-        assert!(Quotient::build(octal(&[7, 5]), 30, 4096).unwrap().periodicity().is_some());
+        assert!(Quotient::build(octal(&[7, 5]), 30, 4096)
+            .unwrap()
+            .periodicity()
+            .is_some());
     }
 
     #[test]
