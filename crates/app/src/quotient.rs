@@ -9,7 +9,9 @@ use crate::solve::{AppError, ErrorKind};
 use grundy_core::HeapRules;
 use grundy_core::Outcome;
 use grundy_games::heap::HeapGame;
-use grundy_solve::quotient::{generator_name, MisereOracle, OracleMemo, Quotient, QuotientError, SearchStop};
+use grundy_solve::quotient::{
+    generator_name, Element, MisereOracle, OracleMemo, Periodicity, Quotient, QuotientError, SearchStop,
+};
 use grundy_store::Store;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -378,33 +380,49 @@ pub const LEARN_FIRST_HEAP: u64 = 100;
 /// finishing is not tried again by solves ([`grow_for_solve`] keeps its heap as the cap).
 pub const SOLVE_STEP_TIME: Duration = Duration::from_secs(8);
 
+/// How a misère solve of a sum of heaps is answered ([`misere_outcomes`]).
+pub enum MisereAnswer {
+    /// The quotient covers every heap of the sum, hence every heap of every sum a move
+    /// leads to (a move leaves smaller heaps): each outcome is a product ([`ByProducts`]).
+    Products(Box<Quotient>),
+    /// The outcome of the sum and of each sum its moves lead to (in the order of `after`),
+    /// searched with every sum of the heaps the quotient covers a product.
+    Searched(Outcome, Vec<Outcome>),
+}
+
 /// The misère outcomes a solve of a sum of heaps of `game` needs: of the sum `heaps`, and
-/// of each sum in `after` (the sums its moves lead to). Each is a product in the quotient
-/// when the quotient covers its heaps, else a search in which every sum of the heaps the
-/// quotient covers is a product ([`MisereOracle`]). The search goes first with the
-/// quotient the store holds, for [`SEARCH_FIRST`]; when it has not finished, the quotient is
-/// grown for as long ([`grow_for_solve`], kept in the store) and the search goes on, with the
-/// outcomes found so far, for twice as long, and so on until it finishes (once the quotient
-/// cannot grow further, without a time limit). `halt` is the solve's stop (its time and
+/// of each sum its moves lead to (`after`, asked only when a search needs them: a sum of
+/// huge heaps has millions). When the quotient covers the heaps, [`MisereAnswer::Products`];
+/// else each sum is searched ([`MisereOracle`]), every sum of the heaps the quotient covers
+/// a product. The search goes first with the quotient the store holds, for
+/// [`SEARCH_FIRST`]; when it has not finished, the quotient is grown for as long
+/// ([`grow_for_solve`], kept in the store) and the search goes on, with the outcomes found
+/// so far, for twice as long, and so on until it finishes or the quotient covers the heaps
+/// (once the quotient cannot grow further, without a time limit). A heap past
+/// [`LEARN_FIRST_HEAP`] grows the quotient first. `halt` is the solve's stop (its time and
 /// memory); `limit` the most positions the search keeps.
 pub fn misere_outcomes(
     game: &str,
     rules: &HeapRules,
     heaps: &[u64],
-    after: &[Vec<u64>],
+    after: &mut dyn FnMut() -> Vec<Vec<u64>>,
     store: Option<&Store>,
     halt: &dyn Fn() -> bool,
     limit: usize,
-) -> Result<(Outcome, Vec<Outcome>), AppError> {
-    let sums = Sums { heaps, after, limit };
-    searching_first(game, rules, &sums, store, halt, SEARCH_FIRST)
+) -> Result<MisereAnswer, AppError> {
+    let sums = Sums { heaps, limit };
+    searching_first(game, rules, &sums, after, store, halt, SEARCH_FIRST)
 }
 
-/// The sums a solve asks of [`misere_outcomes`].
+/// The sum a solve asks of [`misere_outcomes`].
 struct Sums<'a> {
     heaps: &'a [u64],
-    after: &'a [Vec<u64>],
     limit: usize,
+}
+
+/// Whether `q` gives the element of every heap of `heaps` (and so of every smaller heap).
+pub fn covers(q: &Quotient, heaps: &[u64]) -> bool {
+    q.periodicity().is_some() || heaps.iter().all(|&h| h <= q.heaps())
 }
 
 /// [`misere_outcomes`], the first search limited to `first`.
@@ -412,17 +430,13 @@ fn searching_first(
     game: &str,
     rules: &HeapRules,
     sums: &Sums<'_>,
+    after: &mut dyn FnMut() -> Vec<Vec<u64>>,
     store: Option<&Store>,
     halt: &dyn Fn() -> bool,
     first: Duration,
-) -> Result<(Outcome, Vec<Outcome>), AppError> {
-    let Sums { heaps, after, limit } = *sums;
-    let largest = heaps
-        .iter()
-        .chain(after.iter().flatten())
-        .copied()
-        .max()
-        .unwrap_or(0);
+) -> Result<MisereAnswer, AppError> {
+    let Sums { heaps, limit } = *sums;
+    let largest = heaps.iter().copied().max().unwrap_or(0);
     let (mut cap, mut q) = kept_quotient(game, rules, store);
     let mut memo = OracleMemo::default();
     let mut slice = first.max(Duration::from_millis(1));
@@ -431,16 +445,21 @@ fn searching_first(
         // quotient: grow it first.
         grow_for_solve(game, &mut q, &mut cap, largest, store, halt, slice)?;
     }
+    let mut sums_after: Option<Vec<Vec<u64>>> = None;
     loop {
+        if covers(&q, heaps) {
+            return Ok(MisereAnswer::Products(Box::new(q)));
+        }
+        let after_sums = sums_after.get_or_insert_with(&mut *after);
         let grow = can_grow(&q, cap, largest);
         let start = Instant::now();
         let timed_out = || grow && start.elapsed() > slice;
         let stop = || halt() || timed_out();
         let mut oracle = MisereOracle::with_memo(&q, memo).with_limit(limit);
-        let found = outcomes_of(&q, &mut oracle, heaps, after, &stop);
+        let found = outcomes_of(&q, &mut oracle, heaps, after_sums, &stop);
         memo = oracle.detach();
         match found {
-            Ok(found) => return Ok(found),
+            Ok((o, rest)) => return Ok(MisereAnswer::Searched(o, rest)),
             Err(SearchStop::Halted) if grow && !halt() => {}
             Err(e) => return Err(search_error(e)),
         }
@@ -466,6 +485,85 @@ fn outcomes_of(
     let first = one(heaps)?;
     let rest = after.iter().map(|h| one(h)).collect::<Result<Vec<_>, _>>()?;
     Ok((first, rest))
+}
+
+/// A misère sum of heaps that a quotient covers ([`covers`]), answered by products: the
+/// element of each heap and, for each heap, the product of the others, so the outcome of
+/// the sum and of each of its moves are a product or two and a lookup, whatever the size of
+/// the heaps (the element of a heap past those computed follows from the proven period).
+pub struct ByProducts<'q> {
+    q: &'q Quotient,
+    period: Option<Periodicity>,
+    /// The element of the whole sum.
+    whole: Element,
+    /// For each heap of the sum, the product of the elements of the others.
+    others: Vec<Element>,
+}
+
+impl<'q> ByProducts<'q> {
+    /// The sum `heaps` by `q`; `None` when `q` does not cover them.
+    pub fn new(q: &'q Quotient, heaps: &[u64]) -> Option<ByProducts<'q>> {
+        if !covers(q, heaps) {
+            return None;
+        }
+        let mut this = ByProducts {
+            q,
+            period: q.periodicity(),
+            whole: 0,
+            others: Vec::with_capacity(heaps.len()),
+        };
+        let elems: Vec<Element> = heaps.iter().map(|&h| this.element(h)).collect::<Option<_>>()?;
+        // Products of the heaps before and after each one.
+        let mut before = 0;
+        let mut suffix = vec![0; elems.len() + 1];
+        for i in (0..elems.len()).rev() {
+            suffix[i] = q.mul(elems[i], suffix[i + 1]);
+        }
+        for (i, &e) in elems.iter().enumerate() {
+            this.others.push(q.mul(before, suffix[i + 1]));
+            before = q.mul(before, e);
+        }
+        this.whole = before;
+        Some(this)
+    }
+
+    /// The element of heap `h`: from the table, else by the period (`None` past the
+    /// heaps covered).
+    #[inline]
+    fn element(&self, h: u64) -> Option<Element> {
+        if let Some(e) = self.q.heap_element(h) {
+            return Some(e);
+        }
+        let per = self.period?;
+        self.q
+            .heap_element(per.preperiod + (h - per.preperiod) % per.period)
+    }
+
+    /// The outcome of an element.
+    fn outcome_of(&self, e: Element) -> Outcome {
+        if self.q.is_p(e) {
+            Outcome::Second
+        } else {
+            Outcome::First
+        }
+    }
+
+    /// The misère outcome of the sum.
+    pub fn outcome(&self) -> Outcome {
+        self.outcome_of(self.whole)
+    }
+
+    /// The misère outcome, for the player then to move, after heap number `i` (from 0) of
+    /// the sum becomes the heaps `to` (each smaller than it, so covered): `None` only when
+    /// `i` is not a heap of the sum or a heap of `to` is not covered.
+    #[inline]
+    pub fn after(&self, i: usize, to: &[u64]) -> Option<Outcome> {
+        let mut e = *self.others.get(i)?;
+        for &h in to {
+            e = self.q.mul(e, self.element(h)?);
+        }
+        Some(self.outcome_of(e))
+    }
 }
 
 /// The error of a misère search that stopped.
@@ -551,12 +649,27 @@ mod tests {
                 let after: Vec<Vec<u64>> = vec![vec![heaps[0], heaps[1]], vec![1, heaps[2], 4]];
                 let sums = Sums {
                     heaps: &heaps,
-                    after: &after,
                     limit: usize::MAX,
                 };
                 let kept = (i == 1).then_some(&store);
-                let (o, rest) =
-                    searching_first(code, &rules, &sums, kept, &|| false, Duration::ZERO).unwrap();
+                let found = searching_first(
+                    code,
+                    &rules,
+                    &sums,
+                    &mut || after.clone(),
+                    kept,
+                    &|| false,
+                    Duration::ZERO,
+                )
+                .unwrap();
+                let (o, rest) = match found {
+                    MisereAnswer::Searched(o, rest) => (o, rest),
+                    MisereAnswer::Products(q) => {
+                        let by = ByProducts::new(&q, &heaps).expect("covered");
+                        let rest = after.iter().map(|a| q.outcome(a).expect("covered")).collect();
+                        (by.outcome(), rest)
+                    }
+                };
                 assert_eq!(o, reference.outcome(&heaps).unwrap(), "{code} {heaps:?}");
                 for (a, r) in after.iter().zip(rest) {
                     assert_eq!(r, reference.outcome(a).unwrap(), "{code} {a:?}");

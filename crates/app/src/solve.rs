@@ -367,7 +367,9 @@ fn options(req: &SolveRequest, limits: &Limits) -> FamilyOptions {
         rule: req.rule.clone(),
         set: req.set.clone(),
         game: None,
-        heap_values: Some(bulk),
+        // Normal-play values only: misère play never reads them (a table of a million
+        // heaps would cost more than the misère answer by the quotient).
+        heap_values: (!req.misere).then_some(bulk),
     }
 }
 
@@ -447,13 +449,21 @@ pub fn convention_of(info: &FamilyInfo, misere: bool) -> Result<Convention, AppE
 
 /// How a solve runs, beside what is asked: what the front end wants computed, where answers
 /// are kept, and whom to tell of progress. Two front ends asking the same [`SolveRequest`]
-/// get the same answer whatever these say (but for the values of moves, see `all_moves`).
+/// get the same answer whatever these say (but for the values of moves, see `all_moves`,
+/// and the list of every move, see `list_moves`).
 pub struct SolveOptions<'a> {
     /// The normal-play engine.
     pub engine: EngineChoice,
     /// Value every move, not only find the winning ones (the pruned search values the
     /// moves only when asked; the memo engine always does).
     pub all_moves: bool,
+    /// List every move in the answer ([`SolveResponse::moves`], from which
+    /// [`SolveResponse::best_move`] is chosen). `false` for a front end that shows only the
+    /// winning moves (`grundy solve` without `--all-moves`): the answer's `moves` is then
+    /// empty and `best_move` none (`winning_moves` is whole), and a misère sum of heaps
+    /// answered by its quotient does not write the texts of its other moves (a sum of huge
+    /// heaps has millions).
+    pub list_moves: bool,
     /// The store answers are read from and kept in.
     pub store: Option<&'a Store>,
     /// Keep answers that took at least this long (`Duration::ZERO`: every answer).
@@ -478,6 +488,7 @@ impl Default for SolveOptions<'_> {
         SolveOptions {
             engine: EngineChoice::Auto,
             all_moves: true,
+            list_moves: true,
             store: None,
             keep_after: Duration::ZERO,
             graph_source: None,
@@ -695,12 +706,46 @@ impl Solve<'_, '_> {
     }
 }
 
+/// The host graph of a board, for the graph games.
+fn graph_of(board: &BoardView) -> Option<GraphOut> {
+    match board {
+        BoardView::Graph {
+            name, points, edges, ..
+        } => Some(GraphOut {
+            name: name.clone(),
+            points: *points,
+            edges: edges.clone(),
+        }),
+        _ => None,
+    }
+}
+
+/// How a misère sum of heaps is answered through its game's quotient.
+enum ByQuotient<M> {
+    /// The quotient covers the heaps: every outcome is a product.
+    Products(Box<grundy_solve::quotient::Quotient>),
+    /// The analysis, searched with every sum of the heaps the quotient covers a product.
+    Analysis(Analysis<M>),
+}
+
+/// Options between two looks at the solve's stop, while the moves of a sum are valued.
+const PRODUCTS_CHECK: u32 = 4096;
+
 impl Solve<'_, '_> {
+    /// The answer as the front end asked it: without the list of moves when it does not
+    /// want it ([`SolveOptions::list_moves`]).
+    fn listed(&self, mut answer: SolveResponse) -> SolveResponse {
+        if !self.opts.list_moves {
+            answer.moves = Vec::new();
+            answer.best_move = None;
+        }
+        answer
+    }
+
     /// The misère analysis of a sum of heaps through the game's quotient
-    /// ([`crate::quotient::misere_outcomes`]): the outcome, and every move with the outcome
-    /// it leads to, each a product in the monoid where the quotient covers the heaps, else
-    /// searched with every covered sum a product. Always `Some` (kept an `Option` for the
-    /// caller's fallback to the whole-position search).
+    /// ([`crate::quotient::misere_outcomes`]): the quotient itself when it covers the heaps
+    /// (then every outcome is a product: [`Solve::by_products`]), else the outcome and every
+    /// move with the outcome it leads to, searched with every covered sum a product.
     #[allow(clippy::too_many_arguments)]
     fn misere_by_quotient<F: Family>(
         &self,
@@ -711,29 +756,54 @@ impl Solve<'_, '_> {
         rules: &grundy_core::HeapRules,
         heaps: &[u64],
         stop: &Stop,
-    ) -> Result<Option<Analysis<<F::Game as Game>::Move>>, AppError> {
+    ) -> Result<ByQuotient<<F::Game as Game>::Move>, AppError> {
         let halt = || stop.stopped();
+        // The moves, generated only when a search needs the sums they lead to.
         let mut after = Vec::new();
-        game.moves(p, |m, next| after.push((m, next)));
-        let after_heaps: Vec<Vec<u64>> = after
-            .iter()
-            .map(|(_, next)| family.heaps(game, next).map(|(_, h)| h).unwrap_or_default())
-            .collect();
-        // Sums the quotient covers are a product; the others are searched, every sum of the
-        // heaps it covers answered by it (grundy_app::quotient::misere_outcomes). On an
-        // error, `stop.stopped()` first: a search that stopped at the memory budget then
-        // ends with the solve's own message (its budget or its share).
+        let mut after_heaps = || -> Vec<Vec<u64>> {
+            if after.is_empty() {
+                game.moves(p, |m, next| after.push((m, next)));
+            }
+            after
+                .iter()
+                .map(|(_, next)| family.heaps(game, next).map(|(_, h)| h).unwrap_or_default())
+                .collect()
+        };
+        // On an error, `stop.stopped()` first: a search that stopped at the memory budget
+        // then ends with the solve's own message (its budget or its share).
         let found = crate::quotient::misere_outcomes(
             name,
             rules,
             heaps,
-            &after_heaps,
+            &mut after_heaps,
             self.opts.store,
             &halt,
             self.limits.max_positions,
         );
         let (outcome, after_outcomes) = match found {
-            Ok(found) => found,
+            Ok(crate::quotient::MisereAnswer::Products(q)) => {
+                if family.heap_notation(game).is_some() && game.immediate_wins(p).is_none() {
+                    return Ok(ByQuotient::Products(q));
+                }
+                // A heap family that does not write its moves itself: each move generated
+                // and its sum a product.
+                let sums = after_heaps();
+                let Some(outcome) = q.outcome(heaps) else {
+                    return Err(AppError::new(
+                        ErrorKind::Limit,
+                        "the quotient does not cover the heaps",
+                    ));
+                };
+                let rest = sums.iter().map(|h| q.outcome(h)).collect::<Option<Vec<_>>>();
+                let Some(rest) = rest else {
+                    return Err(AppError::new(
+                        ErrorKind::Limit,
+                        "the quotient does not cover the heaps",
+                    ));
+                };
+                (outcome, rest)
+            }
+            Ok(crate::quotient::MisereAnswer::Searched(o, rest)) => (o, rest),
             Err(e) => {
                 let _ = stop.stopped();
                 return stop.finish(Err(e));
@@ -754,13 +824,116 @@ impl Solve<'_, '_> {
             .filter(|r| r.outcome == Outcome::Second)
             .map(|r| r.mv.clone())
             .collect();
-        Ok(Some(Analysis {
+        Ok(ByQuotient::Analysis(Analysis {
             grundy: None,
             outcome,
             winning_moves,
             moves,
             remoteness: None,
         }))
+    }
+
+    /// The answer for a misère sum of `heaps` that the quotient `q` covers, every outcome a
+    /// product ([`crate::quotient::ByProducts`]), the moves in the order of [`Game::moves`]
+    /// (the options of each heap in turn: [`Family::heaps`]) and written by the family's
+    /// [`Family::heap_notation`], without generating them: the same answer as the
+    /// analysis of the generated moves gives, in time linear in the moves.
+    #[allow(clippy::too_many_arguments)]
+    fn by_products<F: Family>(
+        &self,
+        family: &F,
+        game: &F::Game,
+        p: &<F::Game as Game>::Position,
+        info: &FamilyInfo,
+        position: String,
+        q: &grundy_solve::quotient::Quotient,
+        heaps: &[u64],
+        count: u64,
+        stop: &Stop,
+    ) -> Result<SolveResponse, AppError> {
+        let uncovered = || AppError::new(ErrorKind::Limit, "the quotient does not cover the heaps");
+        let (Some(notation), Some(sum)) = (
+            family.heap_notation(game),
+            crate::quotient::ByProducts::new(q, heaps),
+        ) else {
+            return Err(uncovered());
+        };
+        let rules = q.rules();
+        let list = self.opts.list_moves;
+        // `count` moves (counted and checked against the limits and the memory already).
+        let mut moves = Vec::with_capacity(if list { count as usize } else { 0 });
+        let mut winning = Vec::new();
+        let mut after_heaps: Vec<u64> = Vec::with_capacity(heaps.len() + 4);
+        let (mut n, mut halted, mut bad) = (0u32, false, false);
+        for (i, &h) in heaps.iter().enumerate() {
+            if h == 0 {
+                continue;
+            }
+            rules.heap_options(h, |to| {
+                if halted || bad {
+                    return;
+                }
+                n = n.wrapping_add(1);
+                if n % PRODUCTS_CHECK == 0 && stop.stopped() {
+                    halted = true;
+                    return;
+                }
+                let Some(outcome) = sum.after(i, to) else {
+                    bad = true;
+                    return;
+                };
+                let wins = outcome == Outcome::Second;
+                if !wins && !list {
+                    return;
+                }
+                let mut mv = String::new();
+                (notation.write_move)(&mut mv, i, h, to);
+                if wins {
+                    winning.push(if list { mv.clone() } else { std::mem::take(&mut mv) });
+                }
+                if list {
+                    after_heaps.clear();
+                    after_heaps.extend_from_slice(&heaps[..i]);
+                    after_heaps.extend_from_slice(to);
+                    after_heaps.extend_from_slice(&heaps[i + 1..]);
+                    let mut position_after = String::new();
+                    (notation.write_position)(&mut position_after, &after_heaps);
+                    moves.push(MoveOut {
+                        mv,
+                        grundy: None,
+                        outcome,
+                        wins,
+                        remoteness: None,
+                        position_after,
+                        ends_game: false,
+                    });
+                }
+            });
+        }
+        if bad {
+            return Err(uncovered());
+        }
+        stop.finish(Ok::<(), AppError>(()))?;
+        if halted {
+            // Stopped without a reason finish() knows of (cannot happen: the stop stays).
+            return Err(crate::cancel::cancelled());
+        }
+        let best_move = best_move(&moves).map(|i| moves[i].mv.clone());
+        let board = family.board(game, p);
+        Ok(SolveResponse {
+            family: info.name.clone(),
+            position,
+            convention: Convention::Misere,
+            misere_available: info.misere,
+            grundy: None,
+            outcome: sum.outcome(),
+            remoteness: None,
+            winning_moves: winning,
+            moves,
+            best_move,
+            graph: graph_of(&board),
+            board,
+        })
     }
 }
 
@@ -786,9 +959,20 @@ impl WithGame for Solve<'_, '_> {
         if least > self.stop.room() {
             return Err(too_big_for_memory(self.estimate, least, &self.stop, "about"));
         }
-        // Count the moves before keeping any (the estimate is only a first guard).
+        // Count the moves before keeping any (the estimate is only a first guard): a heap
+        // game's by its rules, without generating them (Family::heaps says they are the
+        // options of each heap in turn).
+        let heap_sum = family.heaps(game, &p);
+        let notation = family.heap_notation(game);
         let mut count = 0u64;
-        game.moves(&p, |_, _| count += 1);
+        match (&heap_sum, notation) {
+            (Some((rules, heaps)), Some(_)) => {
+                for &h in heaps.iter().filter(|&&h| h > 0) {
+                    rules.heap_options(h, |_| count += 1);
+                }
+            }
+            _ => game.moves(&p, |_, _| count += 1),
+        }
         if count > self.limits.max_moves {
             return Err(AppError::new(
                 ErrorKind::Limit,
@@ -840,7 +1024,7 @@ impl WithGame for Solve<'_, '_> {
         }
         let kept = self.opts.store;
         if let Some(found) = kept.and_then(|s| store::load_analysis(s, &key)) {
-            return Ok(found);
+            return Ok(self.listed(found));
         }
         if search {
             if let Some(need) = family.search_need(game, &p) {
@@ -859,13 +1043,23 @@ impl WithGame for Solve<'_, '_> {
         // GRUNDY_NO_QUOTIENT=1: the whole-position search only (the baseline of the benchmarks).
         let heaps = match convention {
             Convention::Misere if !req.remoteness && std::env::var_os("GRUNDY_NO_QUOTIENT").is_none() => {
-                family.heaps(game, &p)
+                heap_sum
             }
             _ => None,
         };
         let by_quotient = match heaps {
             Some((rules, heaps)) => {
-                self.misere_by_quotient(family, game, &p, &info.name, &rules, &heaps, &stop)?
+                match self.misere_by_quotient(family, game, &p, &info.name, &rules, &heaps, &stop)? {
+                    ByQuotient::Products(q) => {
+                        // Every outcome a product: the answer is written straight from the
+                        // rules, and not kept (it is quicker to compute again from the
+                        // quotient the store keeps than to read back).
+                        let answer =
+                            self.by_products(family, game, &p, info, position, &q, &heaps, count, &stop)?;
+                        return Ok(self.listed(answer));
+                    }
+                    ByQuotient::Analysis(a) => Some(a),
+                }
             }
             None => None,
         };
@@ -902,16 +1096,7 @@ impl WithGame for Solve<'_, '_> {
             .collect();
         let best_move = best_move(&moves).map(|i| moves[i].mv.clone());
         let board = family.board(game, &p);
-        let graph = match &board {
-            BoardView::Graph {
-                name, points, edges, ..
-            } => Some(GraphOut {
-                name: name.clone(),
-                points: *points,
-                edges: edges.clone(),
-            }),
-            _ => None,
-        };
+        let graph = graph_of(&board);
         let answer = SolveResponse {
             family: info.name.clone(),
             position,
@@ -931,7 +1116,7 @@ impl WithGame for Solve<'_, '_> {
                 store::save_analysis(s, &key, &answer);
             }
         }
-        Ok(answer)
+        Ok(self.listed(answer))
     }
 }
 

@@ -80,6 +80,31 @@ pub struct StoredAnalysis {
     pub moves: Vec<StoredMove>,
 }
 
+impl From<SolveResponse> for StoredAnalysis {
+    /// [`From<&SolveResponse>`], taking the texts rather than copying them.
+    fn from(r: SolveResponse) -> Self {
+        StoredAnalysis {
+            family: r.family,
+            position: r.position,
+            convention: r.convention,
+            grundy: r.grundy,
+            outcome: r.outcome,
+            remoteness: r.remoteness,
+            winning_moves: r.winning_moves,
+            moves: r
+                .moves
+                .into_iter()
+                .map(|m| StoredMove {
+                    mv: m.mv,
+                    grundy: m.grundy,
+                    outcome: m.outcome,
+                    remoteness: m.remoteness,
+                })
+                .collect(),
+        }
+    }
+}
+
 impl From<&SolveResponse> for StoredAnalysis {
     fn from(r: &SolveResponse) -> Self {
         StoredAnalysis {

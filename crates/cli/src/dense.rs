@@ -228,7 +228,7 @@ pub fn run_split(
         _ => app_error(e),
     })?;
     if lead {
-        print(args, &a);
+        print(args, &a)?;
     }
     Ok(())
 }
@@ -265,12 +265,12 @@ fn path_from(bytes: Vec<u8>) -> PathBuf {
 }
 
 /// Prints a dense answer as text or JSON.
-fn print(args: &SolveArgs, a: &DenseAnswer) {
+fn print(args: &SolveArgs, a: &DenseAnswer) -> Result<(), CliError> {
     let size = DenseSize {
         states: a.states,
         memory_bytes: a.memory_bytes,
     };
-    print_analysis(args, &a.analysis, Some(&size));
+    print_analysis(args, &a.analysis, Some(&size))
 }
 
 #[cfg(test)]

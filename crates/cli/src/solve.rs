@@ -7,7 +7,7 @@ use grundy_app::store::StoredAnalysis;
 use grundy_core::Outcome;
 use grundy_games::family::FamilyOptions;
 use grundy_games::registry;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -299,6 +299,8 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
             Engine::Search => EngineChoice::Search,
         },
         all_moves: args.all_moves,
+        // Only --all-moves prints every move (a misère sum of huge heaps has millions).
+        list_moves: args.all_moves,
         store: store.as_ref(),
         keep_after: Duration::ZERO,
         graph_source: graph.map(|(source, _)| source),
@@ -351,8 +353,8 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
         }
     };
     match genus {
-        None => print(&args, &StoredAnalysis::from(&a)),
-        Some(g) => print_with_genus(&args, &StoredAnalysis::from(&a), &g),
+        None => print(&args, &StoredAnalysis::from(a))?,
+        Some(g) => print_with_genus(&args, &StoredAnalysis::from(a), &g)?,
     }
     Ok(())
 }
@@ -392,7 +394,11 @@ fn position_genus(
 }
 
 /// Prints an analysis with the genus of its heaps (`--genus`).
-fn print_with_genus(args: &SolveArgs, a: &StoredAnalysis, g: &grundy_app::seq::PositionGenus) {
+fn print_with_genus(
+    args: &SolveArgs,
+    a: &StoredAnalysis,
+    g: &grundy_app::seq::PositionGenus,
+) -> Result<(), CliError> {
     if args.json {
         let mut obj = analysis_json(args, a, None);
         let heaps: Vec<serde_json::Value> = g
@@ -413,9 +419,9 @@ fn print_with_genus(args: &SolveArgs, a: &StoredAnalysis, g: &grundy_app::seq::P
             "tame_outcome": g.tame_outcome,
         });
         println!("{obj}");
-        return;
+        return Ok(());
     }
-    print_analysis(args, a, None);
+    print_analysis(args, a, None)?;
     println!("genus of each heap (g^(g0 g1 ...); the last two superscript terms repeat forever):");
     for (h, genus, tame) in &g.heaps {
         println!(
@@ -435,6 +441,7 @@ fn print_with_genus(args: &SolveArgs, a: &StoredAnalysis, g: &grundy_app::seq::P
         ),
         None => println!("sum:           not tame (a wild heap): the outcome above is from the search"),
     }
+    Ok(())
 }
 
 /// `--max-positions` of the memo engine when none is given.
@@ -484,8 +491,8 @@ pub fn read_position(family: &str, words: &[String], file: Option<&PathBuf>) -> 
 }
 
 /// Prints an analysis as text or JSON.
-fn print(args: &SolveArgs, a: &StoredAnalysis) {
-    print_analysis(args, a, None);
+fn print(args: &SolveArgs, a: &StoredAnalysis) -> Result<(), CliError> {
+    print_analysis(args, a, None)
 }
 
 /// The size of a dense solve: states solved and peak memory in bytes.
@@ -498,12 +505,21 @@ pub(crate) struct DenseSize {
 
 /// Prints an analysis as text or JSON; `dense` for a dense solve (its size is printed too,
 /// and a missing Grundy value means the records did not keep it).
-pub(crate) fn print_analysis(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>) {
+pub(crate) fn print_analysis(
+    args: &SolveArgs,
+    a: &StoredAnalysis,
+    dense: Option<&DenseSize>,
+) -> Result<(), CliError> {
+    // Buffered: an answer may list millions of moves, a line each.
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     if args.json {
-        println!("{}", analysis_json(args, a, dense));
-        return;
+        writeln!(out, "{}", analysis_json(args, a, dense))?;
+    } else {
+        print_text(&mut out, args, a, dense)?;
     }
-    print_text(args, a, dense);
+    out.flush()?;
+    Ok(())
 }
 
 /// The JSON object of an analysis.
@@ -551,14 +567,20 @@ fn analysis_json(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>
 }
 
 /// Prints an analysis as text.
-fn print_text(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>) {
+fn print_text(
+    out: &mut impl Write,
+    args: &SolveArgs,
+    a: &StoredAnalysis,
+    dense: Option<&DenseSize>,
+) -> std::io::Result<()> {
     let second = |o: &Outcome| *o == Outcome::Second;
     let who = if second(&a.outcome) {
         "second player wins (the player to move loses)"
     } else {
         "first player (the player to move) wins"
     };
-    println!(
+    writeln!(
+        out,
         "{} {}{}{}",
         a.family,
         a.position,
@@ -566,13 +588,13 @@ fn print_text(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>) {
         dense
             .map(|d| format!(" (dense: {} states)", d.states))
             .unwrap_or_default()
-    );
-    println!("outcome:       {who}");
+    )?;
+    writeln!(out, "outcome:       {who}")?;
     match a.grundy {
-        Some(g) => println!("grundy value:  {g}"),
-        None if args.misere => println!("grundy value:  none (misère play)"),
-        None if dense.is_some() => println!("grundy value:  not stored (--record)"),
-        None => println!("grundy value:  none (the player to move wins at once)"),
+        Some(g) => writeln!(out, "grundy value:  {g}")?,
+        None if args.misere => writeln!(out, "grundy value:  none (misère play)")?,
+        None if dense.is_some() => writeln!(out, "grundy value:  not stored (--record)")?,
+        None => writeln!(out, "grundy value:  none (the player to move wins at once)")?,
     }
     if let Some(r) = a.remoteness {
         let what = if second(&a.outcome) {
@@ -580,15 +602,20 @@ fn print_text(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>) {
         } else {
             "moves for the player to move to win against best defence"
         };
-        println!("remoteness:    {r} ({what})");
+        writeln!(out, "remoteness:    {r} ({what})")?;
     }
     if a.winning_moves.is_empty() {
-        println!("winning moves: none");
+        writeln!(out, "winning moves: none")?;
     } else {
-        println!("winning moves: {}", a.winning_moves.join(" "));
+        out.write_all(b"winning moves:")?;
+        for m in &a.winning_moves {
+            out.write_all(b" ")?;
+            out.write_all(m.as_bytes())?;
+        }
+        out.write_all(b"\n")?;
     }
     if args.all_moves {
-        println!("all moves:");
+        writeln!(out, "all moves:")?;
         for r in &a.moves {
             let verdict = if second(&r.outcome) { "wins" } else { "loses" };
             let value = match (r.grundy, r.remoteness) {
@@ -596,9 +623,10 @@ fn print_text(args: &SolveArgs, a: &StoredAnalysis, dense: Option<&DenseSize>) {
                 (_, Some(r)) => format!("remoteness {r}"),
                 _ => String::new(),
             };
-            println!("  {:<16} {verdict:<6} {value}", r.mv);
+            writeln!(out, "  {:<16} {verdict:<6} {value}", r.mv)?;
         }
     }
+    Ok(())
 }
 
 /// One progress line of the pruned search, `secs` seconds into it.

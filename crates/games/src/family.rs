@@ -260,6 +260,16 @@ impl FamilyOptions {
 /// A bulk computation of heap values: `(rules, count) → G(0..count)`, or `None` to decline.
 pub type HeapValues = fn(&grundy_core::HeapRules, u64) -> Option<Vec<u64>>;
 
+/// How a heap game writes its moves and positions ([`Family::heap_notation`]): the same
+/// texts as its [`Game::format_move`] and [`Game::format_position`], appended to a buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct HeapNotation {
+    /// Appends the move that turns heap `heap` (from 0) of `from` tokens into the heaps `to`.
+    pub write_move: fn(out: &mut String, heap: usize, from: u64, to: &[u64]),
+    /// Appends the position of these heaps.
+    pub write_position: fn(out: &mut String, heaps: &[u64]),
+}
+
 /// Why a family, option or position cannot be used. Front ends map the variants to their
 /// own codes (exit 2, HTTP 404 or 400); the message says what is wrong and where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -425,12 +435,22 @@ pub trait Family: Sync + 'static {
 
     /// For heap games: the rules and the heaps of `p` (zero heaps included), so misère
     /// sums can be answered by the quotient engine (`grundy_solve::quotient`). `None` for
-    /// other families (the default).
+    /// other families (the default). The moves of `p` ([`Game::moves`]) are then, in order,
+    /// for each heap in turn, the options of that heap ([`grundy_core::HeapRules::heap_options`],
+    /// in their order), each replacing the heap.
     fn heaps(
         &self,
         _game: &Self::Game,
         _p: &<Self::Game as Game>::Position,
     ) -> Option<(grundy_core::HeapRules, Vec<u64>)> {
+        None
+    }
+
+    /// For heap games ([`Family::heaps`]): how the game writes moves and positions, so the
+    /// texts of a position's moves can be written without generating them (a misère sum of
+    /// huge heaps answered by its quotient has millions). `None` for other families (the
+    /// default): their moves are generated one by one.
+    fn heap_notation(&self, _game: &Self::Game) -> Option<HeapNotation> {
         None
     }
 

@@ -8,9 +8,12 @@
 
 use crate::family::{Sample, Seeded};
 use crate::family::{
-    BoardView, Description, Engine, Family, FamilyOptions, Opt, RegistryError, Table,
+    BoardView, Description, Engine, Family, FamilyOptions, HeapNotation, Opt, RegistryError, Table,
 };
-use crate::nim::{format_heap_move, format_heaps, parse_heaps, replace_heap, HeapMove, MAX_HEAP};
+use crate::nim::{
+    format_heap_move, format_heaps, parse_heaps, replace_heap, write_heap_move, write_heaps, HeapMove,
+    MAX_HEAP,
+};
 use grundy_core::heap::{Digit, MAX_LEAVE};
 use grundy_core::parse::shorten;
 use grundy_core::{Game, HeapRules, Nimber, ParseError, Ruleset};
@@ -615,6 +618,13 @@ impl Family for HeapFamily {
 
     fn heaps(&self, game: &HeapGame, p: &Vec<u64>) -> Option<(HeapRules, Vec<u64>)> {
         Some((game.rules().clone(), p.clone()))
+    }
+
+    fn heap_notation(&self, _game: &HeapGame) -> Option<HeapNotation> {
+        Some(HeapNotation {
+            write_move: write_heap_move,
+            write_position: write_heaps,
+        })
     }
 }
 

@@ -29,12 +29,51 @@ pub struct HeapMove {
 
 /// `I:N->M` (or `I:N->A+B` for a split, `I:N->0` when the heap disappears).
 pub fn format_heap_move(m: &HeapMove) -> String {
-    let to = if m.to.is_empty() {
-        "0".to_string()
-    } else {
-        m.to.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("+")
-    };
-    format!("{}:{}->{}", m.heap + 1, m.from, to)
+    let mut out = String::new();
+    write_heap_move(&mut out, m.heap, m.from, &m.to);
+    out
+}
+
+/// Appends [`format_heap_move`] of the move that turns heap `heap` (from 0) of `from` tokens
+/// into the heaps `to`, without building the move (for the texts of millions of moves).
+pub fn write_heap_move(out: &mut String, heap: usize, from: u64, to: &[u64]) {
+    out.reserve(24 + 8 * to.len());
+    write_number(out, heap as u64 + 1);
+    out.push(':');
+    write_number(out, from);
+    out.push_str("->");
+    write_joined(out, to, '+');
+}
+
+/// Appends the numbers of `v` separated by `sep`, or `0` when there is none.
+fn write_joined(out: &mut String, v: &[u64], sep: char) {
+    if v.is_empty() {
+        out.push('0');
+        return;
+    }
+    for (i, &h) in v.iter().enumerate() {
+        if i > 0 {
+            out.push(sep);
+        }
+        write_number(out, h);
+    }
+}
+
+/// Appends `n` in decimal (as `n.to_string()` writes it, without the formatting machinery:
+/// millions of moves are written at a time).
+fn write_number(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // ASCII digits: always UTF-8.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or("?"));
 }
 
 /// Reads heap sizes separated by whitespace or commas; at least one (the position with no
@@ -54,10 +93,15 @@ pub fn parse_heaps(text: &str, max: u64) -> Result<Vec<u64>, ParseError> {
 /// Heaps written back as `3 5 7`; no heap at all (every token taken) as `0`, never as an
 /// empty text.
 pub fn format_heaps(heaps: &[u64]) -> String {
-    if heaps.is_empty() {
-        return "0".to_string();
-    }
-    heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
+    let mut out = String::new();
+    write_heaps(&mut out, heaps);
+    out
+}
+
+/// Appends [`format_heaps`] of `heaps`.
+pub fn write_heaps(out: &mut String, heaps: &[u64]) {
+    out.reserve(8 * heaps.len().max(1));
+    write_joined(out, heaps, ' ');
 }
 
 /// The position after heap `i` of `heaps` becomes the heaps `to`.
@@ -179,4 +223,26 @@ mod tests {
         assert_eq!((e.span.line, e.span.column), (1, 3));
     }
 
+    #[test]
+    fn texts_are_written_as_to_string_writes_numbers() {
+        for n in [0, 1, 9, 10, 99, 100, 999_999, 1_000_000, MAX_HEAP, u64::MAX] {
+            let mut s = String::new();
+            write_number(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+        let m = HeapMove {
+            heap: 9,
+            from: 1_000_000,
+            to: vec![3, 999_995],
+        };
+        assert_eq!(format_heap_move(&m), "10:1000000->3+999995");
+        let gone = HeapMove {
+            heap: 0,
+            from: 1,
+            to: vec![],
+        };
+        assert_eq!(format_heap_move(&gone), "1:1->0");
+        assert_eq!(format_heaps(&[]), "0");
+        assert_eq!(format_heaps(&[10, 0, 7]), "10 0 7");
+    }
 }

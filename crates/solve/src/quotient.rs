@@ -153,6 +153,9 @@ pub struct Quotient {
     /// The test sums that told the states apart (kept to learn the next heap faster; not
     /// stored).
     tests: Vec<Vec<u64>>,
+    /// [`Quotient::periodicity`], found once whenever the heaps covered change (every
+    /// lookup of a heap past the table needs it).
+    period: Option<Periodicity>,
     max_order: usize,
     max_states: usize,
     share: Share,
@@ -180,6 +183,7 @@ impl Quotient {
             relations: Vec::new(),
             orders: vec![1],
             tests: vec![Vec::new()],
+            period: None,
             max_order: DEFAULT_MAX_ORDER,
             max_states: DEFAULT_MAX_STATES,
             share: Share::whole(),
@@ -359,6 +363,12 @@ impl Quotient {
     /// and Φ(n + p) = Φ(n) for every n ≥ n0 computed. The least such (n0 + p, then p) within
     /// the heaps computed.
     pub fn periodicity(&self) -> Option<Periodicity> {
+        self.period
+    }
+
+    /// [`Quotient::periodicity`], found anew from the heaps' elements and orders (kept in
+    /// `period` by every constructor once those are set).
+    fn find_periodicity(&self) -> Option<Periodicity> {
         let t = match &self.rules {
             HeapRules::TakeBreak { repeat: 0, .. }
                 if self.rules.max_parts() <= 2 && !self.rules.has_unequal() =>
@@ -512,6 +522,7 @@ impl Quotient {
         let (mul, p, heap_elem) = reduce(k, &mul, &p, &heap_elem);
         let mut q = canonical(self.rules.clone(), n, &mul, &p, &heap_elem);
         q.orders = self.orders[..=n as usize].to_vec();
+        q.period = q.find_periodicity();
         q.max_order = self.max_order;
         q.max_states = self.max_states;
         q.share = self.share;
@@ -820,6 +831,7 @@ fn canonical(rules: HeapRules, n: u64, mul: &[Element], p: &[bool], heap_elem: &
         relations: rels.into_iter().map(|(_, r)| r).collect(),
         orders: Vec::new(),
         tests: vec![Vec::new()],
+        period: None,
         max_order: DEFAULT_MAX_ORDER,
         max_states: DEFAULT_MAX_STATES,
         share: Share::whole(),
@@ -1452,6 +1464,7 @@ impl<'a> Learner<'a> {
             q.heaps = self.m;
             q.heap_elem.push(0);
             q.orders.push(q.order);
+            q.period = q.find_periodicity();
             return Ok(q);
         }
         let row = self.row(&[])?;
@@ -1524,6 +1537,7 @@ impl<'a> Learner<'a> {
         let mut q = canonical(prev.rules.clone(), self.m, &mul, &p, &heap_elem);
         q.orders = prev.orders.clone();
         q.orders.push(q.order);
+        q.period = q.find_periodicity();
         q.tests = self.tests;
         q.max_order = prev.max_order;
         q.max_states = prev.max_states;
@@ -1660,7 +1674,7 @@ impl Quotient {
         if r.at != body.len() || mul[0..order] != (0..order as Element).collect::<Vec<_>>()[..] {
             return None;
         }
-        Some(Quotient {
+        let mut q = Quotient {
             rules,
             heaps,
             order,
@@ -1672,10 +1686,13 @@ impl Quotient {
             relations,
             orders,
             tests: vec![Vec::new()],
+            period: None,
             max_order: DEFAULT_MAX_ORDER,
             max_states: DEFAULT_MAX_STATES,
             share: Share::whole(),
-        })
+        };
+        q.period = q.find_periodicity();
+        Some(q)
     }
 }
 
@@ -1728,6 +1745,30 @@ mod tests {
             q.element_of(1_000_001),
             q.element_of(per.preperiod + 1 + (1_000_000 - per.preperiod) % 2)
         );
+    }
+
+    #[test]
+    fn the_kept_period_is_the_one_found_anew() {
+        // The period is found once per quotient (every lookup past the table needs it):
+        // whichever way a quotient is made, it is the one the heaps' elements give.
+        for (rules, n) in [(octal(&[7, 5]), 30), (octal(&[3, 1]), 20), (octal(&[7, 7]), 10)] {
+            let mut q = Quotient::new(rules.clone());
+            assert_eq!(q.periodicity(), q.find_periodicity());
+            for m in 1..=n {
+                q.extend_to(m).unwrap();
+                assert_eq!(q.periodicity(), q.find_periodicity(), "heap {m}");
+                let back = Quotient::from_bytes(rules.clone(), &q.to_bytes()).unwrap();
+                assert_eq!(back.periodicity(), q.periodicity(), "heap {m}");
+            }
+            for m in 0..=n {
+                let t = q.truncated(m);
+                assert_eq!(t.periodicity(), t.find_periodicity(), "truncated to {m}");
+            }
+        }
+        assert!(Quotient::build(octal(&[7, 5]), 30, 4096)
+            .unwrap()
+            .periodicity()
+            .is_some());
     }
 
     #[test]
