@@ -868,7 +868,14 @@ impl WithGame for Solve<'_, '_> {
         if self.opts.value_only {
             // A full analysis of the position, kept before, holds its value.
             for engine in ["search", "search-all"] {
-                let full = store::answer_key(&info.name, convention, req, &family.position_id(game, &p), Some(engine), &position);
+                let full = store::answer_key(
+                    &info.name,
+                    convention,
+                    req,
+                    &family.position_id(game, &p),
+                    Some(engine),
+                    &position,
+                );
                 if let Some(mut found) = kept.and_then(|s| store::load_analysis(s, &full)) {
                     found.winning_moves.clear();
                     found.moves.clear();

@@ -14,7 +14,10 @@ fn published() -> Vec<(u32, u32, u64)> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
-            let f: Vec<u64> = l.split('\t').map(|x| x.trim().parse().expect("a number")).collect();
+            let f: Vec<u64> = l
+                .split('\t')
+                .map(|x| x.trim().parse().expect("a number"))
+                .collect();
             (f[0] as u32, f[1] as u32, f[2])
         })
         .collect()
@@ -92,12 +95,30 @@ fn text_gives_the_value_and_outcome_without_moves() {
 #[test]
 fn what_needs_the_moves_or_another_engine_is_refused() {
     for (args, needle) in [
-        (&["solve", "cram", "4x5", "--value-only", "--all-moves"][..], "--all-moves"),
-        (&["solve", "cram", "4x5", "--value-only", "--dense"][..], "--dense"),
-        (&["solve", "0.77", "3", "4", "--misere", "--genus", "--value-only"][..], "--genus"),
-        (&["solve", "cram", "4x5", "--value-only", "--misere"][..], "--value-only"),
-        (&["solve", "cram", "4x5", "--value-only", "--engine", "memo"][..], "--value-only"),
-        (&["solve", "cram", "4x5", "--value-only", "--remoteness"][..], "--value-only"),
+        (
+            &["solve", "cram", "4x5", "--value-only", "--all-moves"][..],
+            "--all-moves",
+        ),
+        (
+            &["solve", "cram", "4x5", "--value-only", "--dense"][..],
+            "--dense",
+        ),
+        (
+            &["solve", "0.77", "3", "4", "--misere", "--genus", "--value-only"][..],
+            "--genus",
+        ),
+        (
+            &["solve", "cram", "4x5", "--value-only", "--misere"][..],
+            "--value-only",
+        ),
+        (
+            &["solve", "cram", "4x5", "--value-only", "--engine", "memo"][..],
+            "--value-only",
+        ),
+        (
+            &["solve", "cram", "4x5", "--value-only", "--remoteness"][..],
+            "--value-only",
+        ),
         (&["solve", "nim", "3", "5", "--value-only"][..], "--value-only"),
     ] {
         let r = grundy(args, "");
@@ -132,14 +153,28 @@ fn checkpoints_resume_with_the_same_value() {
             "300",
         ]);
         assert_eq!(stopped.status.code(), Some(1), "{}", stderr_of(&stopped));
-        assert!(stderr_of(&stopped).contains("--resume"), "{}", stderr_of(&stopped));
+        assert!(
+            stderr_of(&stopped).contains("--resume"),
+            "{}",
+            stderr_of(&stopped)
+        );
         // A full analysis does not take a value-only checkpoint.
         let o = no_db(&["solve", "cram", board, "--resume", ck]);
         assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
         assert!(stderr_of(&o).contains("--value-only"), "{}", stderr_of(&o));
         // Resumed on either number of threads: the full solve's value.
         for again in ["1", "2"] {
-            let v = json(&["solve", "cram", board, "--json", "--value-only", "-j", again, "--resume", ck]);
+            let v = json(&[
+                "solve",
+                "cram",
+                board,
+                "--json",
+                "--value-only",
+                "-j",
+                again,
+                "--resume",
+                ck,
+            ]);
             assert_eq!(v["grundy"], full["grundy"], "-j{threads} then -j{again}");
             assert_eq!(v["outcome"], full["outcome"]);
         }

@@ -28,7 +28,13 @@ fn holed(rows: u32, cols: u32, holes: u32) -> String {
     (0..rows)
         .map(|r| {
             (0..cols)
-                .map(|c| if holes >> (r * cols + c) & 1 == 1 { '#' } else { '.' })
+                .map(|c| {
+                    if holes >> (r * cols + c) & 1 == 1 {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
                 .collect::<String>()
         })
         .collect::<Vec<_>>()
@@ -58,7 +64,11 @@ fn whole_boards_have_their_published_values() {
         for threads in [1, 2] {
             let a = value(&p, threads);
             assert_eq!(a.grundy, Some(Nimber(want)), "{text} on {threads}");
-            let o = if want == 0 { Outcome::Second } else { Outcome::First };
+            let o = if want == 0 {
+                Outcome::Second
+            } else {
+                Outcome::First
+            };
             assert_eq!(a.outcome, o);
         }
     }
@@ -83,8 +93,7 @@ fn value_only_checkpoints_resume_on_any_number_of_threads() {
         let saved = read(&path).unwrap();
         assert!(!saved.entries.is_empty());
         assert!(saved.settled.is_empty());
-        let back =
-            value_normal_threads(&Cram, &p, usize::MAX, 2, |_| {}, Some(saved.clone()), None).unwrap();
+        let back = value_normal_threads(&Cram, &p, usize::MAX, 2, |_| {}, Some(saved.clone()), None).unwrap();
         assert_eq!(back.grundy, want);
         let back = value_normal_resumable(&Cram, &p, usize::MAX, |_| {}, Some(saved), None).unwrap();
         assert_eq!(back.grundy, want);

@@ -564,7 +564,16 @@ pub fn analyze_normal_threads<G: Game>(
     resumed: Option<Saved>,
     saver: Option<Saver>,
 ) -> Result<Analysis<G::Move>, SolveError> {
-    normal_threads(game, p, Some(values_of_moves), limit, threads, progress, resumed, saver)
+    normal_threads(
+        game,
+        p,
+        Some(values_of_moves),
+        limit,
+        threads,
+        progress,
+        resumed,
+        saver,
+    )
 }
 
 /// [`crate::search::value_normal_resumable`] on `threads` threads (one thread: that
