@@ -78,8 +78,8 @@ fn whole_boards_have_their_published_values() {
 fn value_only_checkpoints_resume_on_any_number_of_threads() {
     let dir = std::env::temp_dir().join(format!("grundy-cram-value-only-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("5x5.ckpt");
-    let p = board("5x5");
+    let path = dir.join("5x6.ckpt");
+    let p = board("5x6");
     let id = Identity {
         game: "cram --value-only".into(),
         position: Cram.format_position(&p),
@@ -88,7 +88,7 @@ fn value_only_checkpoints_resume_on_any_number_of_threads() {
     let want = value(&p, 1).grundy;
     for threads in [1, 2] {
         let saver = Saver::new(path.clone(), id.clone(), None);
-        let r = value_normal_threads(&Cram, &p, 2000, threads, |_| {}, None, Some(saver));
+        let r = value_normal_threads(&Cram, &p, 500, threads, |_| {}, None, Some(saver));
         assert!(matches!(r, Err(SolveError::Limit(_))), "{:?}", r.err());
         let saved = read(&path).unwrap();
         assert!(!saved.entries.is_empty());
