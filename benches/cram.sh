@@ -5,13 +5,16 @@
 # (default 600) CPU seconds.
 #
 #   cargo build --release -p grundy-cli
-#   cargo build --release -p grundy-games --example cram_value   # the value alone, like igsolve
-#   cargo install igsolve --root /work/scratch-igsolve      # optional, never a dependency
+#   cargo build --release -p grundy-games --example cram_value   # optional: the library alone
+#   cargo install igsolve --root /tmp/grundy-bench/igs      # optional, never a dependency
 #   bash benches/cram.sh [BOARD...]                          # default: 5x6 5x7 4x11
+# `grundy solve cram RxC --value-only` computes what igsolve does (the nimber alone), on one
+# thread (-j1) and on every core; `grundy solve cram RxC` the value and every winning move.
+# SKIP_VALUE, SKIP_ANALYSIS, SKIP_MEMO: leave those runs out.
 set -u
 G=${GRUNDY:-${CARGO_TARGET_DIR:-target}/release/grundy}
 V=${CRAM_VALUE:-${CARGO_TARGET_DIR:-target}/release/examples/cram_value}
-IG=${IGSOLVE:-/work/scratch-igsolve/bin/igsolve}
+IG=${IGSOLVE:-/tmp/grundy-bench/igs/bin/igsolve}
 BOARDS=("$@")
 [ ${#BOARDS[@]} -eq 0 ] && BOARDS=(5x6 5x7 4x11)
 LIMIT=${TIMEOUT:-600}
@@ -39,7 +42,9 @@ echo "| run | wall | user s | sys s | peak RSS | answer |"
 echo "|---|---|---|---|---|---|"
 for b in "${BOARDS[@]}"; do
   r=${b%x*}; c=${b#*x}
-  [ -x "$V" ] && [ "${SKIP_VALUE:-}" = "" ] && measure "grundy value only cram $b" "$V" "$b"
+  [ -x "$V" ] && [ "${SKIP_VALUE:-}" = "" ] && measure "cram_value example $b" "$V" "$b"
+  [ "${SKIP_VALUE:-}" = "" ] && measure "grundy solve cram $b --value-only -j1" "$G" solve cram "$b" --json --no-db --value-only -j1
+  [ "${SKIP_VALUE:-}" = "" ] && measure "grundy solve cram $b --value-only" "$G" solve cram "$b" --json --no-db --value-only
   [ "${SKIP_ANALYSIS:-}" = "" ] && measure "grundy solve cram $b" "$G" solve cram "$b" --json --no-db
   [ "${SKIP_MEMO:-}" = "" ] && measure "grundy memo cram $b" "$G" solve cram "$b" --json --no-db --engine memo --max-positions 4000000000
   [ -x "$IG" ] && measure "igsolve cram $r $c" "$IG" cram -r "$r" -c "$c"

@@ -464,6 +464,13 @@ pub struct SolveOptions<'a> {
     /// answered by its quotient does not write the texts of its other moves (a sum of huge
     /// heaps has millions).
     pub list_moves: bool,
+    /// The Grundy value and the outcome alone (`grundy solve --value-only`): no move is
+    /// looked at on its own, so the answer's `winning_moves` and `moves` are empty. Only
+    /// the pruned search answers it (normal play, no remoteness: anything else is refused
+    /// as bad input), and `all_moves` must be off. Kept in the store under its own key
+    /// (engine `search-value`), so it is never read back as an analysis; it is answered
+    /// from a full analysis the store already holds for the position.
+    pub value_only: bool,
     /// The store answers are read from and kept in.
     pub store: Option<&'a Store>,
     /// Keep answers that took at least this long (`Duration::ZERO`: every answer).
@@ -489,6 +496,7 @@ impl Default for SolveOptions<'_> {
             engine: EngineChoice::Auto,
             all_moves: true,
             list_moves: true,
+            value_only: false,
             store: None,
             keep_after: Duration::ZERO,
             graph_source: None,
@@ -626,6 +634,9 @@ impl Solve<'_, '_> {
                 game.push_str(&format!(" --{name} {:016x}", sum.0));
             }
         }
+        if self.opts.value_only {
+            game.push_str(" --value-only");
+        }
         let identity = Identity {
             game,
             position: position.to_string(),
@@ -686,21 +697,29 @@ impl Solve<'_, '_> {
             )),
             _ => None,
         };
+        let progress = |pr| {
+            if let Some(f) = progress.as_mut() {
+                if last.elapsed() >= Duration::from_secs(1) {
+                    last = Instant::now();
+                    f(&pr);
+                }
+            }
+        };
+        let threads = self.limits.threads;
+        let resumed = self.resumed.take();
+        if self.opts.value_only {
+            return grundy_solve::search_parallel::value_normal_threads(
+                game, p, limit, threads, progress, resumed, saver,
+            );
+        }
         grundy_solve::search_parallel::analyze_normal_threads(
             game,
             p,
             self.opts.all_moves,
             limit,
-            self.limits.threads,
-            |pr| {
-                if let Some(f) = progress.as_mut() {
-                    if last.elapsed() >= Duration::from_secs(1) {
-                        last = Instant::now();
-                        f(&pr);
-                    }
-                }
-            },
-            self.resumed.take(),
+            threads,
+            progress,
+            resumed,
             saver,
         )
     }
@@ -983,6 +1002,9 @@ impl WithGame for Solve<'_, '_> {
             ));
         }
         let search = self.opts.engine.searches(info) && convention == Convention::Normal && !req.remoteness;
+        if self.opts.value_only {
+            refuse_value_only(&info.name, search, self.opts.all_moves)?;
+        }
         let position = game.format_position(&p);
         // Every move carries the position after it: the answer's size is known up front.
         let answer_bytes = count.saturating_mul(BYTES_PER_MOVE + position.len() as u64);
@@ -1014,6 +1036,7 @@ impl WithGame for Solve<'_, '_> {
             &family.position_id(game, &p),
             match (search, self.opts.all_moves) {
                 (false, _) => None,
+                _ if self.opts.value_only => Some("search-value"),
                 (true, false) => Some("search"),
                 (true, true) => Some("search-all"),
             },
@@ -1025,6 +1048,25 @@ impl WithGame for Solve<'_, '_> {
         let kept = self.opts.store;
         if let Some(found) = kept.and_then(|s| store::load_analysis(s, &key)) {
             return Ok(self.listed(found));
+        }
+        if self.opts.value_only {
+            // A full analysis of the position, kept before, holds its value.
+            for engine in ["search", "search-all"] {
+                let full = store::answer_key(
+                    &info.name,
+                    convention,
+                    req,
+                    &family.position_id(game, &p),
+                    Some(engine),
+                    &position,
+                );
+                if let Some(mut found) = kept.and_then(|s| store::load_analysis(s, &full)) {
+                    found.winning_moves.clear();
+                    found.moves.clear();
+                    found.best_move = None;
+                    return Ok(found);
+                }
+            }
         }
         if search {
             if let Some(need) = family.search_need(game, &p) {
@@ -1118,6 +1160,23 @@ impl WithGame for Solve<'_, '_> {
         }
         Ok(self.listed(answer))
     }
+}
+
+/// Refuses a value-only solve ([`SolveOptions::value_only`]) that the pruned search does not
+/// answer (`search` false: misère play, remoteness, another engine) or that asks for the
+/// values of the moves.
+fn refuse_value_only(family: &str, search: bool, all_moves: bool) -> Result<(), AppError> {
+    if all_moves {
+        return Err(AppError::bad(
+            "--value-only gives the position's value alone: it cannot list every move (--all-moves)",
+        ));
+    }
+    if !search {
+        return Err(AppError::bad(format!(
+            "--value-only is for the pruned search in normal play (cram, or --engine search), which this solve of {family} does not use: misère play, --remoteness and the memo engine are refused"
+        )));
+    }
+    Ok(())
 }
 
 /// How far past a limit an estimate must be before a position is refused up front: the

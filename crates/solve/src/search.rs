@@ -830,6 +830,37 @@ pub fn analyze_normal_resumable<G: Game>(
     p: &G::Position,
     values_of_moves: bool,
     limit: usize,
+    progress: impl FnMut(Progress),
+    resumed: Option<crate::search_checkpoint::Saved>,
+    saver: Option<crate::search_checkpoint::Saver>,
+) -> Result<Analysis<G::Move>, SolveError> {
+    normal_resumable(game, p, Some(values_of_moves), limit, progress, resumed, saver)
+}
+
+/// The Grundy value and outcome of `p` under normal play by pruned search, and nothing
+/// else: no move is looked at on its own (the answer's `moves` and `winning_moves` are
+/// empty, and for a position [`Game::immediate_wins`] settles, its value is `None` and
+/// its outcome a first-player win). The same search as [`analyze_normal_resumable`]
+/// without its first part (a query per move), with the same checkpoints (which settle no
+/// move) and progress (`moves` is 0).
+pub fn value_normal_resumable<G: Game>(
+    game: &G,
+    p: &G::Position,
+    limit: usize,
+    progress: impl FnMut(Progress),
+    resumed: Option<crate::search_checkpoint::Saved>,
+    saver: Option<crate::search_checkpoint::Saver>,
+) -> Result<Analysis<G::Move>, SolveError> {
+    normal_resumable(game, p, None, limit, progress, resumed, saver)
+}
+
+/// [`analyze_normal_resumable`] (`values_of_moves` given) or [`value_normal_resumable`]
+/// (`None`: the position's value alone).
+pub(crate) fn normal_resumable<G: Game>(
+    game: &G,
+    p: &G::Position,
+    values_of_moves: Option<bool>,
+    limit: usize,
     mut progress: impl FnMut(Progress),
     resumed: Option<crate::search_checkpoint::Saved>,
     saver: Option<crate::search_checkpoint::Saver>,
@@ -837,8 +868,12 @@ pub fn analyze_normal_resumable<G: Game>(
     use crate::search_checkpoint::Settled;
     use std::cell::RefCell;
     use std::rc::Rc;
+    let value_only = values_of_moves.is_none();
+    let values_of_moves = values_of_moves.unwrap_or(false);
     let mut successors = Vec::new();
-    game.moves(p, |m, q| successors.push((m, q)));
+    if !value_only {
+        game.moves(p, |m, q| successors.push((m, q)));
+    }
     let mut settled: Vec<Settled> = Vec::new();
     let mut entries = Vec::new();
     let mut table_bytes = 0;
@@ -884,6 +919,7 @@ pub fn analyze_normal_resumable<G: Game>(
         }
     };
     if let Some(wins) = game.immediate_wins(p) {
+        let wins = if value_only { Vec::new() } else { wins };
         let mut moves = Vec::with_capacity(successors.len());
         for (mv, q) in successors {
             let outcome = if game.immediate_wins(&q).is_some() {

@@ -560,23 +560,60 @@ pub fn analyze_normal_threads<G: Game>(
     values_of_moves: bool,
     limit: usize,
     threads: usize,
+    progress: impl FnMut(Progress),
+    resumed: Option<Saved>,
+    saver: Option<Saver>,
+) -> Result<Analysis<G::Move>, SolveError> {
+    normal_threads(
+        game,
+        p,
+        Some(values_of_moves),
+        limit,
+        threads,
+        progress,
+        resumed,
+        saver,
+    )
+}
+
+/// [`crate::search::value_normal_resumable`] on `threads` threads (one thread: that
+/// function itself): the Grundy value and outcome of `p` alone, no move looked at on its
+/// own, the position's value split between the threads as in [`analyze_normal_threads`],
+/// with the same checkpoints (which settle no move).
+pub fn value_normal_threads<G: Game>(
+    game: &G,
+    p: &G::Position,
+    limit: usize,
+    threads: usize,
+    progress: impl FnMut(Progress),
+    resumed: Option<Saved>,
+    saver: Option<Saver>,
+) -> Result<Analysis<G::Move>, SolveError> {
+    normal_threads(game, p, None, limit, threads, progress, resumed, saver)
+}
+
+/// [`analyze_normal_threads`] (`values_of_moves` given) or [`value_normal_threads`]
+/// (`None`).
+#[allow(clippy::too_many_arguments)]
+fn normal_threads<G: Game>(
+    game: &G,
+    p: &G::Position,
+    values_of_moves: Option<bool>,
+    limit: usize,
+    threads: usize,
     mut progress: impl FnMut(Progress),
     resumed: Option<Saved>,
     saver: Option<Saver>,
 ) -> Result<Analysis<G::Move>, SolveError> {
     if threads <= 1 || game.immediate_wins(p).is_some() {
-        return crate::search::analyze_normal_resumable(
-            game,
-            p,
-            values_of_moves,
-            limit,
-            progress,
-            resumed,
-            saver,
-        );
+        return crate::search::normal_resumable(game, p, values_of_moves, limit, progress, resumed, saver);
     }
+    let value_only = values_of_moves.is_none();
+    let values_of_moves = values_of_moves.unwrap_or(false);
     let mut successors = Vec::new();
-    game.moves(p, |m, q| successors.push((m, q)));
+    if !value_only {
+        game.moves(p, |m, q| successors.push((m, q)));
+    }
     let table = SharedTable::new();
     let mut done: Vec<Settled> = Vec::new();
     if let Some(saved) = resumed {
@@ -618,7 +655,7 @@ pub fn analyze_normal_threads<G: Game>(
         options: &options,
         // A move that decides the game at once has no value: then the position's value is
         // worked out from its options alone.
-        every_move: sum_of.iter().all(Option::is_some),
+        every_move: !value_only && sum_of.iter().all(Option::is_some),
     };
     let total = successors.len();
     let settled_of = |answers: &[Option<Answer>]| -> Vec<Settled> {
