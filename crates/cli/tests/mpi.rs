@@ -180,6 +180,52 @@ fn rank_pid(parent: u32, rank: usize) -> Option<u32> {
     None
 }
 
+/// Waits (polling every `poll`, at most `within`) until `ready()` holds and rank `rank` of the
+/// `mpirun` run `child` is found, kills that rank (SIGKILL) and waits up to 60 s for the run
+/// to end (killing `mpirun` past that). Returns the run's exit status, `None` when it had to
+/// be killed. Panics, naming `what`, when the rank was not found while the run lasted.
+fn kill_rank_when(
+    child: &mut std::process::Child,
+    rank: usize,
+    within: Duration,
+    poll: Duration,
+    what: &str,
+    mut ready: impl FnMut() -> bool,
+) -> Option<std::process::ExitStatus> {
+    let started = Instant::now();
+    let mut victim = None;
+    while started.elapsed() < within {
+        if ready() {
+            victim = rank_pid(child.id(), rank);
+            if victim.is_some() {
+                break;
+            }
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(poll);
+    }
+    let victim = victim.unwrap_or_else(|| panic!("rank {rank} found while {what} ran (make it longer?)"));
+    let killed = Command::new("kill")
+        .args(["-KILL", &victim.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            return Some(st);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn a_killed_rank_loses_only_its_game() {
     let dir = tempfile::tempdir().unwrap();
@@ -201,39 +247,14 @@ fn a_killed_rank_loses_only_its_game() {
     c.args(args).stdout(Stdio::null()).stderr(Stdio::null());
     let mut child = c.spawn().expect("mpirun runs");
     // Kill rank 1 (SIGKILL) once a few games are in the journal: mpirun then ends the run.
-    let started = Instant::now();
-    let mut victim = None;
-    while started.elapsed() < Duration::from_secs(120) {
-        if journal_games(&j).len() >= 3 {
-            victim = rank_pid(child.id(), 1);
-            if victim.is_some() {
-                break;
-            }
-        }
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let victim = victim.expect("rank 1 found while the census ran (make the census longer?)");
-    let killed = Command::new("kill")
-        .args(["-KILL", &victim.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    // The run ends (mpirun stops the other ranks); if not, SIGKILL it too.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(st) = child.try_wait().unwrap() {
-            break Some(st);
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = kill_rank_when(
+        &mut child,
+        1,
+        Duration::from_secs(120),
+        Duration::from_millis(5),
+        "the census",
+        || journal_games(&j).len() >= 3,
+    );
     if let Some(st) = status {
         assert!(!st.success(), "the run went on without rank 1");
     }
@@ -491,38 +512,14 @@ fn a_dense_solve_killed_on_a_rank_resumes_from_its_finished_tiers() {
     c.args(args).stdout(Stdio::null()).stderr(Stdio::null());
     let mut child = c.spawn().expect("mpirun runs");
     // Kill rank 1 once tier 11 is finished (tiers 13 to 25, most of the work, remain).
-    let started = Instant::now();
-    let mut victim = None;
-    while started.elapsed() < Duration::from_secs(300) {
-        if tier_done(&dir, 11) {
-            victim = rank_pid(child.id(), 1);
-            if victim.is_some() {
-                break;
-            }
-        }
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let victim = victim.expect("rank 1 found while the solve ran (make the solve longer?)");
-    let killed = Command::new("kill")
-        .args(["-KILL", &victim.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(st) = child.try_wait().unwrap() {
-            break Some(st);
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = kill_rank_when(
+        &mut child,
+        1,
+        Duration::from_secs(300),
+        Duration::from_millis(2),
+        "the solve",
+        || tier_done(&dir, 11),
+    );
     if let Some(st) = status {
         assert!(!st.success(), "the run went on without rank 1");
     }
@@ -732,36 +729,14 @@ fn a_store_backed_dense_solve_on_three_ranks_resumes_with_the_same_command() {
     let mut c = mpirun(3);
     c.args(args).stdout(Stdio::null()).stderr(Stdio::null());
     let mut child = c.spawn().expect("mpirun runs");
-    let started = Instant::now();
-    let mut victim = None;
-    while started.elapsed() < Duration::from_secs(300) {
-        let done = pending_folders(&db).first().is_some_and(|d| tier_done(d, 11));
-        if done {
-            victim = rank_pid(child.id(), 1);
-            if victim.is_some() {
-                break;
-            }
-        }
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let victim = victim.expect("rank 1 found while the solve ran (make the solve longer?)");
-    let killed = Command::new("kill")
-        .args(["-KILL", &victim.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.wait();
+    kill_rank_when(
+        &mut child,
+        1,
+        Duration::from_secs(300),
+        Duration::from_millis(2),
+        "the solve",
+        || pending_folders(&db).first().is_some_and(|d| tier_done(d, 11)),
+    );
     let folders = pending_folders(&db);
     assert_eq!(folders.len(), 1, "{folders:?}");
     let dir = folders[0].clone();
