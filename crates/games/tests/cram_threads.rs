@@ -11,6 +11,9 @@ use grundy_solve::search_parallel::{analyze_normal_threads, grundy_sum};
 use grundy_solve::{brute, Convention, SolveError};
 use proptest::prelude::*;
 
+mod common;
+use common::holed;
+
 type Board = <Cram as Game>::Position;
 
 fn board(text: &str) -> Board {
@@ -33,24 +36,6 @@ fn summary(a: &Analysis<<Cram as Game>::Move>) -> Summary {
             .map(|m| (Cram.format_move(&m.mv), m.grundy.map(|g| g.0), m.outcome))
             .collect(),
     )
-}
-
-/// A board of `rows` × `cols` with the cells of `holes` (bit r·cols + c) filled.
-fn holed(rows: u32, cols: u32, holes: u32) -> String {
-    (0..rows)
-        .map(|r| {
-            (0..cols)
-                .map(|c| {
-                    if holes >> (r * cols + c) & 1 == 1 {
-                        '#'
-                    } else {
-                        '.'
-                    }
-                })
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 proptest! {

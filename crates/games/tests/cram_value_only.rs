@@ -13,6 +13,9 @@ use grundy_solve::search_parallel::value_normal_threads;
 use grundy_solve::{brute, Convention, SolveError};
 use proptest::prelude::*;
 
+mod common;
+use common::holed;
+
 type Board = <Cram as Game>::Position;
 
 fn board(text: &str) -> Board {
@@ -21,24 +24,6 @@ fn board(text: &str) -> Board {
 
 fn value(p: &Board, threads: usize) -> Analysis<<Cram as Game>::Move> {
     value_normal_threads(&Cram, p, usize::MAX, threads, |_| {}, None, None).expect("no limit")
-}
-
-/// A board of `rows` × `cols` with the cells of `holes` (bit r·cols + c) filled.
-fn holed(rows: u32, cols: u32, holes: u32) -> String {
-    (0..rows)
-        .map(|r| {
-            (0..cols)
-                .map(|c| {
-                    if holes >> (r * cols + c) & 1 == 1 {
-                        '#'
-                    } else {
-                        '.'
-                    }
-                })
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 proptest! {

@@ -43,6 +43,16 @@ fn compute(rules: &HeapRules, count: u64) -> SeqEngine {
     e
 }
 
+/// An engine for `count` heaps of `rules` that looks for no period and runs every step on
+/// `threads` threads, even where it would use one (the values must not depend on it).
+fn forced_threads(rules: &HeapRules, count: u64, threads: usize) -> SeqEngine {
+    let mut e = SeqEngine::new(rules, count, StoreOptions::default()).unwrap();
+    e.use_period(false);
+    e.set_threads(threads);
+    e.force_all_threads(true);
+    e
+}
+
 fn reference_tables() -> Vec<(String, Vec<u64>)> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(reference_dir()).expect("tests/data/heap is in the repository") {
@@ -186,10 +196,7 @@ proptest! {
         let count = 4700;
         let want = naive::values(&rules, count as usize);
         for threads in 1..=4 {
-            let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
-            e.use_period(false);
-            e.set_threads(threads);
-            e.force_all_threads(true);
+            let mut e = forced_threads(&rules, count, threads);
             e.compute_to(count).unwrap();
             let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
             prop_assert_eq!(&got, &want, "{} threads", threads);
@@ -594,10 +601,7 @@ fn time_two_threads() {
         let one = t.elapsed();
         let mut times = Vec::new();
         for take_after in [sparse::TAKE_AFTER_DEFAULT, std::time::Duration::from_secs(3600)] {
-            let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
-            e.use_period(false);
-            e.set_threads(2);
-            e.force_all_threads(true);
+            let mut e = forced_threads(&r, n, 2);
             if let Method::Sparse(s) = &mut e.method {
                 s.take_after = take_after;
             }
@@ -895,10 +899,7 @@ fn the_main_thread_taking_batches_over_keeps_the_values() {
         plain.compute_to(n).unwrap();
         for threads in [2, 3] {
             for take_after in [std::time::Duration::ZERO, sparse::TAKE_AFTER_DEFAULT, hours] {
-                let mut e = SeqEngine::new(&r, n, StoreOptions::default()).unwrap();
-                e.use_period(false);
-                e.set_threads(threads);
-                e.force_all_threads(true);
+                let mut e = forced_threads(&r, n, threads);
                 if let Method::Sparse(s) = &mut e.method {
                     s.take_after = take_after;
                 }
@@ -940,10 +941,7 @@ proptest! {
         let count = 400u64;
         let want = naive::values(&rules, count as usize);
         for threads in 1..=3 {
-            let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
-            e.use_period(false);
-            e.set_threads(threads);
-            e.force_all_threads(true);
+            let mut e = forced_threads(&rules, count, threads);
             e.compute_to(count).unwrap();
             let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
             prop_assert_eq!(&got, &want, "{:?} on {} threads", d, threads);
