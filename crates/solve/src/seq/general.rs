@@ -20,9 +20,21 @@
 //! Each heap costs O(t·W + p·W) word operations (W = words of a value bitset) plus the
 //! tables' O(n·W) per size: quadratic overall, for runs of up to some 10^5 heaps. Values are
 //! checked against the definition ([`super::naive`]) by property tests.
+//!
+//! With several threads ([`General::compute_parallel`]) the quadratic steps of a large heap
+//! are shared out on a rayon pool: the pairs of a split into two heaps by ranges of the
+//! smaller heap, each range marking a bitset of its own, and a table row X_j(m) by blocks of
+//! values g of G(a), each block owning the unions of its values (as in `triple.rs`). The sets
+//! are ORed at the end; OR is order-free, so the values are those of one thread.
 
 use super::store::Cell;
 use grundy_core::heap::{for_each_partition, Digit, HeapRules, LEAVE_ONE, MAX_LEAVE, TAKE_ALL};
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// A step of fewer word operations or pairs than this stays on one thread: handing it to
+/// the pool would cost more than it saves.
+const PARALLEL_WORK: usize = 1 << 15;
 
 /// A kind of split: into `j` heaps (j ≥ 1), which must all differ when `unequal`.
 type Kind = (u32, bool);
@@ -59,6 +71,43 @@ pub struct General {
     used: Vec<bool>,
     used_list: Vec<usize>,
     parts: Vec<u64>,
+    /// The pool of [`General::compute_parallel`], built for its thread count on first use.
+    pool: Option<Arc<rayon::ThreadPool>>,
+    /// Work from which a step uses the pool ([`PARALLEL_WORK`]; 0 in tests).
+    parallel_work: usize,
+    /// Steps computed on the pool (so tests can tell that it ran).
+    pub parallel_steps: u64,
+}
+
+/// The values G(a) ⊕ G(m − a) for a in `1..=top`, as a bitset of `words` words (every
+/// value so far fits: `words` = [`words_for`] of the largest), shared out on `pool` by
+/// ranges of a.
+fn pairs_on_pool<T: Cell>(cells: &[T], m: usize, top: usize, words: usize, pool: &rayon::ThreadPool) -> Vec<u64> {
+    let pieces = 4 * pool.current_num_threads();
+    let len = top.div_ceil(pieces).max(1);
+    pool.install(|| {
+        (0..pieces)
+            .into_par_iter()
+            .map(|i| {
+                let mut bits = vec![0u64; words];
+                let lo = 1 + i * len;
+                let hi = (lo + len).min(top + 1);
+                for a in lo..hi {
+                    let v = cells[a].get() ^ cells[m - a].get();
+                    bits[v >> 6] |= 1 << (v & 63);
+                }
+                bits
+            })
+            .reduce(
+                || vec![0u64; words],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x |= y;
+                    }
+                    a
+                },
+            )
+    })
 }
 
 fn words_for(max: usize) -> usize {
@@ -82,6 +131,67 @@ fn or_into(dst: &mut Vec<u64>, src: &[u64]) {
     for (d, s) in dst.iter_mut().zip(src) {
         *d |= s;
     }
+}
+
+fn or_into_slice(dst: &mut [u64], src: &[u64]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d |= s;
+    }
+}
+
+/// The row ∪ G(a) ⊕ X(m − a) for a in `1..top` (X: the rows of `prev`, `w` words each),
+/// shared out on `pool` by blocks of values g of G(a): each block ORs the rows of its values
+/// into its part of `groups` (v_bits × w words, left zeroed), then translates them into a
+/// row of its own; the rows are ORed.
+fn row_on_pool<T: Cell>(
+    cells: &[T],
+    prev: &[u64],
+    groups: &mut [u64],
+    m: usize,
+    top: usize,
+    w: usize,
+    pool: &rayon::ThreadPool,
+) -> Vec<u64> {
+    let v_bits = w * 64;
+    let block = v_bits.div_ceil(4 * pool.current_num_threads()).max(1);
+    pool.install(|| {
+        groups[..v_bits * w]
+            .par_chunks_mut(block * w)
+            .enumerate()
+            .map(|(bi, rows)| {
+                let (g0, g1) = (bi * block, bi * block + rows.len() / w);
+                let mut used = vec![false; g1 - g0];
+                for (a, cell) in cells.iter().enumerate().take(top).skip(1) {
+                    let g = cell.get();
+                    if g < g0 || g >= g1 {
+                        continue;
+                    }
+                    used[g - g0] = true;
+                    let row = &prev[(m - a) * w..(m - a + 1) * w];
+                    for (u, r) in rows[(g - g0) * w..(g - g0 + 1) * w].iter_mut().zip(row) {
+                        *u |= r;
+                    }
+                }
+                let mut out = vec![0u64; w];
+                for (i, _) in used.iter().enumerate().filter(|(_, &u)| u) {
+                    let g = g0 + i;
+                    for (wi, word) in rows[i * w..(i + 1) * w].iter_mut().enumerate() {
+                        if *word != 0 {
+                            out[wi ^ (g >> 6)] |= xor_bits(*word, g & 63);
+                        }
+                        *word = 0;
+                    }
+                }
+                out
+            })
+            .reduce(
+                || vec![0u64; w],
+                |mut a, b| {
+                    or_into_slice(&mut a, &b);
+                    a
+                },
+            )
+    })
 }
 
 /// The word whose bit x ⊕ c is bit x of `word` (c < 64): one swap of bit blocks per bit
@@ -166,20 +276,33 @@ impl General {
             used: Vec::new(),
             used_list: Vec::new(),
             parts: Vec::new(),
+            pool: None,
+            parallel_work: PARALLEL_WORK,
+            parallel_steps: 0,
         };
         for n in 0..known.len() {
-            g.absorb(known, n);
+            g.absorb(known, n, None);
         }
         g
     }
 
+    /// Makes every step use the pool, however small (tests of the parallel path).
+    pub fn force_parallel(&mut self) {
+        self.parallel_work = 0;
+    }
+
+    /// The pool when `work` is worth it.
+    fn pool_for<'p>(&self, pool: Option<&'p rayon::ThreadPool>, work: usize) -> Option<&'p rayon::ThreadPool> {
+        pool.filter(|_| work >= self.parallel_work)
+    }
+
     /// Brings the tables to sizes ≤ n and the unions to sizes ≤ n − start (needs G below n).
-    fn absorb<T: Cell>(&mut self, cells: &[T], n: usize) {
+    fn absorb<T: Cell>(&mut self, cells: &[T], n: usize, pool: Option<&rayon::ThreadPool>) {
         if n < self.absorbed {
             return;
         }
         while self.tables_len <= n && !self.tables.is_empty() {
-            self.extend_tables(cells);
+            self.extend_tables(cells, pool);
         }
         if !self.block.is_empty() {
             let p = self.block.len();
@@ -189,7 +312,7 @@ impl General {
                     let (j, unequal) = self.kinds[i];
                     let mut set = std::mem::take(&mut self.seen);
                     set.clear();
-                    self.split_values(cells, j, unequal, m, &mut set);
+                    self.split_values(cells, j, unequal, m, &mut set, pool);
                     or_into(&mut self.unions[i][m % p], &set);
                     self.seen = set;
                 }
@@ -200,20 +323,29 @@ impl General {
     }
 
     /// Builds the tables of the next size m = `tables_len` (needs G below m).
-    fn extend_tables<T: Cell>(&mut self, cells: &[T]) {
+    fn extend_tables<T: Cell>(&mut self, cells: &[T], pool: Option<&rayon::ThreadPool>) {
         let m = self.tables_len;
         let w = self.words;
         // X_2(m).
+        let on_pool = self.pool_for(pool, m / 2);
         let t2 = &mut self.tables[0];
         t2.resize((m + 1) * w, 0);
-        for a in 1..=m / 2 {
-            let v = cells[a].get() ^ cells[m - a].get();
-            t2[m * w + (v >> 6)] |= 1 << (v & 63);
+        if let Some(pool) = on_pool {
+            let bits = pairs_on_pool(cells, m, m / 2, w, pool);
+            or_into_slice(&mut t2[m * w..(m + 1) * w], &bits);
+            self.parallel_steps += 1;
+        } else {
+            for a in 1..=m / 2 {
+                let v = cells[a].get() ^ cells[m - a].get();
+                t2[m * w + (v >> 6)] |= 1 << (v & 63);
+            }
         }
         // X_j(m) = ∪ G(a) ⊕ X_{j−1}(m − a): the rows X_{j−1}(m − a) ORed per value g of
         // G(a), then each union translated by g a word at a time.
         let v_bits = w * 64;
         for j in 3..=self.table_j as usize {
+            let top = m.saturating_sub(j - 2);
+            let on_pool = self.pool_for(pool, top * w);
             let (lower, upper) = self.tables.split_at_mut(j - 2);
             let prev = &lower[j - 3];
             let row_of = |s: usize| &prev[s * w..(s + 1) * w];
@@ -223,8 +355,15 @@ impl General {
                 self.used.clear();
                 self.used.resize(v_bits, false);
             }
+            if let Some(pool) = on_pool {
+                let bits = row_on_pool(cells, prev, &mut self.groups, m, top, w, pool);
+                let out = &mut upper[0];
+                out.resize((m + 1) * w, 0);
+                or_into_slice(&mut out[m * w..(m + 1) * w], &bits);
+                self.parallel_steps += 1;
+                continue;
+            }
             self.used_list.clear();
-            let top = m.saturating_sub(j - 2);
             for (a, cell) in cells.iter().enumerate().take(top).skip(1) {
                 let g = cell.get();
                 if !self.used[g] {
@@ -254,11 +393,26 @@ impl General {
 
     /// ORs into `out` the values of the splits of m tokens into j heaps (j = 1: G(m)), all
     /// different with `unequal` (needs G up to m, tables up to m).
-    fn split_values<T: Cell>(&mut self, cells: &[T], j: u32, unequal: bool, m: usize, out: &mut Vec<u64>) {
+    fn split_values<T: Cell>(
+        &mut self,
+        cells: &[T],
+        j: u32,
+        unequal: bool,
+        m: usize,
+        out: &mut Vec<u64>,
+        pool: Option<&rayon::ThreadPool>,
+    ) {
         match (j, unequal) {
             (1, _) => mark(out, cells[m].get()),
             (2, _) => {
                 let top = if unequal { (m - 1) / 2 } else { m / 2 };
+                if let Some(pool) = self.pool_for(pool, top) {
+                    // Every value below m is at most the largest, so its pairs fit in `words`.
+                    let bits = pairs_on_pool(cells, m, top, self.words, pool);
+                    or_into(out, &bits);
+                    self.parallel_steps += 1;
+                    return;
+                }
                 for a in 1..=top {
                     mark(out, cells[a].get() ^ cells[m - a].get());
                 }
@@ -279,8 +433,45 @@ impl General {
 
     /// Computes `cells[from..to]`; stops at a heap whose value does not fit in `T`.
     pub fn compute<T: Cell>(&mut self, cells: &mut [T], from: usize, to: usize) -> Result<(), usize> {
+        self.compute_with(cells, from, to, None)
+    }
+
+    /// [`General::compute`] with the quadratic steps of large heaps on a rayon pool of
+    /// `threads` threads (built on first use): the same values.
+    pub fn compute_parallel<T: Cell>(
+        &mut self,
+        cells: &mut [T],
+        from: usize,
+        to: usize,
+        threads: usize,
+    ) -> Result<(), usize> {
+        if threads < 2 {
+            return self.compute_with(cells, from, to, None);
+        }
+        let pool = match &self.pool {
+            Some(p) if p.current_num_threads() == threads => p.clone(),
+            _ => {
+                let Ok(p) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
+                    // No threads to be had: one thread gives the same values.
+                    return self.compute_with(cells, from, to, None);
+                };
+                let p = Arc::new(p);
+                self.pool = Some(p.clone());
+                p
+            }
+        };
+        self.compute_with(cells, from, to, Some(&pool))
+    }
+
+    fn compute_with<T: Cell>(
+        &mut self,
+        cells: &mut [T],
+        from: usize,
+        to: usize,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Result<(), usize> {
         for n in from..to {
-            self.absorb(cells, n);
+            self.absorb(cells, n, pool);
             let mut seen = std::mem::take(&mut self.seen);
             seen.clear();
             seen.resize(self.words + 1, 0);
@@ -295,7 +486,7 @@ impl General {
                 }
                 for j in split_bits(d) {
                     if m >= j as usize {
-                        self.split_values(cells, j, unequal, m, &mut seen);
+                        self.split_values(cells, j, unequal, m, &mut seen, pool);
                     }
                 }
             }
@@ -337,7 +528,7 @@ impl General {
                     self.tables_len = 0;
                     if !self.tables.is_empty() {
                         while self.tables_len <= n {
-                            self.extend_tables(cells);
+                            self.extend_tables(cells, pool);
                         }
                     }
                 }

@@ -318,11 +318,17 @@ impl SeqEngine {
                     Method::Triple(t) if self.threads >= 2 => {
                         t.compute_parallel(b.cells_mut(), self.len, step_to, self.threads)
                     }
+                    Method::General(g) if self.threads >= 2 => {
+                        g.compute_parallel(b.cells_mut(), self.len, step_to, self.threads)
+                    }
                     m => run(m, b.cells_mut(), self.len, step_to),
                 },
                 Values::U32(b) => match &mut self.method {
                     Method::Triple(t) if self.threads >= 2 => {
                         t.compute_parallel(b.cells_mut(), self.len, step_to, self.threads)
+                    }
+                    Method::General(g) if self.threads >= 2 => {
+                        g.compute_parallel(b.cells_mut(), self.len, step_to, self.threads)
                     }
                     m => run(m, b.cells_mut(), self.len, step_to),
                 },

@@ -346,17 +346,31 @@ fn wide_rules() -> impl Strategy<Value = HeapRules> {
 /// The general engine's values, computed in chunks from a resumed start (so catching up
 /// from known values is tested too).
 fn general_values(rules: &HeapRules, count: usize, resume_at: usize) -> Vec<u64> {
+    general_values_on(rules, count, resume_at, 1)
+}
+
+/// [`general_values`] on `threads` threads, every step forced onto the pool when more than
+/// one.
+fn general_values_on(rules: &HeapRules, count: usize, resume_at: usize, threads: usize) -> Vec<u64> {
     let want_first = naive::values(rules, resume_at.min(count));
     let mut cells: Vec<u32> = vec![0; count];
     for (c, v) in cells.iter_mut().zip(&want_first) {
         *c = *v as u32;
     }
     let mut g = general::General::new(rules, &cells[..want_first.len()]);
+    if threads > 1 {
+        g.force_parallel();
+    }
     let mut at = want_first.len();
     while at < count {
         let to = (at + 7).min(count);
-        g.compute(&mut cells, at, to).unwrap();
+        g.compute_parallel(&mut cells, at, to, threads).unwrap();
         at = to;
+    }
+    if threads > 1 && rules.max_parts() >= 4 && count > want_first.len() + 8 {
+        // A split into four heaps or more without the flag keeps X_3 (and X_2) tables,
+        // built on the pool from heap 0 on.
+        assert!(g.parallel_steps > 0 || rules.has_unequal(), "the pool was never used");
     }
     cells.iter().map(|&v| u64::from(v)).collect()
 }
@@ -368,6 +382,12 @@ proptest! {
     fn general_engine_matches_naive(rules in wide_rules(), resume_at in 0usize..40) {
         let count = if rules.max_parts() > 3 { 40 } else { 90 };
         prop_assert_eq!(general_values(&rules, count, resume_at), naive::values(&rules, count));
+    }
+
+    #[test]
+    fn general_engine_on_threads_matches_naive(rules in wide_rules(), resume_at in 0usize..40, threads in 2usize..4) {
+        let count = if rules.max_parts() > 3 { 40 } else { 90 };
+        prop_assert_eq!(general_values_on(&rules, count, resume_at, threads), naive::values(&rules, count));
     }
 
     #[test]
