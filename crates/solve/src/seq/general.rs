@@ -34,7 +34,7 @@ use std::sync::Arc;
 
 /// A step of fewer word operations or pairs than this stays on one thread: handing it to
 /// the pool would cost more than it saves.
-const PARALLEL_WORK: usize = 1 << 15;
+const PARALLEL_WORK: usize = 1 << 13;
 
 /// A kind of split: into `j` heaps (j ≥ 1), which must all differ when `unequal`.
 type Kind = (u32, bool);
