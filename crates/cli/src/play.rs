@@ -1,16 +1,29 @@
 //! `grundy play FAMILY POSITION`: play against perfect play in the terminal. Moves are read
 //! from stdin in the family's notation, one a line; the engine answers with the move perfect
 //! play chooses (win fastest, lose slowest, by remoteness). `undo`, `moves`, `hint`, `quit`.
+//!
+//! Remoteness needs a whole-position search. In misère play that search can be out of reach
+//! where the outcomes are not (sums of large heaps, answered by the game's misère quotient):
+//! when the search has not answered within [`REMOTENESS_SECONDS`] or stops at a limit, play
+//! goes on with the outcomes alone (the answer `grundy solve --misere` gives), says so once,
+//! and plays a winning move whenever there is one (not always the fastest).
 
 use crate::db::DbOptions;
 use crate::error::CliError;
 use crate::solve::app_error;
 use crate::solve::{read_position, GameArgs};
+use grundy_app::solve::ErrorKind;
 use grundy_app::solve::{solve_with, Limits, SolveOptions, SolveRequest, SolveResponse};
 use grundy_core::Outcome;
 use grundy_store::Store;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
+
+/// How long a misère position's remoteness is searched for before play goes on with the
+/// outcomes alone.
+pub const REMOTENESS_SECONDS: u64 = 3;
 
 /// Who moves first.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,14 +75,61 @@ struct Session {
 }
 
 impl Session {
-    fn analyse(&self) -> Result<SolveResponse, CliError> {
-        let opts = SolveOptions {
+    fn options(&self) -> SolveOptions<'_> {
+        SolveOptions {
             store: self.store.as_ref(),
             game_source: self.game_source.clone(),
             keep_after: Duration::ZERO,
             ..SolveOptions::default()
+        }
+    }
+
+    /// The position's answer. In misère play with remoteness asked, the search is given
+    /// [`REMOTENESS_SECONDS`]; when it cannot answer in time or within its limits, the
+    /// outcomes alone are asked (and remoteness is not asked again this game): `true` is
+    /// returned with the answer then.
+    fn analyse(&mut self) -> Result<(SolveResponse, bool), CliError> {
+        if !(self.req.misere && self.req.remoteness) {
+            return solve_with(&self.req, &self.limits, self.options())
+                .map(|a| (a, false))
+                .map_err(app_error);
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (done, wait) = mpsc::channel::<()>();
+        let timer = {
+            let cancel = cancel.clone();
+            std::thread::spawn(move || {
+                if wait
+                    .recv_timeout(Duration::from_secs(REMOTENESS_SECONDS))
+                    .is_err()
+                {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+            })
         };
-        solve_with(&self.req, &self.limits, opts).map_err(app_error)
+        let limits = Limits {
+            cancel: Some(cancel),
+            ..self.limits.clone()
+        };
+        let first = solve_with(&self.req, &limits, self.options());
+        // Ends the timer (it may already have fired).
+        let _ = done.send(());
+        let _ = timer.join();
+        match first {
+            Ok(a) => Ok((a, false)),
+            Err(e)
+                if matches!(
+                    e.kind,
+                    ErrorKind::Cancelled | ErrorKind::PositionLimit | ErrorKind::Memory | ErrorKind::Limit
+                ) =>
+            {
+                self.req.remoteness = false;
+                solve_with(&self.req, &self.limits, self.options())
+                    .map(|a| (a, true))
+                    .map_err(app_error)
+            }
+            Err(e) => Err(app_error(e)),
+        }
     }
 
     /// Moves to the position after a move (for the graph family, the game goes on as a
@@ -149,6 +209,7 @@ pub fn play(
     let mut history: Vec<SolveRequest> = Vec::new();
     let mut engine_to_move = args.first == First::Engine;
     let mut pending = Some(session.analyse()?);
+    let mut told_outcomes_only = false;
     let convention = if args.misere {
         " (misère: whoever cannot move wins)"
     } else {
@@ -160,10 +221,18 @@ pub fn play(
         args.family
     )?;
     loop {
-        let a = match pending.take() {
+        let (a, outcomes_only) = match pending.take() {
             Some(a) => a,
             None => session.analyse()?,
         };
+        if outcomes_only && !told_outcomes_only {
+            writeln!(
+                out,
+                "note: remoteness is out of reach here (the search did not answer within {REMOTENESS_SECONDS} s or its limits); \
+                 play goes on with the outcomes alone, as `grundy solve --misere` finds them: the engine wins when it can, not always fastest"
+            )?;
+            told_outcomes_only = true;
+        }
         writeln!(out, "position: {}", a.position)?;
         if a.moves.is_empty() {
             // Nobody can move: under normal play the player to move loses.
@@ -234,7 +303,10 @@ pub fn play(
                 "hint" => writeln!(out, "hint: {}", a.best_move.as_deref().unwrap_or("none"))?,
                 "undo" => match history.pop() {
                     Some(prev) => {
+                        // Remoteness stays off once it was out of reach.
+                        let remoteness = session.req.remoteness;
                         session.req = prev;
+                        session.req.remoteness &= remoteness;
                         break None;
                     }
                     None => writeln!(out, "nothing to undo")?,

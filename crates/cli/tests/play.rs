@@ -156,3 +156,63 @@ fn moves_that_are_not_text_are_input_errors() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("UTF-8"), "{err}");
 }
+
+#[test]
+fn misere_sums_out_of_the_searchs_reach_are_played_by_their_outcomes() {
+    // The remoteness search of this misère sum does not answer in its 3 seconds; play goes
+    // on with the outcomes of the misère quotient, says so once, and the engine plays a
+    // winning move.
+    let heaps = ["0.75", "1000", "999", "3"];
+    let solve = grundy(
+        &[
+            "--no-db", "solve", heaps[0], heaps[1], heaps[2], heaps[3], "--misere", "--json",
+        ],
+        "",
+    );
+    assert_eq!(solve.code, 0, "{}", solve.stderr);
+    let v: serde_json::Value = serde_json::from_str(&solve.stdout).unwrap();
+    assert_eq!(v["outcome"], "first", "{}", solve.stdout);
+    let winning: Vec<String> = v["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let r = grundy(
+        &[
+            "--no-db", "play", heaps[0], heaps[1], heaps[2], heaps[3], "--misere", "--first", "engine",
+        ],
+        "quit\n",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout.matches("note: remoteness is out of reach").count(),
+        1,
+        "{}",
+        r.stdout
+    );
+    let played = r
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("engine plays "))
+        .unwrap_or_else(|| panic!("no engine move: {}", r.stdout));
+    assert!(
+        winning.iter().any(|m| m == played),
+        "{played} not among {winning:?}"
+    );
+    // After the engine's winning move the player's position is lost, without remoteness.
+    assert!(
+        r.stdout.contains("your move (you lose against perfect play):"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.ends_with("game abandoned\n"), "{}", r.stdout);
+}
+
+#[test]
+fn small_misere_sums_keep_their_remoteness() {
+    let r = grundy(&["--no-db", "play", "0.75", "3", "4", "--misere"], "quit\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("note:"), "{}", r.stdout);
+    assert!(r.stdout.contains(", remoteness "), "{}", r.stdout);
+}

@@ -82,7 +82,13 @@ pub struct General {
 /// The values G(a) ⊕ G(m − a) for a in `1..=top`, as a bitset of `words` words (every
 /// value so far fits: `words` = [`words_for`] of the largest), shared out on `pool` by
 /// ranges of a.
-fn pairs_on_pool<T: Cell>(cells: &[T], m: usize, top: usize, words: usize, pool: &rayon::ThreadPool) -> Vec<u64> {
+fn pairs_on_pool<T: Cell>(
+    cells: &[T],
+    m: usize,
+    top: usize,
+    words: usize,
+    pool: &rayon::ThreadPool,
+) -> Vec<u64> {
     let pieces = 4 * pool.current_num_threads();
     let len = top.div_ceil(pieces).max(1);
     pool.install(|| {
@@ -292,7 +298,11 @@ impl General {
     }
 
     /// The pool when `work` is worth it.
-    fn pool_for<'p>(&self, pool: Option<&'p rayon::ThreadPool>, work: usize) -> Option<&'p rayon::ThreadPool> {
+    fn pool_for<'p>(
+        &self,
+        pool: Option<&'p rayon::ThreadPool>,
+        work: usize,
+    ) -> Option<&'p rayon::ThreadPool> {
         pool.filter(|_| work >= self.parallel_work)
     }
 

@@ -370,7 +370,10 @@ fn general_values_on(rules: &HeapRules, count: usize, resume_at: usize, threads:
     if threads > 1 && rules.max_parts() >= 4 && count > want_first.len() + 8 {
         // A split into four heaps or more without the flag keeps X_3 (and X_2) tables,
         // built on the pool from heap 0 on.
-        assert!(g.parallel_steps > 0 || rules.has_unequal(), "the pool was never used");
+        assert!(
+            g.parallel_steps > 0 || rules.has_unequal(),
+            "the pool was never used"
+        );
     }
     cells.iter().map(|&v| u64::from(v)).collect()
 }
