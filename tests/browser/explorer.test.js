@@ -23,9 +23,9 @@ let base;
 let browser;
 
 // Starts `grundy serve` on a free loopback port and reads the address it prints.
-function startServer() {
+function startServer(extra = []) {
   return new Promise((resolve, reject) => {
-    const p = spawn(bin, ['--no-db', 'serve', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn(bin, ['--no-db', 'serve', '--addr', '127.0.0.1:0', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     const timer = setTimeout(() => reject(new Error(`grundy serve did not start: ${err}`)), 20000);
     p.stderr.on('data', (d) => {
@@ -57,11 +57,11 @@ after(async () => {
   if (server) server.kill('SIGTERM');
 });
 
-async function openPage() {
+async function openPage(at = base) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(base + '/');
+  await page.goto(at + '/');
   await page.waitForSelector('#moves .move');
   return { page, errors };
 }
@@ -385,6 +385,39 @@ test('a heap game typed by a code the page has no preset for: drawn as heaps, pl
   assert.match(status, /You win/);
   assert.deepStrictEqual(errors, []);
   await page.close();
+});
+
+test('a misère sum whose remoteness is out of reach: the page asks for the outcomes alone and says so', async () => {
+  // A server that answers 408 after 2 s: the remoteness search of this sum does not finish,
+  // the misère quotient answers its outcomes at once.
+  const quick = await startServer(['--timeout', '2']);
+  try {
+    const { page, errors } = await openPage(quick.base);
+    await page.fill('[data-testid="family-code"]', '0.75');
+    await page.press('[data-testid="family-code"]', 'Enter');
+    await page.waitForFunction(() => document.body.dataset.family === '0.75');
+    await page.check('#misere');
+    await page.check('#remote');
+    await page.fill('#position', '1000 999 3');
+    await page.click('#apply');
+    await page.waitForSelector('#note:not([hidden])', { timeout: 20000 });
+    assert.match(await page.textContent('#note'), /Remoteness is out of reach/);
+    await page.waitForFunction(() => document.body.dataset.analysed === '1000 999 3');
+    assert.match(await page.textContent('#outcome'), /first/);
+    assert.strictEqual(await page.textContent('#remoteness'), '–');
+    assert.ok((await page.$$('#moves .move.win')).length > 0);
+    assert.ok(await page.$eval('#error', (e) => e.hidden));
+    // A small sum keeps its remoteness, and the note goes.
+    await page.fill('#position', '3 4');
+    await page.click('#apply');
+    await page.waitForFunction(() => document.body.dataset.analysed === '3 4');
+    assert.ok(await page.$eval('#note', (e) => e.hidden));
+    assert.notStrictEqual(await page.textContent('#remoteness'), '–');
+    assert.deepStrictEqual(errors, []);
+    await page.close();
+  } finally {
+    quick.proc.kill('SIGTERM');
+  }
 });
 
 test('your own game: a pasted subtraction spec is solved and played; a broken file shows its line', async () => {

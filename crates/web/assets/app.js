@@ -746,6 +746,12 @@ function setStatus(text, cls) {
   s.className = `status ${cls || ''}`;
 }
 
+function showNote(msg) {
+  const e = $('note');
+  e.hidden = !msg;
+  e.textContent = msg || '';
+}
+
 function showError(msg) {
   const e = $('error');
   e.hidden = !msg;
@@ -830,15 +836,32 @@ async function solveCurrent() {
   let answer = null;
   let error = '';
   let status = 200;
+  let note = '';
+  const req = request();
   try {
-    answer = await api('/api/solve', request());
+    answer = await api('/api/solve', req);
   } catch (e) {
     error = e.message;
     status = e.status || 0;
+    // Misère remoteness needs a search of whole positions, which can be out of reach where
+    // the outcomes are not (sums of large heaps: the misère quotient answers them). Too slow
+    // (408) or past a limit (422): ask for the outcomes alone, as `grundy play` does.
+    if (req.misere && req.remoteness && (status === 408 || status === 422)) {
+      try {
+        answer = await api('/api/solve', { ...req, remoteness: false });
+        note = 'Remoteness is out of reach here: outcomes only (the engine wins when it can, not always fastest).';
+        error = '';
+        status = 200;
+      } catch (e2) {
+        error = e2.message;
+        status = e2.status || 0;
+      }
+    }
   }
   if (seq !== state.seq) return state.answer;
   state.answer = answer;
   state.status = status;
+  showNote(note);
   // On an error the board stays what it was known to be (null after a move or typed text).
   if (answer) state.board = answer.board || null;
   if (answer && state.req.family !== 'graph') state.req.position = answer.position;
