@@ -460,6 +460,28 @@ impl SeqEngine {
     }
 }
 
+/// The rayon pool of `threads` threads an engine keeps in `cache` (built on first use, or
+/// again for another count); `None` when no threads can be had (one thread gives the same
+/// values).
+fn pool_of(
+    cache: &mut Option<std::sync::Arc<rayon::ThreadPool>>,
+    threads: usize,
+) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+    match cache {
+        Some(p) if p.current_num_threads() == threads => Some(p.clone()),
+        _ => {
+            let p = std::sync::Arc::new(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .ok()?,
+            );
+            *cache = Some(p.clone());
+            Some(p)
+        }
+    }
+}
+
 fn make_method<T: Cell>(rules: &HeapRules, known: &[T]) -> Method {
     match rules {
         HeapRules::TakeBreak { digits, unequal, .. } => match engine_of(rules) {

@@ -117,17 +117,8 @@ impl Triple {
         if threads < 2 {
             return self.compute_with(cells, from, to, None);
         }
-        let pool = match &self.pool {
-            Some(p) if p.current_num_threads() == threads => p.clone(),
-            _ => {
-                let Ok(p) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
-                    // No threads to be had: one thread gives the same values.
-                    return self.compute_with(cells, from, to, None);
-                };
-                let p = Arc::new(p);
-                self.pool = Some(p.clone());
-                p
-            }
+        let Some(pool) = super::pool_of(&mut self.pool, threads) else {
+            return self.compute_with(cells, from, to, None);
         };
         self.compute_with(cells, from, to, Some(&pool))
     }
