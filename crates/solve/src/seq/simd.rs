@@ -10,6 +10,7 @@
 //! | [`unpack_bits_avx2`]        | AVX2                                 | [`unpack_bits_portable`]  |
 //! | [`or_rare_avx2`]            | AVX2                                 | [`or_rare_portable`]      |
 //! | [`witness`]                 | AVX-512 F, BW, VBMI, VBMI2, POPCNT   | [`witness_portable`]      |
+//! | [`witness_window`]          | AVX-512 F, BW, VBMI, VBMI2, POPCNT   | `witness_window_portable` |
 //! | [`with_avx2`] (any code)    | AVX2                                 | the same code without it  |
 //!
 //! What the CPU has is a [`Cpu`] value, detected once per process ([`Cpu::detect`]) and held
@@ -300,10 +301,41 @@ pub(crate) type Targets = [u8; TARGET_VALUES / 8];
 /// The targets left are those of [`witness_portable`]; where it stops may differ (this one
 /// stops after the blocks that crossed off the last target, the twin after that pair).
 #[inline(always)]
-#[allow(unsafe_code)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(crate) fn witness(
     isa: TargetIsa,
+    targets: &mut Targets,
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    to: usize,
+) -> usize {
+    witness_kernel::<false>(isa, 0, targets, low, high, from, to)
+}
+
+/// [`witness`] for targets in the window `base..base + 512`: bit v % 8 of byte v / 8 of the
+/// table stands for the value base + v (the dense scan, see `seq/dense.rs`, whose values
+/// pass 512). `base + 512` must be at most 2^16.
+#[inline(always)]
+pub(crate) fn witness_window(
+    isa: TargetIsa,
+    base: u16,
+    targets: &mut Targets,
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    to: usize,
+) -> usize {
+    debug_assert!(base as usize + TARGET_VALUES <= 1 << 16);
+    witness_kernel::<true>(isa, base, targets, low, high, from, to)
+}
+
+/// [`witness`] (`WINDOW` false, `base` 0) or [`witness_window`].
+#[inline(always)]
+#[allow(unsafe_code)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn witness_kernel<const WINDOW: bool>(
+    isa: TargetIsa,
+    base: u16,
     targets: &mut Targets,
     low: &[u16],
     high: &[u16],
@@ -315,8 +347,8 @@ pub(crate) fn witness(
         let _ = isa;
         // SAFETY: the token `isa` exists only when the CPU has AVX-512 F, BW, VBMI, VBMI2 and
         // POPCNT (`Cpu::targeted`).
-        let i = unsafe { x86::witness_blocks(targets, low, high, from, to) };
-        witness_one_by_one(targets, low, high, i, to)
+        let i = unsafe { x86::witness_blocks::<WINDOW>(base, targets, low, high, from, to) };
+        witness_one_by_one(base, targets, low, high, i, to)
     }
     #[cfg(not(target_arch = "x86_64"))]
     match isa.0 {}
@@ -332,16 +364,36 @@ pub(crate) fn witness_portable(
     from: usize,
     to: usize,
 ) -> usize {
-    witness_one_by_one(targets, low, high, from, to)
+    witness_one_by_one(0, targets, low, high, from, to)
 }
 
-/// [`witness`] one pair at a time.
+/// [`witness_window`] in plain Rust (the reference it is tested against).
+#[cfg(test)]
+pub(crate) fn witness_window_portable(
+    base: u16,
+    targets: &mut Targets,
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    to: usize,
+) -> usize {
+    witness_one_by_one(base, targets, low, high, from, to)
+}
+
+/// [`witness_window`] one pair at a time (`base` 0: [`witness`]).
 #[inline(always)]
-fn witness_one_by_one(targets: &mut Targets, low: &[u16], high: &[u16], from: usize, to: usize) -> usize {
+fn witness_one_by_one(
+    base: u16,
+    targets: &mut Targets,
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    to: usize,
+) -> usize {
     let half = low.len();
     let mut i = from;
     while i < to {
-        let v = (low[i] ^ high[half - 1 - i]) as usize;
+        let v = (low[i] ^ high[half - 1 - i]).wrapping_sub(base) as usize;
         if let Some(t) = targets.get_mut(v >> 3) {
             *t &= !(1 << (v & 7));
         }
@@ -445,7 +497,8 @@ mod x86 {
     /// [`LANES`] pairs are left).
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
     #[allow(unsafe_code)]
-    pub(super) fn witness_blocks(
+    pub(super) fn witness_blocks<const WINDOW: bool>(
+        base: u16,
         targets: &mut Targets,
         low: &[u16],
         high: &[u16],
@@ -460,6 +513,7 @@ mod x86 {
         );
         let seven = _mm512_set1_epi16(7);
         let one = _mm512_set1_epi16(1);
+        let start = _mm512_set1_epi16(base as i16);
         // Values of 512 and more (their byte index v / 8 has bits above the table's 6).
         let big = _mm512_set1_epi16(!(TARGET_VALUES as i16 - 1));
         // The values of the pairs that hit a target, BLOCKS blocks at a time.
@@ -482,6 +536,9 @@ mod x86 {
                     )
                 };
                 let v = _mm512_xor_si512(x, _mm512_permutexvar_epi16(reverse, y));
+                // In a window, the place of the value in it (values below the window wrap
+                // round to 2^16 − ..., past the table like those above it).
+                let v = if WINDOW { _mm512_sub_epi16(v, start) } else { v };
                 // The byte v / 8 of the table (the permute reads the low 6 bits of each byte:
                 // the low byte of a 16-bit lane holds v / 8 for v < 512), then its bit v % 8.
                 let byte = _mm512_permutexvar_epi8(_mm512_srli_epi16(v, 3), table);
@@ -690,6 +747,48 @@ mod tests {
             prop_assert!(stop >= plain_stop);
             if stop < to {
                 prop_assert_eq!(fast, [0; TARGET_VALUES / 8]);
+            }
+        }
+    }
+
+    proptest! {
+        /// The AVX-512 windowed scan against the portable one, values around and past the
+        /// window (below it, in it, above it), and against crossing off every pair.
+        #[test]
+        #[cfg_attr(not(has_avx512_vbmi), ignore = "this CPU has no AVX-512 VBMI: the fast path cannot run here")]
+        fn avx512_window_witness_matches_portable(
+            cells in proptest::collection::vec(0u16..4096, 2..700),
+            picks in proptest::collection::vec(0usize..512, 0..80),
+            base in 0u16..3000,
+            cut in 0usize..1000,
+            start in 0usize..1000,
+        ) {
+            let isa = targeted();
+            let half = cells.len() / 2;
+            let (low, high) = (&cells[..half], &cells[cells.len() - half..]);
+            let to = cut % (half + 1);
+            let from = if to == 0 { 0 } else { start % (to + 1) };
+            let mut targets = [0u8; TARGET_VALUES / 8];
+            for p in picks {
+                targets[p >> 3] |= 1 << (p & 7);
+            }
+            let mut want = targets;
+            for p in from..to {
+                let v = (low[p] ^ high[half - 1 - p]) as usize;
+                if (base as usize..base as usize + TARGET_VALUES).contains(&v) {
+                    let w = v - base as usize;
+                    want[w >> 3] &= !(1 << (w & 7));
+                }
+            }
+            let (mut fast, mut plain) = (targets, targets);
+            let stop = witness_window(isa, base, &mut fast, low, high, from, to);
+            let plain_stop = witness_window_portable(base, &mut plain, low, high, from, to);
+            prop_assert_eq!(fast, plain);
+            prop_assert!(stop >= plain_stop && stop <= to);
+            if stop < to {
+                prop_assert_eq!(fast, [0; TARGET_VALUES / 8]);
+            } else {
+                prop_assert_eq!(fast, want);
             }
         }
     }

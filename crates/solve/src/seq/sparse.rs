@@ -20,6 +20,8 @@
 use super::simd::{self, Avx2, Cpu};
 use super::store::Cell;
 
+#[path = "dense.rs"]
+mod dense;
 #[path = "pipeline.rs"]
 mod pipeline;
 #[path = "targeted.rs"]
@@ -164,6 +166,22 @@ pub struct Sparse {
     pub rare_pairs: u64,
     /// Heaps whose scan looked for its targets only (statistics, see `seq/targeted.rs`).
     pub targeted_scans: u64,
+    /// Heaps computed on the dense path (statistics, see `seq/dense.rs`).
+    pub dense_heaps: u64,
+    /// Windows of targets of the dense path that were all witnessed, so that the pairs were
+    /// scanned again for the next window (statistics, see `seq/dense.rs`).
+    pub window_rescans: u64,
+    /// Whether heaps are computed on the dense path (chosen at each rebuild, see
+    /// `seq/dense.rs`).
+    dense: bool,
+    /// Heaps when the split was last rebuilt.
+    len_at_rebuild: usize,
+    /// The dense path always (`Some(true)`), never (`Some(false)`) or by the rule (`None`,
+    /// the default; tests force it).
+    dense_rule: Option<bool>,
+    /// Pairs of each split rule the dense path marks before its targeted scan
+    /// ([`dense::PREFIX`]; tests make it small).
+    dense_prefix: usize,
     /// Batches of the pipeline that the main thread marked itself, their helper being late
     /// (statistics, see `seq/pipeline.rs`).
     pub taken_batches: u64,
@@ -545,6 +563,12 @@ impl Sparse {
             scanned_pairs: 0,
             rare_pairs: 0,
             targeted_scans: 0,
+            dense_heaps: 0,
+            window_rescans: 0,
+            dense: false,
+            len_at_rebuild: 0,
+            dense_rule: None,
+            dense_prefix: dense::PREFIX,
             taken_batches: 0,
             take_after: pipeline::TAKE_AFTER,
             tuner: Tuner::default(),
@@ -665,6 +689,18 @@ impl Sparse {
             }
         }
         self.rare_at_rebuild = self.rare.len();
+        // The path of the heaps to come, from the share of rare heaps among those since the
+        // last rebuild (all of them at the first) with the new split.
+        let since = if self.len_at_rebuild < values.len() {
+            self.len_at_rebuild
+        } else {
+            0
+        };
+        let rare_recent = self.rare.len() - rare_below(&self.rare, since);
+        self.dense = self
+            .dense_rule
+            .unwrap_or_else(|| dense::wants_dense(values.len(), values.len() - since, rare_recent));
+        self.len_at_rebuild = values.len();
         self.next_rebuild = (values.len() * 2).max(64);
     }
 
@@ -710,6 +746,20 @@ impl Sparse {
         self.cpu
     }
 
+    /// Takes the dense path always (`Some(true)`), never (`Some(false)`), or by the rule
+    /// (`None`), marking `prefix` pairs of each split rule before its targeted scan (tests).
+    #[cfg(test)]
+    pub(crate) fn force_dense(&mut self, rule: Option<bool>, prefix: usize) {
+        self.dense_rule = rule;
+        self.dense = rule.unwrap_or(self.dense);
+        self.dense_prefix = prefix;
+    }
+
+    /// Whether the heaps to come are computed on the dense path (see `seq/dense.rs`).
+    pub fn is_dense(&self) -> bool {
+        self.dense
+    }
+
     /// Always use every thread given to [`Sparse::compute_parallel`], however fast one is
     /// (for benchmarks and tests of the pipeline).
     pub fn force_all_threads(&mut self, forced: bool) {
@@ -743,8 +793,8 @@ impl Sparse {
             }
             // Chunks end at rebuilds, so the split adapts as on one thread.
             let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
-            if self.max_value < 32 && !self.tuner.forced {
-                // Values below 32 take one-word option sets on one thread, faster than the
+            if self.dense || (self.max_value < 32 && !self.tuner.forced) {
+                // The dense path runs on one thread (see `seq/dense.rs`). Values below 32 take one-word option sets on one thread, faster than the
                 // pipeline's byte sets (a batch of 8 heaps takes less time than handing it
                 // between cores costs).
                 self.compute(cells, n, end)?;
@@ -785,7 +835,12 @@ impl Sparse {
         let batch_from = self.batch_from();
         let mut n = from;
         while n < to {
-            if T::MAX <= 0xFFFF && n >= batch_from && n + BATCH <= to && !self.rules.leave_two.is_empty() {
+            if self.dense && T::MAX <= 0xFFFF && self.max_value < 1 << 15 {
+                // Only 16-bit cells come here.
+                let g = self.dense_value(bytemuck::cast_slice(&cells[..n]), n);
+                self.settle(cells, n, g);
+                n += 1;
+            } else if T::MAX <= 0xFFFF && n >= batch_from && n + BATCH <= to && !self.rules.leave_two.is_empty() {
                 if self.max_value < 32 {
                     n += self.compute_batch_small_values(cells, n);
                 } else {

@@ -953,3 +953,88 @@ proptest! {
         }
     }
 }
+
+/// The values of `rules` up to `count` on the dense path from heap 0 (marking `prefix`
+/// pairs of each split rule before the targeted scan; no SIMD when `portable`), in pieces,
+/// on `threads` threads, with the dense statistics: (heaps, window rescans).
+fn dense_values(
+    rules: &HeapRules,
+    count: u64,
+    prefix: usize,
+    portable: bool,
+    threads: usize,
+) -> (Vec<u64>, u64, u64) {
+    let mut e = SeqEngine::new(rules, count, StoreOptions::default()).unwrap();
+    e.use_period(false);
+    e.set_threads(threads);
+    if portable {
+        e.portable_only();
+    }
+    let Method::Sparse(s) = &mut e.method else {
+        panic!("not the rare/common method");
+    };
+    s.force_dense(Some(true), prefix);
+    for to in [97, 700, 1301, count] {
+        e.compute_to(to.min(count)).unwrap();
+    }
+    let Method::Sparse(s) = &e.method else {
+        unreachable!()
+    };
+    ((0..count).map(|i| e.get(i)).collect(), s.dense_heaps, s.window_rescans)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// The dense path, with the targeted scan where the CPU has it and a prefix of 0 to 40
+    /// pairs (so the windows of targets are scanned), on one and two threads, and its
+    /// portable marking: the reference's values.
+    #[test]
+    fn the_dense_path_matches_naive(rules in pipeline_rules(), prefix in 0usize..40, count in 0u64..1600) {
+        let want = naive::values(&rules, count as usize);
+        for (portable, threads) in [(false, 1), (true, 1), (false, 2)] {
+            let (got, heaps, _) = dense_values(&rules, count, prefix, portable, threads);
+            prop_assert_eq!(heaps, count, "every heap on the dense path");
+            prop_assert_eq!(&got, &want, "portable {}, {} threads", portable, threads);
+        }
+    }
+}
+
+/// Values past 512 and a prefix of no pairs: the targets of the first window are all
+/// witnessed, so later windows are scanned (else this test would prove nothing of them).
+#[test]
+fn the_dense_path_scans_later_windows() {
+    let rules = rules_of("0.414");
+    let count = 12000;
+    let want = naive::values(&rules, count as usize);
+    assert!(want.iter().any(|&v| v >= 600), "values pass the first window");
+    let (got, heaps, rescans) = dense_values(&rules, count, 0, false, 1);
+    assert_eq!(got, want);
+    assert_eq!(heaps, count);
+    if simd::Cpu::detect().targeted().is_some() {
+        assert!(rescans > 0, "no later window was scanned");
+    }
+}
+
+/// The rule: the five codes without a sparse space take the dense path, Officers, Grundy's
+/// game and 0.106 (sparse with a heap-parity split) do not.
+#[test]
+fn the_dense_path_is_taken_where_the_split_gives_nothing() {
+    for (name, dense) in [
+        ("0.007", true),
+        ("0.114", true),
+        ("0.135", true),
+        ("0.342", true),
+        ("0.414", true),
+        ("0.6", false),
+        ("grundys-game", false),
+        ("0.106", false),
+        ("0.16", false),
+    ] {
+        let e = compute(&rules_of(name), 1 << 15);
+        let Method::Sparse(s) = &e.method else {
+            panic!("{name}: not the rare/common method");
+        };
+        assert_eq!(s.is_dense(), dense, "{name}: {:?} heaps dense", s.dense_heaps);
+        assert_eq!(s.dense_heaps > 0, dense, "{name}");
+    }
+}

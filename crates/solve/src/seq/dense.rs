@@ -1,0 +1,163 @@
+//! The dense path of the rare/common method, for games where the split gives nothing: most
+//! heaps need a scan of every pair anyway (0.007, 0.114, 0.135, 0.342, 0.414), so the rare
+//! pass and the looks at the mex between blocks of pairs are wasted work.
+//!
+//! G(n) is found from every option at once, in two steps:
+//! - the taking options and a prefix of the pairs of each split rule (the first
+//!   [`PREFIX`] pairs (a, m − a), a = 1, 2, ...) are marked in the option set (a byte per
+//!   value); their mex r is at most G(n), and most values between r and G(n) are marked;
+//! - the unmarked values of the window r..r + 512 are the targets: the other pairs of every
+//!   split rule are scanned for them only, with the AVX-512 byte-permute lookup of 32 pairs
+//!   at a time ([`simd::witness_window`]), the forward values G(a) against the backward
+//!   G(m − a) of the same block. G(n) is the smallest target no pair witnessed. When every
+//!   target is witnessed, every value below r + 512 is an option: the next window is
+//!   scanned the same way (counted in [`Sparse::window_rescans`]).
+//!
+//! Without AVX-512 VBMI every pair is marked (a byte store per pair), still without the rare
+//! pass. The path is taken from a rebuild of the split on (see [`Sparse::rebuild`] and
+//! [`wants_dense`]); the rare list and the value counts are kept up to date on it, so the
+//! next rebuild may go back to the sparse path.
+
+use super::{limit_of, Sparse};
+use crate::seq::simd::{self, TargetIsa, Targets, TARGET_VALUES};
+
+/// Pairs of each split rule marked before the targeted scan: enough that the mex of the
+/// marked values is close to G(n) and the first window of targets mostly holds it (the
+/// window rescans stay rare on the games that take this path, see the benchmarks).
+pub(super) const PREFIX: usize = 2048;
+
+/// Heaps from which the dense path may be taken: below, scans are short and the sparse path
+/// costs little whatever the split.
+pub(super) const DENSE_FROM: usize = 1 << 13;
+
+/// Whether heaps from `len` on are computed on the dense path, `rare_recent` of the last
+/// `recent` heaps being rare with the split just rebuilt: from [`DENSE_FROM`] heaps, when
+/// at least a quarter of the recent heaps are rare. A heap with a rare value needs a scan of
+/// every pair on the sparse path (its mex never becomes common), after a rare pass that the
+/// dense path saves; with a quarter of them rare (and the common ones that need a scan too)
+/// the dense path's scan, some 8 times cheaper per pair, costs less.
+pub(super) fn wants_dense(len: usize, recent: usize, rare_recent: usize) -> bool {
+    len >= DENSE_FROM && recent > 0 && 4 * rare_recent >= recent
+}
+
+impl Sparse {
+    /// G(n) on the dense path (values below 2^15, so that every window fits in 16 bits).
+    pub(super) fn dense_value(&mut self, cells: &[u16], n: usize) -> usize {
+        debug_assert!(self.max_value < 1 << 15);
+        self.dense_heaps += 1;
+        // Options are XORs of values below 2^bits: the mex is at most 2^bits = limit − 1.
+        let limit = limit_of(self.max_value);
+        let isa = self.cpu.targeted();
+        let mut seen = std::mem::take(&mut self.seen);
+        if seen.len() < 1 << 16 {
+            seen.resize(1 << 16, 0);
+        }
+        let set = match <&mut [u8; 1 << 16]>::try_from(&mut seen[..1 << 16]) {
+            Ok(s) => s,
+            Err(_) => unreachable!("the option set has at least 2^16 bytes (`Sparse::count`)"),
+        };
+        set[..limit].fill(0);
+        let rules = &self.rules;
+        let prefix = self.dense_prefix;
+        if rules.take_all.binary_search(&n).is_ok() {
+            set[0] = 1;
+        }
+        for &k in &rules.leave_one {
+            if k >= n {
+                break;
+            }
+            set[cells[n - k] as usize] = 1;
+        }
+        // Per split rule: (m, half, pairs marked).
+        let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(rules.leave_two.len());
+        for &k in &rules.leave_two {
+            if k + 2 > n {
+                break;
+            }
+            let m = n - k;
+            let half = if rules.unequal && m & 1 == 0 { m / 2 - 1 } else { m / 2 };
+            let pre = if isa.is_some() { half.min(prefix) } else { half };
+            mark_pairs(set, &cells[1..=half], &cells[m - half..m], pre);
+            spans.push((m, half, pre));
+            self.scanned_pairs += pre as u64;
+        }
+        let mex = memchr::memchr(0, &set[..limit]).unwrap_or(limit);
+        let g = match isa {
+            Some(isa) if spans.iter().any(|&(_, half, pre)| pre < half) => {
+                self.witness_windows(isa, cells, set, limit, mex, &spans)
+            }
+            _ => mex,
+        };
+        self.seen = seen;
+        g
+    }
+
+    /// The smallest value from `mex` on that is neither marked in `set` nor the value of a
+    /// pair past the prefix of a split rule (`spans`: (m, half, prefix) per rule), by
+    /// windows of 512 values.
+    fn witness_windows(
+        &mut self,
+        isa: TargetIsa,
+        cells: &[u16],
+        set: &[u8; 1 << 16],
+        limit: usize,
+        mex: usize,
+        spans: &[(usize, usize, usize)],
+    ) -> usize {
+        let mut base = mex;
+        loop {
+            // The unmarked values of the window that can be options (below limit − 1 =
+            // 2^bits; 2^bits itself is never one, so a window that reaches it keeps it).
+            let mut targets: Targets = [0; TARGET_VALUES / 8];
+            let top = (base + TARGET_VALUES).min(limit);
+            for v in base..top {
+                if set[v] == 0 {
+                    targets[(v - base) >> 3] |= 1 << ((v - base) & 7);
+                }
+            }
+            if targets != [0; TARGET_VALUES / 8] {
+                for &(m, half, pre) in spans {
+                    let low = &cells[1..=half];
+                    let high = &cells[m - half..m];
+                    let stop = simd::witness_window(isa, base as u16, &mut targets, low, high, pre, half);
+                    self.scanned_pairs += (stop - pre) as u64;
+                    if targets == [0; TARGET_VALUES / 8] {
+                        break;
+                    }
+                }
+                if let Some((w, t)) = targets.iter().enumerate().find(|&(_, &t)| t != 0) {
+                    return base + 8 * w + t.trailing_zeros() as usize;
+                }
+            }
+            // Every value of the window is an option: the next one (2^bits is never an
+            // option, so some window before it stops).
+            self.window_rescans += 1;
+            base += TARGET_VALUES;
+            if base >= limit {
+                return limit - 1;
+            }
+        }
+    }
+}
+
+/// Marks in `set` the values `low[i] ^ high[half − 1 − i]` of the pairs i < `count`
+/// (`half = low.len() = high.len()`), the XORs of a block first (they vectorise), then a
+/// byte store each.
+#[inline(always)]
+fn mark_pairs(set: &mut [u8; 1 << 16], low: &[u16], high: &[u16], count: usize) {
+    let half = low.len();
+    let mut buf = [0u16; 256];
+    let mut i = 0;
+    while i < count {
+        let len = (count - i).min(256);
+        let xs = &low[i..i + len];
+        let ys = &high[half - i - len..half - i];
+        for ((b, x), y) in buf.iter_mut().zip(xs).zip(ys.iter().rev()) {
+            *b = x ^ y;
+        }
+        for &v in &buf[..len] {
+            set[v as usize] = 1;
+        }
+        i += len;
+    }
+}
