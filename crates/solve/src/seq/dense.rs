@@ -3,9 +3,10 @@
 //! pass and the looks at the mex between blocks of pairs are wasted work.
 //!
 //! G(n) is found from every option at once, in two steps:
-//! - the taking options and a prefix of the pairs of each split rule (the first
-//!   [`PREFIX`] pairs (a, m − a), a = 1, 2, ...) are marked in the option set (a byte per
-//!   value); their mex r is at most G(n), and most values between r and G(n) are marked;
+//! - the taking options and a prefix of the pairs of each split rule (the first pairs
+//!   (a, m − a), a = 1, 2, ..., as many as the adapted prefix says, see [`PREFIX`]) are
+//!   marked in the option set (a byte per value); their mex r is at most G(n), and most
+//!   values between r and G(n) are marked;
 //! - the unmarked values of the window r..r + 512 are the targets: the other pairs of every
 //!   split rule are scanned for them only, with the AVX-512 byte-permute lookup of 32 pairs
 //!   at a time ([`simd::witness_window`]), the forward values G(a) against the backward
@@ -14,30 +15,49 @@
 //!   scanned the same way (counted in [`Sparse::window_rescans`]).
 //!
 //! Without AVX-512 VBMI every pair is marked (a byte store per pair), still without the rare
-//! pass. The path is taken from a rebuild of the split on (see [`Sparse::rebuild`] and
-//! [`wants_dense`]); the rare list and the value counts are kept up to date on it, so the
-//! next rebuild may go back to the sparse path.
+//! pass.
+//!
+//! The path is chosen at each rebuild of the split (the heap count doubles between two) by
+//! [`wants_dense`]: from 2^13 heaps, when the heaps computed on the sparse path since the
+//! last rebuild looked at half of all their pairs or more on average (rare pairs and
+//! scanned pairs). On the dense path one heap in [`SAMPLE_EVERY`] is still computed on the
+//! sparse path to keep that measure, and the rare list and the value counts are kept up to
+//! date, so a later rebuild may go back to the sparse path. Games with a sparse space
+//! (Officers, Grundy's game, 0.106) look at far fewer pairs and never take it.
 
 use super::{limit_of, Sparse};
 use crate::seq::simd::{self, TargetIsa, Targets, TARGET_VALUES};
 
-/// Pairs of each split rule marked before the targeted scan: enough that the mex of the
-/// marked values is close to G(n) and the first window of targets mostly holds it (the
-/// window rescans stay rare on the games that take this path, see the benchmarks).
-pub(super) const PREFIX: usize = 2048;
+/// Pairs of each split rule marked before the targeted scan at first, and at least: the
+/// prefix then adapts, doubling after a heap whose first window of targets was all
+/// witnessed, shrinking by an eighth after [`SHRINK_AFTER`] heaps in a row whose first
+/// window held G(n). The mex of the marked values must be close enough to G(n) for the
+/// first window to hold it (the more distinct values, the more pairs that takes), while
+/// every pair marked costs a byte store.
+pub(super) const PREFIX: usize = 1024;
+
+/// Heaps in a row that needed one window only, after which the prefix shrinks.
+pub(super) const SHRINK_AFTER: usize = 8;
 
 /// Heaps from which the dense path may be taken: below, scans are short and the sparse path
 /// costs little whatever the split.
 pub(super) const DENSE_FROM: usize = 1 << 13;
 
-/// Whether heaps from `len` on are computed on the dense path, `rare_recent` of the last
-/// `recent` heaps being rare with the split just rebuilt: from [`DENSE_FROM`] heaps, when
-/// at least a quarter of the recent heaps are rare. A heap with a rare value needs a scan of
-/// every pair on the sparse path (its mex never becomes common), after a rare pass that the
-/// dense path saves; with a quarter of them rare (and the common ones that need a scan too)
-/// the dense path's scan, some 8 times cheaper per pair, costs less.
-pub(super) fn wants_dense(len: usize, recent: usize, rare_recent: usize) -> bool {
-    len >= DENSE_FROM && recent > 0 && 4 * rare_recent >= recent
+/// On the dense path, heap n with n % `SAMPLE_EVERY` = 0 is computed on the sparse path
+/// all the same (the same value), to measure what the sparse path would cost now.
+pub(super) const SAMPLE_EVERY: usize = 64;
+
+/// Whether the heaps from `len` on are computed on the dense path, `heaps` heaps since the
+/// last rebuild having been computed on the sparse path (all of them, or a sample on the
+/// dense path) and having looked at `pairs` pairs (rare pairs and scanned pairs), when every
+/// heap since the last rebuild has `every_pair` pairs on average: from [`DENSE_FROM`]
+/// heaps, when the sparse path looked at half of every pair or more per heap with the
+/// targeted scan (`targeted`: the dense path's scan costs some 4 times less per pair than
+/// marking, its prefix aside), at all of them or more without (the dense path then marks
+/// every pair: no better than the sparse path, but no worse).
+pub(super) fn wants_dense(len: usize, heaps: u64, pairs: u64, every_pair: u64, targeted: bool) -> bool {
+    let share = if targeted { every_pair / 2 } else { every_pair };
+    len >= DENSE_FROM && heaps >= 16 && pairs >= share.saturating_mul(heaps)
 }
 
 impl Sparse {
@@ -79,17 +99,38 @@ impl Sparse {
             let pre = if isa.is_some() { half.min(prefix) } else { half };
             mark_pairs(set, &cells[1..=half], &cells[m - half..m], pre);
             spans.push((m, half, pre));
-            self.scanned_pairs += pre as u64;
+            self.dense_pairs += pre as u64;
         }
         let mex = memchr::memchr(0, &set[..limit]).unwrap_or(limit);
         let g = match isa {
             Some(isa) if spans.iter().any(|&(_, half, pre)| pre < half) => {
-                self.witness_windows(isa, cells, set, limit, mex, &spans)
+                let rescans = self.window_rescans;
+                let g = self.witness_windows(isa, cells, set, limit, mex, &spans);
+                if !self.prefix_fixed {
+                    self.adapt_prefix(self.window_rescans > rescans);
+                }
+                g
             }
             _ => mex,
         };
         self.seen = seen;
         g
+    }
+
+    /// Doubles the prefix after a heap that needed a second window (`rescanned`), shrinks it
+    /// by an eighth after [`SHRINK_AFTER`] heaps in a row that did not (not below
+    /// [`PREFIX`]).
+    fn adapt_prefix(&mut self, rescanned: bool) {
+        if rescanned {
+            self.dense_prefix = (self.dense_prefix + self.dense_prefix / 4).min(1 << 24);
+            self.prefix_quiet = 0;
+        } else {
+            self.prefix_quiet += 1;
+            if self.prefix_quiet >= SHRINK_AFTER {
+                self.dense_prefix = (self.dense_prefix - self.dense_prefix / 16).max(PREFIX);
+                self.prefix_quiet = 0;
+            }
+        }
     }
 
     /// The smallest value from `mex` on that is neither marked in `set` nor the value of a
@@ -120,7 +161,7 @@ impl Sparse {
                     let low = &cells[1..=half];
                     let high = &cells[m - half..m];
                     let stop = simd::witness_window(isa, base as u16, &mut targets, low, high, pre, half);
-                    self.scanned_pairs += (stop - pre) as u64;
+                    self.dense_pairs += (stop - pre) as u64;
                     if targets == [0; TARGET_VALUES / 8] {
                         break;
                     }

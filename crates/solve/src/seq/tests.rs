@@ -1038,3 +1038,32 @@ fn the_dense_path_is_taken_where_the_split_gives_nothing() {
         assert_eq!(s.dense_heaps > 0, dense, "{name}");
     }
 }
+
+/// The dense path's statistics on the five codes without a sparse space (2^`GRUNDY_TIME_EXP`
+/// heaps, 2^16 by default): heaps on it, window rescans, pairs scanned, time.
+#[test]
+#[ignore]
+fn print_dense_stats() {
+    let exp: u32 = std::env::var("GRUNDY_TIME_EXP")
+        .ok()
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(16);
+    for name in ["0.007", "0.114", "0.135", "0.342", "0.414"] {
+        let t = std::time::Instant::now();
+        let e = compute(&rules_of(name), 1 << exp);
+        let Method::Sparse(s) = &e.method else {
+            unreachable!()
+        };
+        eprintln!(
+            "{name}: {:.2} s, dense heaps {}, window rescans {}, dense pairs {}, prefix {}, pairs scanned {}, full scans {}, rare pairs {}",
+            t.elapsed().as_secs_f64(),
+            s.dense_heaps,
+            s.window_rescans,
+            s.dense_pairs,
+            s.dense_prefix,
+            s.scanned_pairs,
+            s.full_scans,
+            s.rare_pairs
+        );
+    }
+}
