@@ -7,11 +7,11 @@
 //!   (a, m − a), a = 1, 2, ..., as many as the adapted prefix says, see [`PREFIX`]) are
 //!   marked in the option set (a byte per value); their mex r is at most G(n), and most
 //!   values between r and G(n) are marked;
-//! - the unmarked values of the window r..r + 512 are the targets: the other pairs of every
+//! - the unmarked values of the window r..r + 2048 are the targets: the other pairs of every
 //!   split rule are scanned for them only, with the AVX-512 byte-permute lookup of 32 pairs
 //!   at a time ([`simd::witness_window`]), the forward values G(a) against the backward
 //!   G(m − a) of the same block. G(n) is the smallest target no pair witnessed. When every
-//!   target is witnessed, every value below r + 512 is an option: the next window is
+//!   target is witnessed, every value below r + 2048 is an option: the next window is
 //!   scanned the same way (counted in [`Sparse::window_rescans`]).
 //!
 //! Without AVX-512 VBMI every pair is marked (a byte store per pair), still without the rare
@@ -19,14 +19,14 @@
 //!
 //! The path is chosen at each rebuild of the split (the heap count doubles between two) by
 //! [`wants_dense`]: from 2^13 heaps, when the heaps computed on the sparse path since the
-//! last rebuild looked at half of all their pairs or more on average (rare pairs and
-//! scanned pairs). On the dense path one heap in [`SAMPLE_EVERY`] is still computed on the
+//! last rebuild marked half of all their pairs or more on average (rare pairs and pairs of
+//! the marking scan; not those of its targeted scan, which is as cheap per pair). On the dense path one heap in [`SAMPLE_EVERY`] is still computed on the
 //! sparse path to keep that measure, and the rare list and the value counts are kept up to
 //! date, so a later rebuild may go back to the sparse path. Games with a sparse space
 //! (Officers, Grundy's game, 0.106) look at far fewer pairs and never take it.
 
 use super::{limit_of, Sparse};
-use crate::seq::simd::{self, TargetIsa, Targets, TARGET_VALUES};
+use crate::seq::simd::{self, TargetIsa, Window, WINDOW_VALUES};
 
 /// Pairs of each split rule marked before the targeted scan at first, and at least: the
 /// prefix then adapts, doubling after a heap whose first window of targets was all
@@ -49,7 +49,9 @@ pub(super) const SAMPLE_EVERY: usize = 64;
 
 /// Whether the heaps from `len` on are computed on the dense path, `heaps` heaps since the
 /// last rebuild having been computed on the sparse path (all of them, or a sample on the
-/// dense path) and having looked at `pairs` pairs (rare pairs and scanned pairs), when every
+/// dense path) and having marked `pairs` pairs one by one (rare pairs and pairs of the
+/// marking scan; the sparse path's own targeted scan, while values are below 512, costs
+/// about what the dense path's does per pair, so its pairs do not count), when every
 /// heap since the last rebuild has `every_pair` pairs on average: from [`DENSE_FROM`]
 /// heaps, when the sparse path looked at half of every pair or more per heap with the
 /// targeted scan (`targeted`: the dense path's scan costs some 4 times less per pair than
@@ -135,7 +137,7 @@ impl Sparse {
 
     /// The smallest value from `mex` on that is neither marked in `set` nor the value of a
     /// pair past the prefix of a split rule (`spans`: (m, half, prefix) per rule), by
-    /// windows of 512 values.
+    /// windows of 2048 values.
     fn witness_windows(
         &mut self,
         isa: TargetIsa,
@@ -145,24 +147,32 @@ impl Sparse {
         mex: usize,
         spans: &[(usize, usize, usize)],
     ) -> usize {
-        let mut base = mex;
+        // Windows start at a multiple of 64 (the values below the mex are marked: not
+        // targets), so that the targets are the unmarked bytes packed 64 to a word.
+        let mut base = mex & !63;
         loop {
             // The unmarked values of the window that can be options (below limit − 1 =
             // 2^bits; 2^bits itself is never one, so a window that reaches it keeps it).
-            let mut targets: Targets = [0; TARGET_VALUES / 8];
-            let top = (base + TARGET_VALUES).min(limit);
-            for v in base..top {
-                if set[v] == 0 {
-                    targets[(v - base) >> 3] |= 1 << ((v - base) & 7);
-                }
+            let mut words = [0u64; WINDOW_VALUES / 64];
+            simd::pack_bytes_avx2(isa.avx2(), &set[base..base + WINDOW_VALUES], &mut words);
+            let mut targets: Window = [0; WINDOW_VALUES / 8];
+            for (w, (bytes, &marked)) in targets.chunks_exact_mut(8).zip(&words).enumerate() {
+                // Values base + 64w + i below the limit.
+                let start = base + 64 * w;
+                let usable = match limit.saturating_sub(start) {
+                    0 => 0,
+                    k if k >= 64 => u64::MAX,
+                    k => (1u64 << k) - 1,
+                };
+                bytes.copy_from_slice(&(!marked & usable).to_le_bytes());
             }
-            if targets != [0; TARGET_VALUES / 8] {
+            if targets != [0; WINDOW_VALUES / 8] {
                 for &(m, half, pre) in spans {
                     let low = &cells[1..=half];
                     let high = &cells[m - half..m];
                     let stop = simd::witness_window(isa, base as u16, &mut targets, low, high, pre, half);
                     self.dense_pairs += (stop - pre) as u64;
-                    if targets == [0; TARGET_VALUES / 8] {
+                    if targets == [0; WINDOW_VALUES / 8] {
                         break;
                     }
                 }
@@ -173,7 +183,7 @@ impl Sparse {
             // Every value of the window is an option: the next one (2^bits is never an
             // option, so some window before it stops).
             self.window_rescans += 1;
-            base += TARGET_VALUES;
+            base += WINDOW_VALUES;
             if base >= limit {
                 return limit - 1;
             }
