@@ -7,11 +7,11 @@
 //!   (a, m − a), a = 1, 2, ..., as many as the adapted prefix says, see [`PREFIX`]) are
 //!   marked in the option set (a byte per value); their mex r is at most G(n), and most
 //!   values between r and G(n) are marked;
-//! - the unmarked values of the window r..r + 2048 are the targets: the other pairs of every
-//!   split rule are scanned for them only, with the AVX-512 byte-permute lookup of 32 pairs
+//! - the unmarked values of a window of 1984 values from r (rounded down to a multiple of
+//!   64) are the targets: the other pairs of every split rule are scanned for them only, with the AVX-512 byte-permute lookup of 32 pairs
 //!   at a time ([`simd::witness_window`]), the forward values G(a) against the backward
 //!   G(m − a) of the same block. G(n) is the smallest target no pair witnessed. When every
-//!   target is witnessed, every value below r + 2048 is an option: the next window is
+//!   target is witnessed, every value of the window is an option: the next window is
 //!   scanned the same way (counted in [`Sparse::window_rescans`]).
 //!
 //! Without AVX-512 VBMI every pair is marked (a byte store per pair), still without the rare
@@ -35,6 +35,10 @@ use crate::seq::simd::{self, TargetIsa, Window, WINDOW_VALUES};
 /// first window to hold it (the more distinct values, the more pairs that takes), while
 /// every pair marked costs a byte store.
 pub(super) const PREFIX: usize = 1024;
+
+/// Values a window of targets holds: those of the kernel's table but its last 64 (the
+/// last byte of the table must be 0, see [`simd::witness_window`]).
+const STEP: usize = WINDOW_VALUES - 64;
 
 /// Heaps in a row that needed one window only, after which the prefix shrinks.
 pub(super) const SHRINK_AFTER: usize = 8;
@@ -137,7 +141,7 @@ impl Sparse {
 
     /// The smallest value from `mex` on that is neither marked in `set` nor the value of a
     /// pair past the prefix of a split rule (`spans`: (m, half, prefix) per rule), by
-    /// windows of 2048 values.
+    /// windows of 1984 values.
     fn witness_windows(
         &mut self,
         isa: TargetIsa,
@@ -156,7 +160,9 @@ impl Sparse {
             let mut words = [0u64; WINDOW_VALUES / 64];
             simd::pack_bytes_avx2(isa.avx2(), &set[base..base + WINDOW_VALUES], &mut words);
             let mut targets: Window = [0; WINDOW_VALUES / 8];
-            for (w, (bytes, &marked)) in targets.chunks_exact_mut(8).zip(&words).enumerate() {
+            // The last word's values are left to the next window: the kernel wants the last
+            // byte 0.
+            for (w, (bytes, &marked)) in targets.chunks_exact_mut(8).zip(&words).enumerate().take(STEP / 64) {
                 // Values base + 64w + i below the limit.
                 let start = base + 64 * w;
                 let usable = match limit.saturating_sub(start) {
@@ -183,7 +189,7 @@ impl Sparse {
             // Every value of the window is an option: the next one (2^bits is never an
             // option, so some window before it stops).
             self.window_rescans += 1;
-            base += WINDOW_VALUES;
+            base += STEP;
             if base >= limit {
                 return limit - 1;
             }

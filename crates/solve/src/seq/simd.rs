@@ -321,7 +321,8 @@ pub(crate) type Window = [u8; WINDOW_VALUES / 8];
 
 /// [`witness`] for targets in the window `base..base + 2048` ([`Window`]), for the dense
 /// scan (see `seq/dense.rs`), whose values pass 512: two two-table byte permutes look up 32
-/// pairs at once. `base + 2048` must be at most 2^16.
+/// pairs at once. `base + 2048` must be at most 2^16, and the last byte of the table 0
+/// (values outside the window look it up).
 #[inline(always)]
 #[allow(unsafe_code)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
@@ -334,7 +335,7 @@ pub(crate) fn witness_window(
     from: usize,
     to: usize,
 ) -> usize {
-    debug_assert!(base as usize + WINDOW_VALUES <= 1 << 16);
+    debug_assert!(base as usize + WINDOW_VALUES <= 1 << 16 && targets[WINDOW_VALUES / 8 - 1] == 0);
     #[cfg(target_arch = "x86_64")]
     {
         let _ = isa;
@@ -590,10 +591,8 @@ mod x86 {
         );
         let seven = _mm512_set1_epi16(7);
         let one = _mm512_set1_epi16(1);
-        let upper = _mm512_set1_epi16(128);
         let start = _mm512_set1_epi16(base as i16);
-        // Places of 2048 and more (values below the window wrap round to 2^16 − ...).
-        let big = _mm512_set1_epi16(!(WINDOW_VALUES as i16 - 1));
+        let last = _mm512_set1_epi16(WINDOW_VALUES as i16 / 8 - 1);
         let mut found = [0u16; (BLOCKS + 1) * LANES];
         let whole = to - (to - from) % LANES;
         // Four 64-byte loads of the 256-byte table.
@@ -627,17 +626,21 @@ mod x86 {
                 };
                 let v = _mm512_xor_si512(x, _mm512_permutexvar_epi16(reverse, y));
                 let w = _mm512_sub_epi16(v, start);
-                // The byte w / 8 (below 256 for w < 2048: the low byte of the lane).
-                let idx = _mm512_srli_epi16(w, 3);
+                // The byte w / 8, its place capped at 255 (a byte that is 0): places of 2048
+                // and more (values below the window wrap round to 2^16 − ...) witness nothing.
+                let idx = _mm512_min_epu16(_mm512_srli_epi16(w, 3), last);
                 let lo = _mm512_permutex2var_epi8(table[0], idx, table[1]);
                 let hi = _mm512_permutex2var_epi8(table[2], idx, table[3]);
-                let byte = _mm512_mask_blend_epi16(_mm512_test_epi16_mask(idx, upper), lo, hi);
+                // Bit 7 of the place (the top bit of the lane's low byte) picks the half.
+                let byte = _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), lo, hi);
                 let bit = _mm512_srlv_epi16(byte, _mm512_and_si512(w, seven));
-                let hits = _mm512_test_epi16_mask(bit, one) & !_mm512_test_epi16_mask(w, big);
-                let out = &mut found[count..count + LANES];
-                // SAFETY: `out` holds LANES (32) values of 16 bits: one 64-byte store.
-                unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_maskz_compress_epi16(hits, w)) };
-                count += hits.count_ones() as usize;
+                let hits = _mm512_test_epi16_mask(bit, one);
+                if hits != 0 {
+                    let out = &mut found[count..count + LANES];
+                    // SAFETY: `out` holds LANES (32) values of 16 bits: one 64-byte store.
+                    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_maskz_compress_epi16(hits, w)) };
+                    count += hits.count_ones() as usize;
+                }
                 i += LANES;
             }
             if count > 0 {
@@ -862,6 +865,8 @@ mod tests {
             for p in picks {
                 targets[p >> 3] |= 1 << (p & 7);
             }
+            // The last byte stays 0 (the kernel's contract).
+            targets[WINDOW_VALUES / 8 - 1] = 0;
             let mut want = targets;
             for p in from..to {
                 let v = (low[p] ^ high[half - 1 - p]) as usize;
