@@ -101,7 +101,11 @@ impl Sparse {
                 break;
             }
             let m = n - k;
-            let half = if rules.unequal && m & 1 == 0 { m / 2 - 1 } else { m / 2 };
+            let half = if rules.unequal && m & 1 == 0 {
+                m / 2 - 1
+            } else {
+                m / 2
+            };
             let pre = if isa.is_some() { half.min(prefix) } else { half };
             mark_pairs(set, &cells[1..=half], &cells[m - half..m], pre);
             spans.push((m, half, pre));
@@ -162,7 +166,12 @@ impl Sparse {
             let mut targets: Window = [0; WINDOW_VALUES / 8];
             // The last word's values are left to the next window: the kernel wants the last
             // byte 0.
-            for (w, (bytes, &marked)) in targets.chunks_exact_mut(8).zip(&words).enumerate().take(STEP / 64) {
+            for (w, (bytes, &marked)) in targets
+                .chunks_exact_mut(8)
+                .zip(&words)
+                .enumerate()
+                .take(STEP / 64)
+            {
                 // Values base + 64w + i below the limit.
                 let start = base + 64 * w;
                 let usable = match limit.saturating_sub(start) {

@@ -352,7 +352,14 @@ pub(crate) fn witness_window(
 #[inline(always)]
 #[allow(unsafe_code)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-fn witness_kernel(isa: TargetIsa, targets: &mut Targets, low: &[u16], high: &[u16], from: usize, to: usize) -> usize {
+fn witness_kernel(
+    isa: TargetIsa,
+    targets: &mut Targets,
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    to: usize,
+) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         let _ = isa;
@@ -638,7 +645,9 @@ mod x86 {
                 if hits != 0 {
                     let out = &mut found[count..count + LANES];
                     // SAFETY: `out` holds LANES (32) values of 16 bits: one 64-byte store.
-                    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_maskz_compress_epi16(hits, w)) };
+                    unsafe {
+                        _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_maskz_compress_epi16(hits, w))
+                    };
                     count += hits.count_ones() as usize;
                 }
                 i += LANES;
@@ -648,7 +657,10 @@ mod x86 {
                     targets[(w >> 3) as usize & (WINDOW_VALUES / 8 - 1)] &= !(1 << (w & 7));
                 }
                 table = load!(targets);
-                let any = _mm512_or_si512(_mm512_or_si512(table[0], table[1]), _mm512_or_si512(table[2], table[3]));
+                let any = _mm512_or_si512(
+                    _mm512_or_si512(table[0], table[1]),
+                    _mm512_or_si512(table[2], table[3]),
+                );
                 if _mm512_test_epi64_mask(any, any) == 0 {
                     break;
                 }
@@ -657,7 +669,6 @@ mod x86 {
         i
     }
 }
-
 
 #[cfg(test)]
 mod tests {

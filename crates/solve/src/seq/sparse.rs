@@ -864,14 +864,17 @@ impl Sparse {
         let mut n = from;
         while n < to {
             let dense = self.dense && T::MAX <= 0xFFFF && self.max_value < 1 << 15;
-            if dense && (n % dense::SAMPLE_EVERY != 0 || self.dense_rule.is_some()) {
+            if dense && (!n.is_multiple_of(dense::SAMPLE_EVERY) || self.dense_rule.is_some()) {
                 // Only 16-bit cells come here.
                 let g = self.dense_value(bytemuck::cast_slice(&cells[..n]), n);
                 self.settle(cells, n, g);
                 n += 1;
             } else if !dense
                 && T::MAX <= 0xFFFF
-                && n >= batch_from && n + BATCH <= to && !self.rules.leave_two.is_empty() {
+                && n >= batch_from
+                && n + BATCH <= to
+                && !self.rules.leave_two.is_empty()
+            {
                 if self.max_value < 32 {
                     n += self.compute_batch_small_values(cells, n);
                 } else {

@@ -980,7 +980,11 @@ fn dense_values(
     let Method::Sparse(s) = &e.method else {
         unreachable!()
     };
-    ((0..count).map(|i| e.get(i)).collect(), s.dense_heaps, s.window_rescans)
+    (
+        (0..count).map(|i| e.get(i)).collect(),
+        s.dense_heaps,
+        s.window_rescans,
+    )
 }
 
 proptest! {
@@ -1057,9 +1061,20 @@ fn print_dense_stats() {
         .ok()
         .and_then(|e| e.parse().ok())
         .unwrap_or(16);
-    for name in ["0.007", "0.114", "0.135", "0.342", "0.414"] {
+    // GRUNDY_DENSE_PREFIX: a fixed prefix instead of the adapted one.
+    let prefix: Option<usize> = std::env::var("GRUNDY_DENSE_PREFIX")
+        .ok()
+        .and_then(|e| e.parse().ok());
+    let names = std::env::var("GRUNDY_NAMES").unwrap_or("0.007 0.114 0.135 0.342 0.414".into());
+    for name in names.split(' ') {
         let t = std::time::Instant::now();
-        let e = compute(&rules_of(name), 1 << exp);
+        let count = 1u64 << exp;
+        let mut e = SeqEngine::new(&rules_of(name), count, StoreOptions::default()).unwrap();
+        e.use_period(false);
+        if let (Some(p), Method::Sparse(s)) = (prefix, &mut e.method) {
+            s.force_dense(None, p);
+        }
+        e.compute_to(count).unwrap();
         let Method::Sparse(s) = &e.method else {
             unreachable!()
         };
