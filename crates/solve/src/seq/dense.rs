@@ -47,6 +47,10 @@ pub(super) const SHRINK_AFTER: usize = 8;
 /// costs little whatever the split.
 pub(super) const DENSE_FROM: usize = 1 << 13;
 
+/// Heaps computed on the sparse path after a resume (from known values) before the dense
+/// rule is applied: the next rebuild comes that soon.
+pub(super) const RESUME_MEASURE: usize = 2048;
+
 /// On the dense path, heap n with n % `SAMPLE_EVERY` = 0 is computed on the sparse path
 /// all the same (the same value), to measure what the sparse path would cost now.
 pub(super) const SAMPLE_EVERY: usize = 64;

@@ -604,6 +604,11 @@ impl Sparse {
             s.count(n, v.get());
         }
         s.rebuild(values);
+        if values.len() >= dense::DENSE_FROM {
+            // A resumed run has no measure for the dense rule yet (see `seq/dense.rs`):
+            // rebuild again soon, not only once the heaps have doubled.
+            s.next_rebuild = values.len() + dense::RESUME_MEASURE;
+        }
         s
     }
 

@@ -1091,3 +1091,25 @@ fn print_dense_stats() {
         );
     }
 }
+
+/// A run resumed from known values takes the dense path again soon (not only once the heaps
+/// have doubled), with the values of a run that did not stop.
+#[test]
+fn a_resumed_run_takes_the_dense_path_again() {
+    let rules = rules_of("0.342");
+    let (stop, count) = (1u64 << 14, (1u64 << 14) + 6000);
+    let whole = compute(&rules, count);
+    let known: Vec<u64> = (0..stop).map(|i| whole.get(i)).collect();
+    let mut e = SeqEngine::resume(&rules, count, StoreOptions::default(), known.into_iter(), 2).unwrap();
+    e.use_period(false);
+    e.compute_to(count).unwrap();
+    let Method::Sparse(s) = &e.method else {
+        panic!("not the rare/common method");
+    };
+    assert!(
+        s.is_dense() && s.dense_heaps > 2000,
+        "{} heaps dense",
+        s.dense_heaps
+    );
+    assert!((0..count).all(|i| e.get(i) == whole.get(i)));
+}
