@@ -1028,67 +1028,28 @@ fn the_dense_path_scans_later_windows() {
     }
 }
 
-/// The rule: the five codes without a sparse space take the dense path, Officers, Grundy's
-/// game and 0.106 (sparse with a heap-parity split) do not.
+/// The rule: the five codes without a sparse space take the dense path (0.007 from 2^16
+/// heaps on: below, its sparse path marks under three quarters of every pair), Officers,
+/// Grundy's game and 0.106 (sparse with a heap-parity split) do not.
 #[test]
 fn the_dense_path_is_taken_where_the_split_gives_nothing() {
-    for (name, dense) in [
-        ("0.007", true),
-        ("0.114", true),
-        ("0.135", true),
-        ("0.342", true),
-        ("0.414", true),
-        ("0.6", false),
-        ("grundys-game", false),
-        ("0.106", false),
-        ("0.16", false),
+    for (name, count, dense) in [
+        ("0.007", 1 << 17, true),
+        ("0.114", 1 << 15, true),
+        ("0.135", 1 << 15, true),
+        ("0.342", 1 << 15, true),
+        ("0.414", 1 << 15, true),
+        ("0.6", 1 << 16, false),
+        ("grundys-game", 1 << 16, false),
+        ("0.106", 1 << 16, false),
+        ("0.16", 1 << 16, false),
     ] {
-        let e = compute(&rules_of(name), 1 << 15);
+        let e = compute(&rules_of(name), count);
         let Method::Sparse(s) = &e.method else {
             panic!("{name}: not the rare/common method");
         };
         assert_eq!(s.is_dense(), dense, "{name}: {:?} heaps dense", s.dense_heaps);
         assert_eq!(s.dense_heaps > 0, dense, "{name}");
-    }
-}
-
-/// The dense path's statistics on the five codes without a sparse space (2^`GRUNDY_TIME_EXP`
-/// heaps, 2^16 by default): heaps on it, window rescans, pairs scanned, time.
-#[test]
-#[ignore]
-fn print_dense_stats() {
-    let exp: u32 = std::env::var("GRUNDY_TIME_EXP")
-        .ok()
-        .and_then(|e| e.parse().ok())
-        .unwrap_or(16);
-    // GRUNDY_DENSE_PREFIX: a fixed prefix instead of the adapted one.
-    let prefix: Option<usize> = std::env::var("GRUNDY_DENSE_PREFIX")
-        .ok()
-        .and_then(|e| e.parse().ok());
-    let names = std::env::var("GRUNDY_NAMES").unwrap_or("0.007 0.114 0.135 0.342 0.414".into());
-    for name in names.split(' ') {
-        let t = std::time::Instant::now();
-        let count = 1u64 << exp;
-        let mut e = SeqEngine::new(&rules_of(name), count, StoreOptions::default()).unwrap();
-        e.use_period(false);
-        if let (Some(p), Method::Sparse(s)) = (prefix, &mut e.method) {
-            s.force_dense(None, p);
-        }
-        e.compute_to(count).unwrap();
-        let Method::Sparse(s) = &e.method else {
-            unreachable!()
-        };
-        eprintln!(
-            "{name}: {:.2} s, dense heaps {}, window rescans {}, dense pairs {}, prefix {}, pairs scanned {}, full scans {}, rare pairs {}",
-            t.elapsed().as_secs_f64(),
-            s.dense_heaps,
-            s.window_rescans,
-            s.dense_pairs,
-            s.dense_prefix,
-            s.scanned_pairs,
-            s.full_scans,
-            s.rare_pairs
-        );
     }
 }
 
