@@ -1053,6 +1053,57 @@ fn the_dense_path_is_taken_where_the_split_gives_nothing() {
     }
 }
 
+/// The dense path's statistics on the five codes without a sparse space (2^`GRUNDY_TIME_EXP`
+/// heaps, 2^16 by default): heaps on it, window rescans, pairs scanned, time. GRUNDY_NAMES
+/// (codes separated by spaces), GRUNDY_DENSE_PREFIX (a fixed prefix) and GRUNDY_DENSE_RULE
+/// (`always`, `never`) change what runs.
+#[test]
+#[ignore]
+fn print_dense_stats() {
+    let exp: u32 = std::env::var("GRUNDY_TIME_EXP")
+        .ok()
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(16);
+    // GRUNDY_DENSE_PREFIX: a fixed prefix instead of the adapted one.
+    let prefix: Option<usize> = std::env::var("GRUNDY_DENSE_PREFIX")
+        .ok()
+        .and_then(|e| e.parse().ok());
+    let names = std::env::var("GRUNDY_NAMES").unwrap_or("0.007 0.114 0.135 0.342 0.414".into());
+    for name in names.split(' ') {
+        let t = std::time::Instant::now();
+        let count = 1u64 << exp;
+        let mut e = SeqEngine::new(&rules_of(name), count, StoreOptions::default()).unwrap();
+        e.use_period(false);
+        // GRUNDY_DENSE_RULE: "always" or "never" instead of the rule.
+        let rule = match std::env::var("GRUNDY_DENSE_RULE").as_deref() {
+            Ok("always") => Some(true),
+            Ok("never") => Some(false),
+            _ => None,
+        };
+        if let Method::Sparse(s) = &mut e.method {
+            if prefix.is_some() || rule.is_some() {
+                s.force_dense(rule, prefix.unwrap_or(1024));
+            }
+        }
+        e.compute_to(count).unwrap();
+        let Method::Sparse(s) = &e.method else {
+            unreachable!()
+        };
+        eprintln!(
+            "{name}: {:.2} s, dense heaps {}, window rescans {}, dense pairs {}, prefix {}, pairs scanned {}, targeted {}, full scans {}, rare pairs {}",
+            t.elapsed().as_secs_f64(),
+            s.dense_heaps,
+            s.window_rescans,
+            s.dense_pairs,
+            s.dense_prefix,
+            s.scanned_pairs,
+            s.targeted_pairs,
+            s.full_scans,
+            s.rare_pairs
+        );
+    }
+}
+
 /// A run resumed from known values takes the dense path again soon (not only once the heaps
 /// have doubled), with the values of a run that did not stop.
 #[test]
