@@ -4,9 +4,12 @@
 # a baseline that does not finish within its time limit is reported as "> limit".
 #
 #   cargo build --release --bin grundy          # the new binary
-#   BASE=/path/to/main/grundy bash benches/seq-records.sh [LIMIT_S]
+#   BASE=/path/to/main/grundy [OGSOLVE=/path/to/ogsolve] bash benches/seq-records.sh [LIMIT_S]
 #
-# Prints a markdown table: wall time, peak RSS, heaps per second, and the ratio base / new.
+# Prints a markdown table: wall time, peak RSS, heaps per second, and the ratio base / new;
+# with OGSOLVE, a second table for the codes without a sparse space (the dense path):
+# wall and user time and peak RSS of the new binary and of `ogsolve -m naive` (its fastest
+# method on them), at 2^18 heaps and, for the new binary, 2^20.
 set -u
 G=${GRUNDY:-${CARGO_TARGET_DIR:-target}/release/grundy}
 BASE=${BASE:?set BASE to the baseline grundy binary}
@@ -53,4 +56,19 @@ done
 for g in 0.007 0.114 0.135 0.342 0.414; do
   row "$g (no sparse space found)" 20 $g -n 2^18
 done
+if [ -n "${OGSOLVE:-}" ]; then
+  timed() { # limit, command...: prints "wall s / user s / RSS MiB" or "> limit s"
+    local limit=$1; shift
+    /usr/bin/time -f "%e %U %M" -o "$tmp/t" timeout "$limit" "$@" >/dev/null 2>&1
+    if [ $? = 124 ]; then echo "> $limit s (stopped)"; return; fi
+    tail -1 "$tmp/t" | awk '{printf "%s s / %s s / %.1f MiB", $1, $2, $3 / 1024}'
+  }
+  echo
+  echo "| code | heaps | new (wall / user / RSS) | ogsolve -m naive |"
+  echo "|---|---|---|---|"
+  for g in 0.007 0.114 0.135 0.342 0.414; do
+    echo "| $g | 2^18 | $(timed 3600 "$G" --no-db seq $g -n 2^18 -q) | $(timed "$LIMIT" "$OGSOLVE" -m naive -n 262143 $g) |"
+    echo "| $g | 2^20 | $(timed 3600 "$G" --no-db seq $g -n 2^20 -q) | — |"
+  done
+fi
 rm -rf "$tmp"

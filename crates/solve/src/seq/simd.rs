@@ -10,6 +10,7 @@
 //! | [`unpack_bits_avx2`]        | AVX2                                 | [`unpack_bits_portable`]  |
 //! | [`or_rare_avx2`]            | AVX2                                 | [`or_rare_portable`]      |
 //! | [`witness`]                 | AVX-512 F, BW, VBMI, VBMI2, POPCNT   | [`witness_portable`]      |
+//! | [`witness_window`]          | AVX-512 F, BW, VBMI, VBMI2, POPCNT   | `witness_window_portable` |
 //! | [`with_avx2`] (any code)    | AVX2                                 | the same code without it  |
 //!
 //! What the CPU has is a [`Cpu`] value, detected once per process ([`Cpu::detect`]) and held
@@ -300,9 +301,58 @@ pub(crate) type Targets = [u8; TARGET_VALUES / 8];
 /// The targets left are those of [`witness_portable`]; where it stops may differ (this one
 /// stops after the blocks that crossed off the last target, the twin after that pair).
 #[inline(always)]
+pub(crate) fn witness(
+    isa: TargetIsa,
+    targets: &mut Targets,
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    to: usize,
+) -> usize {
+    witness_kernel(isa, targets, low, high, from, to)
+}
+
+/// The values a window of the dense scan holds ([`witness_window`]): 2048, a table of 256
+/// bytes, four 512-bit registers.
+pub(crate) const WINDOW_VALUES: usize = 2048;
+
+/// A window of targets: value base + v is a target when bit v % 8 of byte v / 8 is set.
+pub(crate) type Window = [u8; WINDOW_VALUES / 8];
+
+/// [`witness`] for targets in the window `base..base + 2048` ([`Window`]), for the dense
+/// scan (see `seq/dense.rs`), whose values pass 512: two two-table byte permutes look up 32
+/// pairs at once. `base + 2048` must be at most 2^16, and the last byte of the table 0
+/// (values outside the window look it up).
+#[inline(always)]
 #[allow(unsafe_code)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-pub(crate) fn witness(
+pub(crate) fn witness_window(
+    isa: TargetIsa,
+    base: u16,
+    targets: &mut Window,
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    to: usize,
+) -> usize {
+    debug_assert!(base as usize + WINDOW_VALUES <= 1 << 16 && targets[WINDOW_VALUES / 8 - 1] == 0);
+    #[cfg(target_arch = "x86_64")]
+    {
+        let _ = isa;
+        // SAFETY: the token `isa` exists only when the CPU has AVX-512 F, BW, VBMI, VBMI2 and
+        // POPCNT (`Cpu::targeted`).
+        let i = unsafe { x86::witness_window_blocks(base, targets, low, high, from, to) };
+        witness_one_by_one(base, targets, low, high, i, to)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    match isa.0 {}
+}
+
+/// [`witness`] with its token.
+#[inline(always)]
+#[allow(unsafe_code)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn witness_kernel(
     isa: TargetIsa,
     targets: &mut Targets,
     low: &[u16],
@@ -316,7 +366,7 @@ pub(crate) fn witness(
         // SAFETY: the token `isa` exists only when the CPU has AVX-512 F, BW, VBMI, VBMI2 and
         // POPCNT (`Cpu::targeted`).
         let i = unsafe { x86::witness_blocks(targets, low, high, from, to) };
-        witness_one_by_one(targets, low, high, i, to)
+        witness_one_by_one(0, targets, low, high, i, to)
     }
     #[cfg(not(target_arch = "x86_64"))]
     match isa.0 {}
@@ -332,16 +382,36 @@ pub(crate) fn witness_portable(
     from: usize,
     to: usize,
 ) -> usize {
-    witness_one_by_one(targets, low, high, from, to)
+    witness_one_by_one(0, targets, low, high, from, to)
 }
 
-/// [`witness`] one pair at a time.
+/// [`witness_window`] in plain Rust (the reference it is tested against).
+#[cfg(test)]
+pub(crate) fn witness_window_portable(
+    base: u16,
+    targets: &mut Window,
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    to: usize,
+) -> usize {
+    witness_one_by_one(base, targets, low, high, from, to)
+}
+
+/// [`witness_window`] one pair at a time (`base` 0: [`witness`]).
 #[inline(always)]
-fn witness_one_by_one(targets: &mut Targets, low: &[u16], high: &[u16], from: usize, to: usize) -> usize {
+fn witness_one_by_one(
+    base: u16,
+    targets: &mut [u8],
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    to: usize,
+) -> usize {
     let half = low.len();
     let mut i = from;
     while i < to {
-        let v = (low[i] ^ high[half - 1 - i]) as usize;
+        let v = (low[i] ^ high[half - 1 - i]).wrapping_sub(base) as usize;
         if let Some(t) = targets.get_mut(v >> 3) {
             *t &= !(1 << (v & 7));
         }
@@ -357,7 +427,7 @@ fn witness_one_by_one(targets: &mut Targets, low: &[u16], high: &[u16], from: us
 /// CPU has the features (the safe wrappers above check the token).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Rare, Targets, TARGET_VALUES};
+    use super::{Rare, Targets, Window, TARGET_VALUES, WINDOW_VALUES};
     use std::arch::x86_64::*;
 
     /// Pairs looked up at once by `witness`.
@@ -501,6 +571,97 @@ mod x86 {
                 // SAFETY: the table has 64 bytes.
                 table = unsafe { _mm512_loadu_si512(targets.as_ptr().cast()) };
                 if _mm512_test_epi64_mask(table, table) == 0 {
+                    break;
+                }
+            }
+        }
+        i
+    }
+    /// The whole blocks of [`LANES`] pairs of `witness_window`, [`BLOCKS`] at a time, as
+    /// [`witness_blocks`] with a table of 256 bytes in four registers: the byte (v − base) / 8
+    /// from the low or the high 128 bytes (one two-table permute each), chosen by bit 7 of
+    /// its place.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
+    #[allow(unsafe_code)]
+    pub(super) fn witness_window_blocks(
+        base: u16,
+        targets: &mut Window,
+        low: &[u16],
+        high: &[u16],
+        from: usize,
+        to: usize,
+    ) -> usize {
+        let half = low.len();
+        let reverse = _mm512_set_epi16(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+            27, 28, 29, 30, 31,
+        );
+        let seven = _mm512_set1_epi16(7);
+        let one = _mm512_set1_epi16(1);
+        let start = _mm512_set1_epi16(base as i16);
+        let last = _mm512_set1_epi16(WINDOW_VALUES as i16 / 8 - 1);
+        let mut found = [0u16; (BLOCKS + 1) * LANES];
+        let whole = to - (to - from) % LANES;
+        // Four 64-byte loads of the 256-byte table.
+        macro_rules! load {
+            ($t:expr) => {
+                // SAFETY: the table has 256 bytes: four 64-byte loads.
+                unsafe {
+                    [
+                        _mm512_loadu_si512($t.as_ptr().cast()),
+                        _mm512_loadu_si512($t.as_ptr().add(64).cast()),
+                        _mm512_loadu_si512($t.as_ptr().add(128).cast()),
+                        _mm512_loadu_si512($t.as_ptr().add(192).cast()),
+                    ]
+                }
+            };
+        }
+        let mut table = load!(targets);
+        let mut i = from;
+        while i < whole {
+            let end = whole.min(i + BLOCKS * LANES);
+            let mut count = 0;
+            while i < end {
+                let xs = &low[i..i + LANES];
+                let ys = &high[half - i - LANES..half - i];
+                // SAFETY: both slices hold LANES (32) values of 16 bits: one 64-byte load each.
+                let (x, y) = unsafe {
+                    (
+                        _mm512_loadu_si512(xs.as_ptr().cast()),
+                        _mm512_loadu_si512(ys.as_ptr().cast()),
+                    )
+                };
+                let v = _mm512_xor_si512(x, _mm512_permutexvar_epi16(reverse, y));
+                let w = _mm512_sub_epi16(v, start);
+                // The byte w / 8, its place capped at 255 (a byte that is 0): places of 2048
+                // and more (values below the window wrap round to 2^16 − ...) witness nothing.
+                let idx = _mm512_min_epu16(_mm512_srli_epi16(w, 3), last);
+                let lo = _mm512_permutex2var_epi8(table[0], idx, table[1]);
+                let hi = _mm512_permutex2var_epi8(table[2], idx, table[3]);
+                // Bit 7 of the place (the top bit of the lane's low byte) picks the half.
+                let byte = _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), lo, hi);
+                let bit = _mm512_srlv_epi16(byte, _mm512_and_si512(w, seven));
+                let hits = _mm512_test_epi16_mask(bit, one);
+                if hits != 0 {
+                    let out = &mut found[count..count + LANES];
+                    // SAFETY: `out` holds LANES (32) values of 16 bits: one 64-byte store.
+                    unsafe {
+                        _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_maskz_compress_epi16(hits, w))
+                    };
+                    count += hits.count_ones() as usize;
+                }
+                i += LANES;
+            }
+            if count > 0 {
+                for &w in &found[..count] {
+                    targets[(w >> 3) as usize & (WINDOW_VALUES / 8 - 1)] &= !(1 << (w & 7));
+                }
+                table = load!(targets);
+                let any = _mm512_or_si512(
+                    _mm512_or_si512(table[0], table[1]),
+                    _mm512_or_si512(table[2], table[3]),
+                );
+                if _mm512_test_epi64_mask(any, any) == 0 {
                     break;
                 }
             }
@@ -690,6 +851,50 @@ mod tests {
             prop_assert!(stop >= plain_stop);
             if stop < to {
                 prop_assert_eq!(fast, [0; TARGET_VALUES / 8]);
+            }
+        }
+    }
+
+    proptest! {
+        /// The AVX-512 windowed scan against the portable one, values around and past the
+        /// window (below it, in it, above it), and against crossing off every pair.
+        #[test]
+        #[cfg_attr(not(has_avx512_vbmi), ignore = "this CPU has no AVX-512 VBMI: the fast path cannot run here")]
+        fn avx512_window_witness_matches_portable(
+            cells in proptest::collection::vec(0u16..4096, 2..700),
+            picks in proptest::collection::vec(0usize..WINDOW_VALUES, 0..300),
+            base in 0u16..3000,
+            cut in 0usize..1000,
+            start in 0usize..1000,
+        ) {
+            let isa = targeted();
+            let half = cells.len() / 2;
+            let (low, high) = (&cells[..half], &cells[cells.len() - half..]);
+            let to = cut % (half + 1);
+            let from = if to == 0 { 0 } else { start % (to + 1) };
+            let mut targets = [0u8; WINDOW_VALUES / 8];
+            for p in picks {
+                targets[p >> 3] |= 1 << (p & 7);
+            }
+            // The last byte stays 0 (the kernel's contract).
+            targets[WINDOW_VALUES / 8 - 1] = 0;
+            let mut want = targets;
+            for p in from..to {
+                let v = (low[p] ^ high[half - 1 - p]) as usize;
+                if (base as usize..base as usize + WINDOW_VALUES).contains(&v) {
+                    let w = v - base as usize;
+                    want[w >> 3] &= !(1 << (w & 7));
+                }
+            }
+            let (mut fast, mut plain) = (targets, targets);
+            let stop = witness_window(isa, base, &mut fast, low, high, from, to);
+            let plain_stop = witness_window_portable(base, &mut plain, low, high, from, to);
+            prop_assert_eq!(fast, plain);
+            prop_assert!(stop >= plain_stop && stop <= to);
+            if stop < to {
+                prop_assert_eq!(fast, [0; WINDOW_VALUES / 8]);
+            } else {
+                prop_assert_eq!(fast, want);
             }
         }
     }

@@ -20,6 +20,8 @@
 use super::simd::{self, Avx2, Cpu};
 use super::store::Cell;
 
+#[path = "dense.rs"]
+mod dense;
 #[path = "pipeline.rs"]
 mod pipeline;
 #[path = "targeted.rs"]
@@ -164,6 +166,38 @@ pub struct Sparse {
     pub rare_pairs: u64,
     /// Heaps whose scan looked for its targets only (statistics, see `seq/targeted.rs`).
     pub targeted_scans: u64,
+    /// Pairs those scans looked at (part of `scanned_pairs`, but some 5 times cheaper each
+    /// than a marked pair: left out of the dense rule's measure).
+    pub targeted_pairs: u64,
+    /// Heaps computed on the dense path (statistics, see `seq/dense.rs`).
+    pub dense_heaps: u64,
+    /// Pairs the dense path marked or scanned (statistics).
+    pub dense_pairs: u64,
+    /// Windows of targets of the dense path that were all witnessed, so that the pairs were
+    /// scanned again for the next window (statistics, see `seq/dense.rs`).
+    pub window_rescans: u64,
+    /// Whether heaps are computed on the dense path (chosen at each rebuild, see
+    /// `seq/dense.rs`).
+    dense: bool,
+    /// Heaps when the split was last rebuilt.
+    len_at_rebuild: usize,
+    /// Heaps computed on the sparse path, and the pairs they looked at (rare pairs and
+    /// scanned pairs), when the split was last rebuilt: the measure of the dense rule.
+    sparse_at_rebuild: (u64, u64),
+    /// Heaps computed on the sparse path (on the dense path, one heap in
+    /// [`dense::SAMPLE_EVERY`], to measure what the sparse path would cost).
+    sparse_heaps: u64,
+    /// Whether the prefix of the dense path is fixed (tests) rather than adapted.
+    prefix_fixed: bool,
+    /// Heaps of the dense path in a row that needed no second window (see
+    /// `seq/dense.rs`: the prefix shrinks after [`dense::SHRINK_AFTER`] of them).
+    prefix_quiet: usize,
+    /// The dense path always (`Some(true)`), never (`Some(false)`) or by the rule (`None`,
+    /// the default; tests force it).
+    dense_rule: Option<bool>,
+    /// Pairs of each split rule the dense path marks before its targeted scan
+    /// ([`dense::PREFIX`]; tests make it small).
+    pub(crate) dense_prefix: usize,
     /// Batches of the pipeline that the main thread marked itself, their helper being late
     /// (statistics, see `seq/pipeline.rs`).
     pub taken_batches: u64,
@@ -545,6 +579,18 @@ impl Sparse {
             scanned_pairs: 0,
             rare_pairs: 0,
             targeted_scans: 0,
+            targeted_pairs: 0,
+            dense_heaps: 0,
+            dense_pairs: 0,
+            window_rescans: 0,
+            dense: false,
+            len_at_rebuild: 0,
+            sparse_at_rebuild: (0, 0),
+            sparse_heaps: 0,
+            prefix_fixed: false,
+            prefix_quiet: 0,
+            dense_rule: None,
+            dense_prefix: dense::PREFIX,
             taken_batches: 0,
             take_after: pipeline::TAKE_AFTER,
             tuner: Tuner::default(),
@@ -558,6 +604,11 @@ impl Sparse {
             s.count(n, v.get());
         }
         s.rebuild(values);
+        if values.len() >= dense::DENSE_FROM {
+            // A resumed run has no measure for the dense rule yet (see `seq/dense.rs`):
+            // rebuild again soon, not only once the heaps have doubled.
+            s.next_rebuild = values.len() + dense::RESUME_MEASURE;
+        }
         s
     }
 
@@ -665,6 +716,22 @@ impl Sparse {
             }
         }
         self.rare_at_rebuild = self.rare.len();
+        // The path of the heaps to come, from what the sparse path cost per heap since the
+        // last rebuild (see `seq/dense.rs`): the pairs marked one by one.
+        let pairs = self.rare_pairs + self.scanned_pairs - self.targeted_pairs;
+        let (heaps0, pairs0) = self.sparse_at_rebuild;
+        let every_pair = self.rules.leave_two.len() as u64 * (self.len_at_rebuild + values.len()) as u64 / 4;
+        self.dense = self.dense_rule.unwrap_or_else(|| {
+            dense::wants_dense(
+                values.len(),
+                self.sparse_heaps - heaps0,
+                pairs - pairs0,
+                every_pair,
+                self.cpu.targeted().is_some(),
+            )
+        });
+        self.sparse_at_rebuild = (self.sparse_heaps, pairs);
+        self.len_at_rebuild = values.len();
         self.next_rebuild = (values.len() * 2).max(64);
     }
 
@@ -710,6 +777,21 @@ impl Sparse {
         self.cpu
     }
 
+    /// Takes the dense path always (`Some(true)`), never (`Some(false)`), or by the rule
+    /// (`None`), marking `prefix` pairs of each split rule before its targeted scan (tests).
+    #[cfg(test)]
+    pub(crate) fn force_dense(&mut self, rule: Option<bool>, prefix: usize) {
+        self.dense_rule = rule;
+        self.dense = rule.unwrap_or(self.dense);
+        self.dense_prefix = prefix;
+        self.prefix_fixed = true;
+    }
+
+    /// Whether the heaps to come are computed on the dense path (see `seq/dense.rs`).
+    pub fn is_dense(&self) -> bool {
+        self.dense
+    }
+
     /// Always use every thread given to [`Sparse::compute_parallel`], however fast one is
     /// (for benchmarks and tests of the pipeline).
     pub fn force_all_threads(&mut self, forced: bool) {
@@ -743,8 +825,8 @@ impl Sparse {
             }
             // Chunks end at rebuilds, so the split adapts as on one thread.
             let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
-            if self.max_value < 32 && !self.tuner.forced {
-                // Values below 32 take one-word option sets on one thread, faster than the
+            if self.dense || (self.max_value < 32 && !self.tuner.forced) {
+                // The dense path runs on one thread (see `seq/dense.rs`). Values below 32 take one-word option sets on one thread, faster than the
                 // pipeline's byte sets (a batch of 8 heaps takes less time than handing it
                 // between cores costs).
                 self.compute(cells, n, end)?;
@@ -768,6 +850,7 @@ impl Sparse {
                 continue;
             }
             let done = self.compute_pipelined(cells, n, end, use_threads)?;
+            self.sparse_heaps += (done - n) as u64;
             // What is left of the chunk is less than a batch.
             self.compute(cells, done, end)?;
             self.tuner.record(use_threads, end - n, started.elapsed());
@@ -785,7 +868,18 @@ impl Sparse {
         let batch_from = self.batch_from();
         let mut n = from;
         while n < to {
-            if T::MAX <= 0xFFFF && n >= batch_from && n + BATCH <= to && !self.rules.leave_two.is_empty() {
+            let dense = self.dense && T::MAX <= 0xFFFF && self.max_value < 1 << 15;
+            if dense && (!n.is_multiple_of(dense::SAMPLE_EVERY) || self.dense_rule.is_some()) {
+                // Only 16-bit cells come here.
+                let g = self.dense_value(bytemuck::cast_slice(&cells[..n]), n);
+                self.settle(cells, n, g);
+                n += 1;
+            } else if !dense
+                && T::MAX <= 0xFFFF
+                && n >= batch_from
+                && n + BATCH <= to
+                && !self.rules.leave_two.is_empty()
+            {
                 if self.max_value < 32 {
                     n += self.compute_batch_small_values(cells, n);
                 } else {
@@ -835,6 +929,7 @@ impl Sparse {
     /// the rare pairs of all 8 (their other heaps are 8 consecutive cells), then each heap
     /// is finished on its own.
     fn compute_batch<T: Cell>(&mut self, cells: &mut [T], n0: usize) -> Result<(), usize> {
+        self.sparse_heaps += BATCH as u64;
         let mut marks = self.batch.take().unwrap_or_else(Marks::new);
         marks.reset(n0, limit_of(self.max_value));
         self.rare_pairs += mark_rare(&self.rules, &self.rare, &cells[..n0], &mut marks, 0);
@@ -907,6 +1002,7 @@ impl Sparse {
             }
         }
         self.batch = Some(marks);
+        self.sparse_heaps += done as u64;
         done
     }
 
@@ -949,6 +1045,7 @@ impl Sparse {
         let bits = usize::BITS - self.max_value.leading_zeros();
         // Options are XORs of values, so below 2^bits; the mex is at most 2^bits.
         let limit = (1usize << bits) + 1;
+        self.sparse_heaps += 1;
         let mut seen = std::mem::take(&mut self.seen);
         let g = if T::MAX <= 0xFFFF && seen.len() >= 1 << 16 {
             match <&mut [u8; 1 << 16]>::try_from(&mut seen[..1 << 16]) {

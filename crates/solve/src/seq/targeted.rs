@@ -66,6 +66,7 @@ impl Sparse {
                 }
                 let stop = simd::witness(isa, &mut targets, low, high, from, to);
                 self.scanned_pairs += (stop - from) as u64;
+                self.targeted_pairs += (stop - from) as u64;
                 if let (Some(c), true) = (common_at, targets == [0; TARGET_VALUES / 8]) {
                     // Every target witnessed: the mex is the common value.
                     return c;

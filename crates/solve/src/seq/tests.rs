@@ -976,3 +976,175 @@ proptest! {
         }
     }
 }
+
+/// The values of `rules` up to `count` on the dense path from heap 0 (marking `prefix`
+/// pairs of each split rule before the targeted scan; no SIMD when `portable`), in pieces,
+/// on `threads` threads, with the dense statistics: (heaps, window rescans).
+fn dense_values(
+    rules: &HeapRules,
+    count: u64,
+    prefix: usize,
+    portable: bool,
+    threads: usize,
+) -> (Vec<u64>, u64, u64) {
+    let mut e = SeqEngine::new(rules, count, StoreOptions::default()).unwrap();
+    e.use_period(false);
+    e.set_threads(threads);
+    if portable {
+        e.portable_only();
+    }
+    let Method::Sparse(s) = &mut e.method else {
+        panic!("not the rare/common method");
+    };
+    s.force_dense(Some(true), prefix);
+    for to in [97, 700, 1301, count] {
+        e.compute_to(to.min(count)).unwrap();
+    }
+    let Method::Sparse(s) = &e.method else {
+        unreachable!()
+    };
+    (
+        (0..count).map(|i| e.get(i)).collect(),
+        s.dense_heaps,
+        s.window_rescans,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// The dense path, with the targeted scan where the CPU has it and a prefix of 0 to 40
+    /// pairs (so the windows of targets are scanned), on one and two threads, and its
+    /// portable marking: the reference's values.
+    #[test]
+    fn the_dense_path_matches_naive(rules in pipeline_rules(), prefix in 0usize..40, count in 0u64..1600) {
+        let want = naive::values(&rules, count as usize);
+        for (portable, threads) in [(false, 1), (true, 1), (false, 2)] {
+            let (got, heaps, _) = dense_values(&rules, count, prefix, portable, threads);
+            prop_assert_eq!(heaps, count, "every heap on the dense path");
+            prop_assert_eq!(&got, &want, "portable {}, {} threads", portable, threads);
+        }
+    }
+}
+
+/// Values past 2048 and a prefix of no pairs: the targets of the first window are all
+/// witnessed, so later windows are scanned (else this test would prove nothing of them).
+/// Against the sparse path (checked against the reference by the other tests: the
+/// reference's quadratic time to 2^16 heaps would be long here).
+#[test]
+fn the_dense_path_scans_later_windows() {
+    let rules = rules_of("0.414");
+    let count = 1 << 16;
+    let mut sparse = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
+    sparse.use_period(false);
+    let Method::Sparse(s) = &mut sparse.method else {
+        panic!("not the rare/common method");
+    };
+    s.force_dense(Some(false), 0);
+    sparse.compute_to(count).unwrap();
+    let want: Vec<u64> = (0..count).map(|i| sparse.get(i)).collect();
+    assert!(want.iter().any(|&v| v >= 2100), "values pass the first window");
+    let (got, heaps, rescans) = dense_values(&rules, count, 0, false, 1);
+    assert_eq!(got, want);
+    assert_eq!(heaps, count);
+    if simd::Cpu::detect().targeted().is_some() {
+        assert!(rescans > 0, "no later window was scanned");
+    }
+}
+
+/// The rule: the five codes without a sparse space take the dense path (0.007 from 2^16
+/// heaps on: below, its sparse path marks under three quarters of every pair), Officers,
+/// Grundy's game and 0.106 (sparse with a heap-parity split) do not.
+#[test]
+fn the_dense_path_is_taken_where_the_split_gives_nothing() {
+    for (name, count, dense) in [
+        ("0.007", 1 << 17, true),
+        ("0.114", 1 << 15, true),
+        ("0.135", 1 << 15, true),
+        ("0.342", 1 << 15, true),
+        ("0.414", 1 << 15, true),
+        ("0.6", 1 << 16, false),
+        ("grundys-game", 1 << 16, false),
+        ("0.106", 1 << 16, false),
+        ("0.16", 1 << 16, false),
+    ] {
+        let e = compute(&rules_of(name), count);
+        let Method::Sparse(s) = &e.method else {
+            panic!("{name}: not the rare/common method");
+        };
+        assert_eq!(s.is_dense(), dense, "{name}: {:?} heaps dense", s.dense_heaps);
+        assert_eq!(s.dense_heaps > 0, dense, "{name}");
+    }
+}
+
+/// The dense path's statistics on the five codes without a sparse space (2^`GRUNDY_TIME_EXP`
+/// heaps, 2^16 by default): heaps on it, window rescans, pairs scanned, time. GRUNDY_NAMES
+/// (codes separated by spaces), GRUNDY_DENSE_PREFIX (a fixed prefix) and GRUNDY_DENSE_RULE
+/// (`always`, `never`) change what runs.
+#[test]
+#[ignore]
+fn print_dense_stats() {
+    let exp: u32 = std::env::var("GRUNDY_TIME_EXP")
+        .ok()
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(16);
+    // GRUNDY_DENSE_PREFIX: a fixed prefix instead of the adapted one.
+    let prefix: Option<usize> = std::env::var("GRUNDY_DENSE_PREFIX")
+        .ok()
+        .and_then(|e| e.parse().ok());
+    let names = std::env::var("GRUNDY_NAMES").unwrap_or("0.007 0.114 0.135 0.342 0.414".into());
+    for name in names.split(' ') {
+        let t = std::time::Instant::now();
+        let count = 1u64 << exp;
+        let mut e = SeqEngine::new(&rules_of(name), count, StoreOptions::default()).unwrap();
+        e.use_period(false);
+        // GRUNDY_DENSE_RULE: "always" or "never" instead of the rule.
+        let rule = match std::env::var("GRUNDY_DENSE_RULE").as_deref() {
+            Ok("always") => Some(true),
+            Ok("never") => Some(false),
+            _ => None,
+        };
+        if let Method::Sparse(s) = &mut e.method {
+            if prefix.is_some() || rule.is_some() {
+                s.force_dense(rule, prefix.unwrap_or(1024));
+            }
+        }
+        e.compute_to(count).unwrap();
+        let Method::Sparse(s) = &e.method else {
+            unreachable!()
+        };
+        eprintln!(
+            "{name}: {:.2} s, dense heaps {}, window rescans {}, dense pairs {}, prefix {}, pairs scanned {}, targeted {}, full scans {}, rare pairs {}",
+            t.elapsed().as_secs_f64(),
+            s.dense_heaps,
+            s.window_rescans,
+            s.dense_pairs,
+            s.dense_prefix,
+            s.scanned_pairs,
+            s.targeted_pairs,
+            s.full_scans,
+            s.rare_pairs
+        );
+    }
+}
+
+/// A run resumed from known values takes the dense path again soon (not only once the heaps
+/// have doubled), with the values of a run that did not stop.
+#[test]
+fn a_resumed_run_takes_the_dense_path_again() {
+    let rules = rules_of("0.342");
+    let (stop, count) = (1u64 << 14, (1u64 << 14) + 6000);
+    let whole = compute(&rules, count);
+    let known: Vec<u64> = (0..stop).map(|i| whole.get(i)).collect();
+    let mut e = SeqEngine::resume(&rules, count, StoreOptions::default(), known.into_iter(), 2).unwrap();
+    e.use_period(false);
+    e.compute_to(count).unwrap();
+    let Method::Sparse(s) = &e.method else {
+        panic!("not the rare/common method");
+    };
+    assert!(
+        s.is_dense() && s.dense_heaps > 2000,
+        "{} heaps dense",
+        s.dense_heaps
+    );
+    assert!((0..count).all(|i| e.get(i) == whole.get(i)));
+}
