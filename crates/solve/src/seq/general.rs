@@ -148,7 +148,9 @@ fn or_into_slice(dst: &mut [u64], src: &[u64]) {
 /// The row ∪ G(a) ⊕ X(m − a) for a in `1..top` (X: the rows of `prev`, `w` words each),
 /// shared out on `pool` by blocks of values g of G(a): each block ORs the rows of its values
 /// into its part of `groups` (v_bits × w words, left zeroed), then translates them into a
-/// row of its own; the rows are ORed.
+/// row of its own; the rows are ORed. The values are far from even (small ones are common),
+/// so the blocks are cut to hold about as many heaps a each, plus a word per value of the
+/// translation, counted first.
 fn row_on_pool<T: Cell>(
     cells: &[T],
     prev: &[u64],
@@ -159,13 +161,33 @@ fn row_on_pool<T: Cell>(
     pool: &rayon::ThreadPool,
 ) -> Vec<u64> {
     let v_bits = w * 64;
-    let block = v_bits.div_ceil(4 * pool.current_num_threads()).max(1);
+    let mut count = vec![0u32; v_bits];
+    for cell in &cells[1..top.max(1)] {
+        count[cell.get()] += 1;
+    }
+    // Work of value g: its rows ORed (w words each) and, when used, one translation (w words).
+    let work = |c: u32| c as usize + usize::from(c > 0);
+    let total: usize = count.iter().map(|&c| work(c)).sum();
+    let pieces = 4 * pool.current_num_threads();
+    let share = total.div_ceil(pieces).max(1);
+    let mut blocks: Vec<(usize, &mut [u64])> = Vec::with_capacity(pieces + 1);
+    let mut rest = &mut groups[..v_bits * w];
+    let (mut g0, mut acc) = (0, 0);
+    for (g, &c) in count.iter().enumerate() {
+        acc += work(c);
+        if acc >= share || g + 1 == v_bits {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut((g + 1 - g0) * w);
+            blocks.push((g0, head));
+            rest = tail;
+            g0 = g + 1;
+            acc = 0;
+        }
+    }
     pool.install(|| {
-        groups[..v_bits * w]
-            .par_chunks_mut(block * w)
-            .enumerate()
-            .map(|(bi, rows)| {
-                let (g0, g1) = (bi * block, bi * block + rows.len() / w);
+        blocks
+            .into_par_iter()
+            .map(|(g0, rows)| {
+                let g1 = g0 + rows.len() / w;
                 let mut used = vec![false; g1 - g0];
                 for (a, cell) in cells.iter().enumerate().take(top).skip(1) {
                     let g = cell.get();
