@@ -414,12 +414,31 @@ impl Quotient {
     /// so, the quotient stops with [`QuotientError::Halted`] (as it was after the last heap
     /// it completed).
     pub fn extend_until(&mut self, n: u64, halt: &dyn Fn() -> bool) -> Result<(), QuotientError> {
+        self.extend_until_with(n, halt, &mut OracleMemo::default())
+    }
+
+    /// [`Quotient::extend_until`], its searches knowing the outcomes of `memo` (found by a
+    /// [`MisereOracle`] of the same game, over any of its quotients) and leaving theirs in it,
+    /// even when stopped: each heap's step goes on from the sums the steps before it searched,
+    /// and a solve's search and its quotient's growth share their work. A memo past the
+    /// quotient's limit of states is dropped before a step (it would stop the step early).
+    pub fn extend_until_with(
+        &mut self,
+        n: u64,
+        halt: &dyn Fn() -> bool,
+        memo: &mut OracleMemo,
+    ) -> Result<(), QuotientError> {
         while self.heaps < n {
             if halt() {
                 return Err(QuotientError::Halted);
             }
-            let next = Learner::new(self, halt).run()?;
-            *self = next;
+            if memo.len() > self.max_states / 2 {
+                *memo = OracleMemo::default();
+            }
+            let mut learner = Learner::new(self, halt, std::mem::take(memo));
+            let next = learner.run();
+            *memo = learner.oracle.take_memo();
+            *self = next?;
         }
         Ok(())
     }
@@ -871,7 +890,7 @@ pub struct MisereOracle<'q> {
     /// The heaps of small sums ([`small`]).
     small: small::SmallHeaps,
     /// The outcomes of small sums searched (true: P-position).
-    small_memo: HashMap<small::Key, bool, RandomState>,
+    small_memo: HashMap<small::Key, bool, small::KeyState>,
 }
 
 /// Heaps below this are dropped from sums by [`MisereOracle`] when they have no move (each
@@ -888,7 +907,7 @@ const OPTIONS_CHECK: u32 = 4096;
 #[derive(Default)]
 pub struct OracleMemo(
     HashMap<Vec<u64>, bool, RandomState>,
-    HashMap<small::Key, bool, RandomState>,
+    HashMap<small::Key, bool, small::KeyState>,
 );
 
 impl OracleMemo {
@@ -941,6 +960,11 @@ impl<'q> MisereOracle<'q> {
     /// The outcomes found, to go on with another quotient ([`MisereOracle::with_memo`]).
     pub fn detach(self) -> OracleMemo {
         OracleMemo(self.memo, self.small_memo)
+    }
+
+    /// [`MisereOracle::detach`], leaving this oracle with no outcome kept.
+    fn take_memo(&mut self) -> OracleMemo {
+        OracleMemo(std::mem::take(&mut self.memo), std::mem::take(&mut self.small_memo))
     }
 
     /// Stop with [`SearchStop::Limit`] once this many positions are kept.
@@ -1212,8 +1236,9 @@ struct Learner<'a> {
 }
 
 impl<'a> Learner<'a> {
-    fn new(prev: &'a Quotient, halt: &'a dyn Fn() -> bool) -> Learner<'a> {
+    fn new(prev: &'a Quotient, halt: &'a dyn Fn() -> bool, memo: OracleMemo) -> Learner<'a> {
         let m = prev.heaps + 1;
+        let kept = memo.len();
         let rules = &prev.rules;
         let mut letter_of = vec![usize::MAX; m as usize + 1];
         let mut letters = Vec::new();
@@ -1257,9 +1282,12 @@ impl<'a> Learner<'a> {
             ext: Vec::new(),
             index: HashMap::default(),
             delta: Vec::new(),
-            oracle: MisereOracle::new(prev)
-                .with_limit(prev.max_states)
-                .with_share(prev.share),
+            // The limit counts the states this step keeps, not those it was given.
+            oracle: MisereOracle::with_limit(
+                MisereOracle::with_memo(prev, memo),
+                prev.max_states.saturating_add(kept),
+            )
+            .with_share(prev.share),
         }
     }
 
@@ -1456,7 +1484,7 @@ impl<'a> Learner<'a> {
         self.close(processed)
     }
 
-    fn run(mut self) -> Result<Quotient, QuotientError> {
+    fn run(&mut self) -> Result<Quotient, QuotientError> {
         let prev = self.prev;
         if self.letters.last() != Some(&self.m) {
             // Heap m has no move: it is the empty game.
@@ -1538,7 +1566,7 @@ impl<'a> Learner<'a> {
         q.orders = prev.orders.clone();
         q.orders.push(q.order);
         q.period = q.find_periodicity();
-        q.tests = self.tests;
+        q.tests = std::mem::take(&mut self.tests);
         q.max_order = prev.max_order;
         q.max_states = prev.max_states;
         q.share = prev.share;
