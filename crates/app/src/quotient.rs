@@ -365,7 +365,16 @@ pub fn solving_quotient(
 ) -> Result<Quotient, AppError> {
     let (mut cap, mut q) = kept_quotient(game, rules, store);
     let mut memo = OracleMemo::default();
-    grow_for_solve(game, &mut q, &mut cap, largest, store, halt, SOLVE_BUILD_TIME, &mut memo)?;
+    grow_for_solve(
+        game,
+        &mut q,
+        &mut cap,
+        largest,
+        store,
+        halt,
+        SOLVE_BUILD_TIME,
+        &mut memo,
+    )?;
     Ok(q)
 }
 

@@ -413,15 +413,24 @@ impl Quotient {
     /// [`Quotient::extend_to`], asking `halt` between heaps and as each goes: when it says
     /// so, the quotient stops with [`QuotientError::Halted`] (as it was after the last heap
     /// it completed).
+    /// Each heap's step goes on from the sums the steps before it searched, as long as they
+    /// are fewer than the quotient's limit of states (then they are dropped).
     pub fn extend_until(&mut self, n: u64, halt: &dyn Fn() -> bool) -> Result<(), QuotientError> {
-        self.extend_until_with(n, halt, &mut OracleMemo::default())
+        let mut memo = OracleMemo::default();
+        while self.heaps < n {
+            if memo.len() > self.max_states {
+                memo = OracleMemo::default();
+            }
+            self.extend_until_with(self.heaps + 1, halt, &mut memo)?;
+        }
+        Ok(())
     }
 
     /// [`Quotient::extend_until`], its searches knowing the outcomes of `memo` (found by a
     /// [`MisereOracle`] of the same game, over any of its quotients) and leaving theirs in it,
     /// even when stopped: each heap's step goes on from the sums the steps before it searched,
-    /// and a solve's search and its quotient's growth share their work. A memo past the
-    /// quotient's limit of states is dropped before a step (it would stop the step early).
+    /// and a solve's search and its quotient's growth share their work. The quotient's limit
+    /// of states counts those a step adds to `memo`.
     pub fn extend_until_with(
         &mut self,
         n: u64,
@@ -431,9 +440,6 @@ impl Quotient {
         while self.heaps < n {
             if halt() {
                 return Err(QuotientError::Halted);
-            }
-            if memo.len() > self.max_states / 2 {
-                *memo = OracleMemo::default();
             }
             let mut learner = Learner::new(self, halt, std::mem::take(memo));
             let next = learner.run();
@@ -964,7 +970,10 @@ impl<'q> MisereOracle<'q> {
 
     /// [`MisereOracle::detach`], leaving this oracle with no outcome kept.
     fn take_memo(&mut self) -> OracleMemo {
-        OracleMemo(std::mem::take(&mut self.memo), std::mem::take(&mut self.small_memo))
+        OracleMemo(
+            std::mem::take(&mut self.memo),
+            std::mem::take(&mut self.small_memo),
+        )
     }
 
     /// Stop with [`SearchStop::Limit`] once this many positions are kept.
@@ -1852,6 +1861,52 @@ mod tests {
         // A truncated quotient is the quotient of fewer heaps.
         let small = q.truncated(4);
         assert_eq!(small.to_bytes(), partial(&octal(&[7, 5]), 4).to_bytes());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// A quotient grown with the outcomes a search found (as a solve grows it between
+        /// its searches), and after a step stopped midway (its outcomes kept), is the quotient
+        /// grown alone, and the memo it leaves answers as the whole-position search does.
+        #[test]
+        fn growth_with_a_shared_memo_is_the_growth_alone(
+            code in 0usize..70,
+            base in 0u64..6,
+            stop_after in 1usize..400,
+            sums in proptest::collection::vec(proptest::collection::vec(0u64..12, 1..5), 20),
+        ) {
+            let codes = codes();
+            let rules = octal(&codes[code % codes.len()]);
+            let alone = partial(&rules, base + 3);
+            let mut q = partial(&rules, base);
+            let mut oracle = MisereOracle::new(&q);
+            let mut search = MisereSearch::new(&rules);
+            for sum in &sums {
+                let nonzero: Vec<u64> = sum.iter().copied().filter(|&h| h > 0).collect();
+                let want = search.outcome(&nonzero).unwrap();
+                prop_assert_eq!(oracle.outcome(sum, &|| false).unwrap(), want);
+            }
+            let mut memo = oracle.detach();
+            // A step stopped after a few looks at the stop: the quotient stays as it was.
+            let asked = std::cell::Cell::new(0usize);
+            let stop = || {
+                asked.set(asked.get() + 1);
+                asked.get() > stop_after
+            };
+            match q.extend_until_with(base + 3, &stop, &mut memo) {
+                Ok(()) => prop_assert_eq!(q.to_bytes(), alone.to_bytes()),
+                Err(QuotientError::Halted) => prop_assert!(q.heaps() < base + 3),
+                Err(e) => prop_assert!(false, "{e:?}"),
+            }
+            q.extend_until_with(base + 3, &|| false, &mut memo).unwrap();
+            prop_assert_eq!(q.to_bytes(), alone.to_bytes());
+            let mut oracle = MisereOracle::with_memo(&q, memo);
+            for sum in sums.iter().rev() {
+                let bigger: Vec<u64> = sum.iter().map(|&h| h + 3).collect();
+                let want = search.outcome(&bigger).unwrap();
+                prop_assert_eq!(oracle.outcome(&bigger, &|| false).unwrap(), want, "{:?} {:?}", codes[code % codes.len()], bigger);
+            }
+        }
     }
 
     /// Every octal code with one or two digits after the point, and some with three.
