@@ -341,7 +341,7 @@ impl MisereOracle<'_> {
         }
         // Any total order serves to bring equal keys together: two big-endian words compare
         // as the bytes do, without a byte-wise comparison.
-        arena[start..].sort_unstable_by_key(|k| words(k));
+        arena[start..].sort_unstable_by_key(words);
         let mut w = start;
         for r in start..arena.len() {
             if r > start && arena[r] == arena[w - 1] {
