@@ -286,7 +286,10 @@ pub fn kept_quotient(game: &str, rules: &HeapRules, store: Option<&Store>) -> (u
 /// its period is proven, the next heap would pass [`SOLVE_MAX_ORDER`], [`SOLVE_MAX_STATES`]
 /// or the memory left (then `cap` is set there and kept: solves do not try that heap again),
 /// or the time is up (a step that ran [`SOLVE_STEP_TIME`] without finishing is not tried
-/// again either). `Err` only when `halt` (the solve's own stop) said to stop.
+/// again either). `Err` only when `halt` (the solve's own stop) said to stop. The growth's
+/// searches go on from the outcomes of `memo` and leave theirs there (kept even when the time
+/// is up: [`Quotient::extend_until_with`]), for the solve's search and the next growth.
+#[allow(clippy::too_many_arguments)]
 pub fn grow_for_solve(
     game: &str,
     q: &mut Quotient,
@@ -295,6 +298,7 @@ pub fn grow_for_solve(
     store: Option<&Store>,
     halt: &dyn Fn() -> bool,
     time: Duration,
+    memo: &mut OracleMemo,
 ) -> Result<(), AppError> {
     if !can_grow(q, *cap, largest) {
         return Ok(());
@@ -309,7 +313,7 @@ pub fn grow_for_solve(
     let mut result = Ok(());
     while can_grow(&grown, *cap, largest) {
         let step = Instant::now();
-        match grown.extend_until(grown.heaps() + 1, &stop) {
+        match grown.extend_until_with(grown.heaps() + 1, &stop, memo) {
             Ok(()) => {}
             Err(QuotientError::MaxOrder { heap, .. }) => {
                 *cap = heap;
@@ -360,7 +364,17 @@ pub fn solving_quotient(
     halt: &dyn Fn() -> bool,
 ) -> Result<Quotient, AppError> {
     let (mut cap, mut q) = kept_quotient(game, rules, store);
-    grow_for_solve(game, &mut q, &mut cap, largest, store, halt, SOLVE_BUILD_TIME)?;
+    let mut memo = OracleMemo::default();
+    grow_for_solve(
+        game,
+        &mut q,
+        &mut cap,
+        largest,
+        store,
+        halt,
+        SOLVE_BUILD_TIME,
+        &mut memo,
+    )?;
     Ok(q)
 }
 
@@ -443,7 +457,7 @@ fn searching_first(
     if largest > LEARN_FIRST_HEAP {
         // A heap this large has too many options for a search to settle without the
         // quotient: grow it first.
-        grow_for_solve(game, &mut q, &mut cap, largest, store, halt, slice)?;
+        grow_for_solve(game, &mut q, &mut cap, largest, store, halt, slice, &mut memo)?;
     }
     let mut sums_after: Option<Vec<Vec<u64>>> = None;
     loop {
@@ -465,7 +479,7 @@ fn searching_first(
         }
         // As long as the search went: a sum the search settles soon never waits long for
         // a quotient it does not need, and one it does not settle gets the quotient soon.
-        grow_for_solve(game, &mut q, &mut cap, largest, store, halt, slice)?;
+        grow_for_solve(game, &mut q, &mut cap, largest, store, halt, slice, &mut memo)?;
         slice *= 2;
     }
 }

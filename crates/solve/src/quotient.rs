@@ -413,13 +413,38 @@ impl Quotient {
     /// [`Quotient::extend_to`], asking `halt` between heaps and as each goes: when it says
     /// so, the quotient stops with [`QuotientError::Halted`] (as it was after the last heap
     /// it completed).
+    /// Each heap's step goes on from the sums the steps before it searched, as long as they
+    /// are fewer than the quotient's limit of states (then they are dropped).
     pub fn extend_until(&mut self, n: u64, halt: &dyn Fn() -> bool) -> Result<(), QuotientError> {
+        let mut memo = OracleMemo::default();
+        while self.heaps < n {
+            if memo.len() > self.max_states {
+                memo = OracleMemo::default();
+            }
+            self.extend_until_with(self.heaps + 1, halt, &mut memo)?;
+        }
+        Ok(())
+    }
+
+    /// [`Quotient::extend_until`], its searches knowing the outcomes of `memo` (found by a
+    /// [`MisereOracle`] of the same game, over any of its quotients) and leaving theirs in it,
+    /// even when stopped: each heap's step goes on from the sums the steps before it searched,
+    /// and a solve's search and its quotient's growth share their work. The quotient's limit
+    /// of states counts those a step adds to `memo`.
+    pub fn extend_until_with(
+        &mut self,
+        n: u64,
+        halt: &dyn Fn() -> bool,
+        memo: &mut OracleMemo,
+    ) -> Result<(), QuotientError> {
         while self.heaps < n {
             if halt() {
                 return Err(QuotientError::Halted);
             }
-            let next = Learner::new(self, halt).run()?;
-            *self = next;
+            let mut learner = Learner::new(self, halt, std::mem::take(memo));
+            let next = learner.run();
+            *memo = learner.oracle.take_memo();
+            *self = next?;
         }
         Ok(())
     }
@@ -871,7 +896,7 @@ pub struct MisereOracle<'q> {
     /// The heaps of small sums ([`small`]).
     small: small::SmallHeaps,
     /// The outcomes of small sums searched (true: P-position).
-    small_memo: HashMap<small::Key, bool, RandomState>,
+    small_memo: HashMap<small::Key, bool, small::KeyState>,
 }
 
 /// Heaps below this are dropped from sums by [`MisereOracle`] when they have no move (each
@@ -888,7 +913,7 @@ const OPTIONS_CHECK: u32 = 4096;
 #[derive(Default)]
 pub struct OracleMemo(
     HashMap<Vec<u64>, bool, RandomState>,
-    HashMap<small::Key, bool, RandomState>,
+    HashMap<small::Key, bool, small::KeyState>,
 );
 
 impl OracleMemo {
@@ -941,6 +966,14 @@ impl<'q> MisereOracle<'q> {
     /// The outcomes found, to go on with another quotient ([`MisereOracle::with_memo`]).
     pub fn detach(self) -> OracleMemo {
         OracleMemo(self.memo, self.small_memo)
+    }
+
+    /// [`MisereOracle::detach`], leaving this oracle with no outcome kept.
+    fn take_memo(&mut self) -> OracleMemo {
+        OracleMemo(
+            std::mem::take(&mut self.memo),
+            std::mem::take(&mut self.small_memo),
+        )
     }
 
     /// Stop with [`SearchStop::Limit`] once this many positions are kept.
@@ -1212,8 +1245,9 @@ struct Learner<'a> {
 }
 
 impl<'a> Learner<'a> {
-    fn new(prev: &'a Quotient, halt: &'a dyn Fn() -> bool) -> Learner<'a> {
+    fn new(prev: &'a Quotient, halt: &'a dyn Fn() -> bool, memo: OracleMemo) -> Learner<'a> {
         let m = prev.heaps + 1;
+        let kept = memo.len();
         let rules = &prev.rules;
         let mut letter_of = vec![usize::MAX; m as usize + 1];
         let mut letters = Vec::new();
@@ -1257,9 +1291,12 @@ impl<'a> Learner<'a> {
             ext: Vec::new(),
             index: HashMap::default(),
             delta: Vec::new(),
-            oracle: MisereOracle::new(prev)
-                .with_limit(prev.max_states)
-                .with_share(prev.share),
+            // The limit counts the states this step keeps, not those it was given.
+            oracle: MisereOracle::with_limit(
+                MisereOracle::with_memo(prev, memo),
+                prev.max_states.saturating_add(kept),
+            )
+            .with_share(prev.share),
         }
     }
 
@@ -1456,7 +1493,7 @@ impl<'a> Learner<'a> {
         self.close(processed)
     }
 
-    fn run(mut self) -> Result<Quotient, QuotientError> {
+    fn run(&mut self) -> Result<Quotient, QuotientError> {
         let prev = self.prev;
         if self.letters.last() != Some(&self.m) {
             // Heap m has no move: it is the empty game.
@@ -1538,7 +1575,7 @@ impl<'a> Learner<'a> {
         q.orders = prev.orders.clone();
         q.orders.push(q.order);
         q.period = q.find_periodicity();
-        q.tests = self.tests;
+        q.tests = std::mem::take(&mut self.tests);
         q.max_order = prev.max_order;
         q.max_states = prev.max_states;
         q.share = prev.share;
@@ -1824,6 +1861,52 @@ mod tests {
         // A truncated quotient is the quotient of fewer heaps.
         let small = q.truncated(4);
         assert_eq!(small.to_bytes(), partial(&octal(&[7, 5]), 4).to_bytes());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// A quotient grown with the outcomes a search found (as a solve grows it between
+        /// its searches), and after a step stopped midway (its outcomes kept), is the quotient
+        /// grown alone, and the memo it leaves answers as the whole-position search does.
+        #[test]
+        fn growth_with_a_shared_memo_is_the_growth_alone(
+            code in 0usize..70,
+            base in 0u64..6,
+            stop_after in 1usize..400,
+            sums in proptest::collection::vec(proptest::collection::vec(0u64..12, 1..5), 20),
+        ) {
+            let codes = codes();
+            let rules = octal(&codes[code % codes.len()]);
+            let alone = partial(&rules, base + 3);
+            let mut q = partial(&rules, base);
+            let mut oracle = MisereOracle::new(&q);
+            let mut search = MisereSearch::new(&rules);
+            for sum in &sums {
+                let nonzero: Vec<u64> = sum.iter().copied().filter(|&h| h > 0).collect();
+                let want = search.outcome(&nonzero).unwrap();
+                prop_assert_eq!(oracle.outcome(sum, &|| false).unwrap(), want);
+            }
+            let mut memo = oracle.detach();
+            // A step stopped after a few looks at the stop: the quotient stays as it was.
+            let asked = std::cell::Cell::new(0usize);
+            let stop = || {
+                asked.set(asked.get() + 1);
+                asked.get() > stop_after
+            };
+            match q.extend_until_with(base + 3, &stop, &mut memo) {
+                Ok(()) => prop_assert_eq!(q.to_bytes(), alone.to_bytes()),
+                Err(QuotientError::Halted) => prop_assert!(q.heaps() < base + 3),
+                Err(e) => prop_assert!(false, "{e:?}"),
+            }
+            q.extend_until_with(base + 3, &|| false, &mut memo).unwrap();
+            prop_assert_eq!(q.to_bytes(), alone.to_bytes());
+            let mut oracle = MisereOracle::with_memo(&q, memo);
+            for sum in sums.iter().rev() {
+                let bigger: Vec<u64> = sum.iter().map(|&h| h + 3).collect();
+                let want = search.outcome(&bigger).unwrap();
+                prop_assert_eq!(oracle.outcome(&bigger, &|| false).unwrap(), want, "{:?} {:?}", codes[code % codes.len()], bigger);
+            }
+        }
     }
 
     /// Every octal code with one or two digits after the point, and some with three.
