@@ -53,7 +53,9 @@ pub struct PlayArgs {
     /// Who moves first.
     #[arg(long, value_enum, default_value_t = First::Me)]
     pub first: First,
-    /// Misère play: the player who cannot move wins.
+    /// Misère play: the player who cannot move wins. Remoteness (win fastest, lose slowest)
+    /// is searched for 3 seconds a position; where it is out of reach (sums of large heaps),
+    /// play goes on with the outcomes alone, as `grundy solve --misere` finds them, and says so.
     #[arg(long)]
     pub misere: bool,
     /// Give up (exit 1) once a search has stored this many positions.
