@@ -64,18 +64,9 @@ fn past_ceiling(now: usize) -> ! {
                 }
             }
         }
-        fn number(&mut self, mut n: usize) {
+        fn number(&mut self, n: usize) {
             let mut digits = [0u8; 20];
-            let mut d = digits.len();
-            loop {
-                d -= 1;
-                digits[d] = b'0' + (n % 10) as u8;
-                n /= 10;
-                if n == 0 {
-                    break;
-                }
-            }
-            self.put(&digits[d..]);
+            self.put(crate::decimal(n as u64, &mut digits));
         }
     }
     let mut m = Message {

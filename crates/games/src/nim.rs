@@ -61,19 +61,10 @@ fn write_joined(out: &mut String, v: &[u64], sep: char) {
 
 /// Appends `n` in decimal (as `n.to_string()` writes it, without the formatting machinery:
 /// millions of moves are written at a time).
-fn write_number(out: &mut String, mut n: u64) {
+fn write_number(out: &mut String, n: u64) {
     let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
     // ASCII digits: always UTF-8.
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or("?"));
+    out.push_str(std::str::from_utf8(grundy_core::decimal(n, &mut digits)).unwrap_or("?"));
 }
 
 /// Reads heap sizes separated by whitespace or commas; at least one (the position with no
