@@ -104,15 +104,7 @@ fn pairs_on_pool<T: Cell>(
                 }
                 bits
             })
-            .reduce(
-                || vec![0u64; words],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        *x |= y;
-                    }
-                    a
-                },
-            )
+            .reduce(|| vec![0u64; words], union)
     })
 }
 
@@ -143,6 +135,12 @@ fn or_into_slice(dst: &mut [u64], src: &[u64]) {
     for (d, s) in dst.iter_mut().zip(src) {
         *d |= s;
     }
+}
+
+/// The union of two bitsets of the same length (the reduction of the pool's pieces).
+fn union(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
+    or_into_slice(&mut a, &b);
+    a
 }
 
 /// The row ∪ G(a) ⊕ X(m − a) for a in `1..top` (X: the rows of `prev`, `w` words each),
@@ -212,13 +210,7 @@ fn row_on_pool<T: Cell>(
                 }
                 out
             })
-            .reduce(
-                || vec![0u64; w],
-                |mut a, b| {
-                    or_into_slice(&mut a, &b);
-                    a
-                },
-            )
+            .reduce(|| vec![0u64; w], union)
     })
 }
 
