@@ -642,14 +642,15 @@ mod x86 {
                 let byte = _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), lo, hi);
                 let bit = _mm512_srlv_epi16(byte, _mm512_and_si512(w, seven));
                 let hits = _mm512_test_epi16_mask(bit, one);
-                if hits != 0 {
-                    let out = &mut found[count..count + LANES];
-                    // SAFETY: `out` holds LANES (32) values of 16 bits: one 64-byte store.
-                    unsafe {
-                        _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_maskz_compress_epi16(hits, w))
-                    };
-                    count += hits.count_ones() as usize;
-                }
+                // Stored whether or not a lane hit (nothing is counted then): on a dense
+                // game many steps hit while the window still holds many targets, and a
+                // branch on it mispredicted (1.3x the time of 0.114, 0.135 and 0.342 to
+                // 2^18; a first pass ORing the hits, the block done again where any hit,
+                // gained 1.1x only).
+                let out = &mut found[count..count + LANES];
+                // SAFETY: `out` holds LANES (32) values of 16 bits: one 64-byte store.
+                unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_maskz_compress_epi16(hits, w)) };
+                count += hits.count_ones() as usize;
                 i += LANES;
             }
             if count > 0 {
