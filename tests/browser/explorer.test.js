@@ -388,9 +388,10 @@ test('a heap game typed by a code the page has no preset for: drawn as heaps, pl
 });
 
 test('a misère sum whose remoteness is out of reach: the page asks for the outcomes alone and says so', async () => {
-  // A server that answers 408 after 2 s: the remoteness search of this sum does not finish,
-  // the misère quotient answers its outcomes at once.
-  const quick = await startServer(['--timeout', '2']);
+  // The remoteness search of this sum does not finish, the misère quotient answers its
+  // outcomes at once. The server would wait a minute: the page asks for 3 s (the request's
+  // `timeout`), so the note comes well within the 20 s this test waits.
+  const quick = await startServer(['--timeout', '60']);
   try {
     const { page, errors } = await openPage(quick.base);
     await page.fill('[data-testid="family-code"]', '0.75');

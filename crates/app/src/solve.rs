@@ -221,6 +221,11 @@ pub struct SolveRequest {
     /// Subtraction set of the `subtraction` family (`"1,3,4"`: the game `sub:1,3,4`).
     #[serde(default)]
     pub set: Option<String>,
+    /// Seconds the server may spend on this request, a positive number; the server's own
+    /// limit (`grundy serve --timeout`) applies when it is shorter. Honoured by `grundy
+    /// serve` (its HTTP 408 then names this limit); the command line has `--timeout`.
+    #[serde(default)]
+    pub timeout: Option<f64>,
 }
 
 /// One move of an analysed position.

@@ -61,7 +61,7 @@ proptest! {
         family in family(), position in position(), misere: bool, remoteness: bool,
         board in option(), rule in option(), graph in option(), set in option(),
     ) {
-        let req = SolveRequest { family, position, misere, remoteness, board, rule, graph, set, game: None };
+        let req = SolveRequest { family, position, misere, remoteness, board, rule, graph, set, game: None, timeout: None };
         match api::solve(&req, &limits()) {
             Ok(r) => {
                 prop_assert!(matches!(r.outcome, Outcome::First | Outcome::Second));

@@ -200,6 +200,7 @@ pub fn play(
             graph,
             rule: args.game.rule.clone(),
             set: args.game.set.clone(),
+            timeout: None,
         },
         limits: Limits {
             max_moves: 1_000_000,

@@ -283,6 +283,7 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
         graph: graph.as_ref().map(|(_, t)| t.clone()),
         rule: args.game.rule.clone(),
         set: args.game.set.clone(),
+        timeout: None,
     };
     let store = db.open_cache();
     let show = std::io::stderr().is_terminal();

@@ -818,11 +818,18 @@ function syncInputs() {
   $('rule-label').hidden = !graphy;
 }
 
+// Seconds a misère remoteness search may take before the page asks for the outcomes alone.
+const REMOTENESS_SECONDS = 3;
+
 function request() {
   const r = { ...state.req, misere: $('misere').checked, remoteness: $('remote').checked || !!state.play };
   for (const k of ['board', 'graph', 'rule', 'game']) if (r[k] === null || r[k] === undefined || r[k] === '') delete r[k];
   // A game file is the game: the family's name and options are not sent with it.
   if (r.game) for (const k of ['family', 'board', 'graph', 'rule']) delete r[k];
+  // Misère remoteness searches whole positions, which may be out of reach where the
+  // outcomes are not: give it REMOTENESS_SECONDS (as `grundy play` does), then ask for the
+  // outcomes alone (solveCurrent) rather than wait for the server's whole limit.
+  if (r.misere && r.remoteness) r.timeout = REMOTENESS_SECONDS;
   return r;
 }
 
@@ -848,7 +855,7 @@ async function solveCurrent() {
     // (408) or past a limit (422): ask for the outcomes alone, as `grundy play` does.
     if (req.misere && req.remoteness && (status === 408 || status === 422)) {
       try {
-        answer = await api('/api/solve', { ...req, remoteness: false });
+        answer = await api('/api/solve', { ...req, remoteness: false, timeout: undefined });
         note = 'Remoteness is out of reach here: outcomes only (the engine wins when it can, not always fastest).';
         error = '';
         status = 200;
@@ -1015,7 +1022,7 @@ async function finishNoMove(humanMovedLast, m) {
   const humanWins = moverWins === humanMovedLast;
   setStatus(humanWins ? 'You win! No move is left.' : 'The engine wins: no move is left.', humanWins ? 'win' : 'lose');
   if (state.board || !m.position_after.trim()) return;
-  const wanted = { ...request(), remoteness: false };
+  const wanted = { ...request(), remoteness: false, timeout: undefined };
   try {
     const final = await api('/api/solve', wanted);
     // Only if the page still shows that finished game.

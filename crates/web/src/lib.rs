@@ -323,7 +323,7 @@ fn too_large_body(max_body: usize) -> String {
 /// with the full limits until the request's deadline. A solve whose time is up is stopped
 /// (through [`Limits::cancel`]), so it frees its lane at once, and long solves never hold the
 /// quick lane, which keeps answering small requests.
-async fn run_limited<T, F>(state: &AppState, work: F) -> Result<T, HttpError>
+async fn run_limited<T, F>(state: &AppState, limit: TimeLimit, work: F) -> Result<T, HttpError>
 where
     T: Send + 'static,
     F: Fn(Limits) -> Result<T, AppError> + Send + Sync + 'static,
@@ -335,8 +335,8 @@ where
         max_positions: full.max_positions.min(config.quick_positions),
         ..full.clone()
     };
-    let deadline = tokio::time::Instant::now() + config.timeout;
-    let can_grow = full.max_positions > config.quick_positions || config.quick_time < config.timeout;
+    let deadline = tokio::time::Instant::now() + limit.time;
+    let can_grow = full.max_positions > config.quick_positions || config.quick_time < limit.time;
     let w = work.clone();
     match run_lane(&state.quick, deadline, Some(config.quick_time), quick, move |l| {
         w(l)
@@ -347,20 +347,64 @@ where
             if e.kind == ErrorKind::PositionLimit && full.max_positions > config.quick_positions => {}
         LaneEnd::Done(r) => return r.map_err(HttpError::from),
         LaneEnd::OutOfTime if can_grow && tokio::time::Instant::now() < deadline => {}
-        LaneEnd::OutOfTime => return Err(too_slow(config.timeout)),
+        LaneEnd::OutOfTime => return Err(too_slow(limit)),
     }
     match run_lane(&state.slow, deadline, None, full, move |l| work(l)).await? {
         LaneEnd::Done(r) => r.map_err(HttpError::from),
-        LaneEnd::OutOfTime => Err(too_slow(config.timeout)),
+        LaneEnd::OutOfTime => Err(too_slow(limit)),
     }
 }
 
-fn too_slow(timeout: Duration) -> HttpError {
+/// How long a request may take, and whether that is the request's own `timeout` (shorter
+/// than the server's) or the server's.
+#[derive(Clone, Copy, Debug)]
+struct TimeLimit {
+    time: Duration,
+    asked: bool,
+}
+
+impl TimeLimit {
+    /// The server's limit.
+    fn server(config: &ServerConfig) -> Self {
+        TimeLimit {
+            time: config.timeout,
+            asked: false,
+        }
+    }
+
+    /// The request's `timeout` (seconds) where it is shorter than the server's limit; 400 for
+    /// one that is not a positive number of seconds.
+    fn asked(config: &ServerConfig, timeout: Option<f64>) -> Result<Self, HttpError> {
+        let Some(t) = timeout else {
+            return Ok(Self::server(config));
+        };
+        if !(t.is_finite() && t > 0.0) {
+            return Err(HttpError::new(
+                400,
+                format!("field `timeout`: {t} is not a positive number of seconds"),
+            ));
+        }
+        Ok(match Duration::try_from_secs_f64(t) {
+            Ok(d) if d < config.timeout => TimeLimit {
+                time: d.max(Duration::from_millis(1)),
+                asked: true,
+            },
+            _ => Self::server(config),
+        })
+    }
+}
+
+fn too_slow(limit: TimeLimit) -> HttpError {
+    let whose = if limit.asked {
+        "the request's `timeout`"
+    } else {
+        "the server's limit"
+    };
     HttpError::new(
         408,
         format!(
-            "the solve took longer than the server's limit of {} s",
-            timeout.as_secs_f64()
+            "the solve took longer than {whose} of {} s",
+            limit.time.as_secs_f64()
         ),
     )
 }
@@ -422,8 +466,9 @@ async fn solve(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, HttpError> {
     let req: SolveRequest = parse_body(body, state.config.max_body)?;
+    let limit = TimeLimit::asked(&state.config, req.timeout)?;
     let store = state.config.store.clone();
-    let r = run_limited(&state, move |limits| {
+    let r = run_limited(&state, limit, move |limits| {
         let opts = SolveOptions {
             store: store.as_deref(),
             keep_after: KEEP_AFTER,
@@ -459,7 +504,7 @@ async fn table(
 ) -> Result<Response, HttpError> {
     let req: TableRequest = parse_body(body, state.config.max_body)?;
     let store = state.config.store.clone();
-    let r = run_limited(&state, move |limits| {
+    let r = run_limited(&state, TimeLimit::server(&state.config), move |limits| {
         grundy_app::table::table_kept(store.as_deref(), &req, &limits)
     })
     .await?;

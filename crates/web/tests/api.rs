@@ -422,6 +422,68 @@ async fn slow_solves_time_out_and_never_block_other_requests() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_may_ask_for_a_shorter_time_limit() {
+    // The server would give the slow solve a minute; the request asks for 0.3 s and gets its
+    // 408 then, naming its own limit.
+    let config = ServerConfig {
+        timeout: Duration::from_secs(60),
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let mut slow: Value = serde_json::from_str(SLOW).unwrap();
+    slow["timeout"] = json!(0.3);
+    let (status, v) = post(addr, "/api/solve", slow.clone()).await;
+    assert_eq!(status, 408, "{v}");
+    let msg = v["error"].as_str().unwrap();
+    assert!(msg.contains("the request's `timeout` of 0.3 s"), "{msg}");
+    // A quick solve within its limit answers as without one.
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        json!({"family": "nim", "position": "4 5 6", "timeout": 5}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["grundy"], 7);
+    // Not a positive number of seconds: 400 naming the field.
+    for bad in [json!(0), json!(-1.5), json!("3"), json!(null)] {
+        let (status, v) = post(
+            addr,
+            "/api/solve",
+            json!({"family": "nim", "position": "1", "timeout": bad}),
+        )
+        .await;
+        if bad.is_null() {
+            // null is no limit asked (the field's default).
+            assert_eq!(status, 200, "{v}");
+            continue;
+        }
+        assert_eq!(status, 400, "{bad}: {v}");
+        // The engine's check names the field; the JSON reader (a string) the column.
+        let msg = v["error"].as_str().unwrap();
+        assert!(
+            msg.contains("field `timeout`") || msg.contains("column"),
+            "{bad}: {msg}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_longer_time_limit_than_the_servers_is_the_servers() {
+    let config = ServerConfig {
+        timeout: Duration::from_millis(500),
+        ..ServerConfig::default()
+    };
+    let addr = start(config).await;
+    let mut slow: Value = serde_json::from_str(SLOW).unwrap();
+    slow["timeout"] = json!(1e9);
+    let (status, v) = post(addr, "/api/solve", slow).await;
+    assert_eq!(status, 408, "{v}");
+    let msg = v["error"].as_str().unwrap();
+    assert!(msg.contains("the server's limit of 0.5 s"), "{msg}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_solves_move_to_their_own_lane_and_are_stopped_at_the_deadline() {
     let config = ServerConfig {
         timeout: Duration::from_millis(1000),
