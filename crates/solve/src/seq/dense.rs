@@ -210,7 +210,8 @@ impl Sparse {
                         self.shared_scans += 1;
                     }
                     None => {
-                        self.dense_pairs += scan_pairs(isa, cells, base as u16, &mut targets, spans, 0, total);
+                        self.dense_pairs +=
+                            scan_pairs(isa, cells, base as u16, &mut targets, spans, 0, total);
                     }
                 }
                 if let Some((w, t)) = targets.iter().enumerate().find(|&(_, &t)| t != 0) {
@@ -289,6 +290,11 @@ fn scan_pairs(
 /// shared among the threads of a [`Team`]: about 10 µs of one thread's work, some 20 times
 /// what handing it over costs.
 pub(super) const SHARE_FROM: usize = 1 << 15;
+
+/// The fewest heaps of a try of another thread count on the dense path (its heaps take
+/// tens of microseconds from 2^16 on: a try of the pipeline's 4096 heaps would take a good
+/// part of a second, long enough to cost when the other count is much slower).
+pub(super) const MIN_TRIAL: usize = 256;
 
 /// The fewest pairs of a piece of a shared scan (threads claim pieces one at a time).
 pub(super) const MIN_PIECE: usize = 1 << 12;
@@ -422,7 +428,11 @@ impl<'a> Team<'a> {
     ) -> u64 {
         let id = (self.next_id.fetch_add(1, Ordering::Relaxed) as u32).wrapping_add(1);
         let pieces = (total / self.piece).clamp(1, MAX_PIECES);
-        let all = if pieces == 64 { u64::MAX } else { (1u64 << pieces) - 1 };
+        let all = if pieces == 64 {
+            u64::MAX
+        } else {
+            (1u64 << pieces) - 1
+        };
         {
             let mut f = self.lock_found();
             f.id = id;
@@ -517,7 +527,15 @@ impl<'a> Team<'a> {
             let pieces = job.cuts.len() - 1;
             let mut local = job.targets;
             while let Some(c) = self.claim_piece(job.id, pieces) {
-                scan_pairs(isa, cells, job.base, &mut local, &job.spans, job.cuts[c], job.cuts[c + 1]);
+                scan_pairs(
+                    isa,
+                    cells,
+                    job.base,
+                    &mut local,
+                    &job.spans,
+                    job.cuts[c],
+                    job.cuts[c + 1],
+                );
                 let mut f = self.lock_found();
                 if f.id != job.id {
                     break;
@@ -543,7 +561,8 @@ impl<'a> Team<'a> {
         let mut spins = 0u32;
         while !fresh() {
             spins += 1;
-            if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || self.stop.load(Ordering::Relaxed)) {
+            if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || self.stop.load(Ordering::Relaxed))
+            {
                 break;
             }
             std::hint::spin_loop();

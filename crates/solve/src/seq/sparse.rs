@@ -471,6 +471,10 @@ struct Tuner {
     tried: usize,
     /// Always the most threads (for benchmarks and tests).
     forced: bool,
+    /// The fewest heaps of a try (0: 4096, and chunks of fewer than [`MIN_TIMED`] heaps are
+    /// not timed; else chunks of half as many are timed): the dense path's heaps are slow
+    /// enough for shorter tries.
+    min_heaps: usize,
 }
 
 /// The first wait between two tries of a slower way ([`Tuner`]).
@@ -543,7 +547,8 @@ impl Tuner {
     /// at least 4096.
     fn trial_heaps(&self) -> usize {
         let one = self.rate.first().copied().flatten().unwrap_or(0.0);
-        ((one * TRY_FOR.as_secs_f64()) as usize).max(4096)
+        let least = if self.min_heaps == 0 { 4096 } else { self.min_heaps };
+        ((one * TRY_FOR.as_secs_f64()) as usize).max(least)
     }
 
     /// True when `threads` is not the way known to be fastest (a trial: keep it short).
@@ -555,7 +560,13 @@ impl Tuner {
     }
 
     fn record(&mut self, threads: usize, heaps: usize, took: std::time::Duration) {
-        if heaps < MIN_TIMED {
+        if heaps
+            < if self.min_heaps == 0 {
+                MIN_TIMED
+            } else {
+                self.min_heaps / 2
+            }
+        {
             return;
         }
         let Some(i) = self.choices.iter().position(|&c| c == threads) else {
@@ -601,7 +612,10 @@ impl Sparse {
             dense_share_from: dense::SHARE_FROM,
             dense_piece: dense::MIN_PIECE,
             dense_wait: None,
-            dense_tuner: Tuner::default(),
+            dense_tuner: Tuner {
+                min_heaps: dense::MIN_TRIAL,
+                ..Tuner::default()
+            },
             dense: false,
             len_at_rebuild: 0,
             sparse_at_rebuild: (0, 0),

@@ -1122,7 +1122,8 @@ fn the_dense_path_is_taken_where_the_split_gives_nothing() {
 /// The dense path's statistics on the five codes without a sparse space (2^`GRUNDY_TIME_EXP`
 /// heaps, 2^16 by default): heaps on it, window rescans, pairs scanned, time. GRUNDY_NAMES
 /// (codes separated by spaces), GRUNDY_DENSE_PREFIX (a fixed prefix) and GRUNDY_DENSE_RULE
-/// (`always`, `never`) change what runs.
+/// (`always`, `never`) GRUNDY_THREADS (threads, 1 by default) and
+/// GRUNDY_FORCE_THREADS (set: all of them always) change what runs.
 #[test]
 #[ignore]
 fn print_dense_stats() {
@@ -1140,6 +1141,12 @@ fn print_dense_stats() {
         let count = 1u64 << exp;
         let mut e = SeqEngine::new(&rules_of(name), count, StoreOptions::default()).unwrap();
         e.use_period(false);
+        // GRUNDY_THREADS: threads (1 by default).
+        if let Some(t) = std::env::var("GRUNDY_THREADS").ok().and_then(|t| t.parse().ok()) {
+            e.set_threads(t);
+        }
+        // GRUNDY_FORCE_THREADS: every thread always (no tuner).
+        e.force_all_threads(std::env::var("GRUNDY_FORCE_THREADS").is_ok());
         // GRUNDY_DENSE_RULE: "always" or "never" instead of the rule.
         let rule = match std::env::var("GRUNDY_DENSE_RULE").as_deref() {
             Ok("always") => Some(true),
@@ -1156,10 +1163,11 @@ fn print_dense_stats() {
             unreachable!()
         };
         eprintln!(
-            "{name}: {:.2} s, dense heaps {}, window rescans {}, dense pairs {}, prefix {}, pairs scanned {}, targeted {}, full scans {}, rare pairs {}",
+            "{name}: {:.2} s, dense heaps {}, window rescans {}, shared scans {}, dense pairs {}, prefix {}, pairs scanned {}, targeted {}, full scans {}, rare pairs {}",
             t.elapsed().as_secs_f64(),
             s.dense_heaps,
             s.window_rescans,
+            s.shared_scans,
             s.dense_pairs,
             s.dense_prefix,
             s.scanned_pairs,
