@@ -24,6 +24,29 @@
 //! sparse path to keep that measure, and the rare list and the value counts are kept up to
 //! date, so a later rebuild may go back to the sparse path. Games with a sparse space
 //! (Officers, Grundy's game, 0.106) look at far fewer pairs and never take it.
+//!
+//! On several threads (`-j`, [`Sparse::compute_parallel`]) the targeted scan of a window
+//! is shared: the main thread computes the heaps in order as on one thread, and a scan of
+//! at least [`SHARE_FROM`] pairs (every split rule together: from about 2^16 heaps) is cut
+//! into up to 64 pieces of [`MIN_PIECE`] pairs or more, which the main thread and its
+//! helpers claim one at a time ([`Team`]). Each thread crosses off the targets its pieces
+//! witness in a copy of the window; the targets left are those no thread crossed off, so
+//! G(n) is that of one thread. Sharing each heap's scan was chosen over computing heaps n
+//! and n + 1 at once (the split options of n + 1 need only G(< n)): it keeps one order of
+//! work, serves any number of threads, and the kernel takes 84 % of the time (`perf`, 0.342 to
+//! 2^17: the prefix, the packing of targets and the sampled sparse heaps, which stay on the
+//! main thread, most of the rest); two heaps at once would serve two threads only and make
+//! G(n + 1) wait for the window that holds G(n).
+//!
+//! On a busy machine a thread may wait a whole time slice for a core, so no thread ever
+//! waits for another for long: a helper spins for a few tens of microseconds between scans,
+//! then sleeps until the main thread wakes it; the main thread, when no piece is left to
+//! claim and a helper's piece is not done within about 1.5 times its own slowest piece,
+//! scans that piece itself (the helper's answer then comes too late and is dropped). And
+//! as for the pipeline, the thread count is measured: one thread, two or all of them, tried
+//! now and then for [`MIN_TRIAL`] heaps or about 20 ms, the fastest kept (a second
+//! tuner, apart from the pipeline's). Below [`SHARE_FROM`] pairs and without AVX-512
+//! VBMI (every pair marked, no targeted scan) the dense path runs on one thread.
 
 use super::pipeline::{SharedCells, SPIN_FOR};
 use super::{limit_of, Rare, Sparse};
@@ -491,7 +514,8 @@ impl<'a> Team<'a> {
                     break;
                 }
                 spins += 1;
-                if spins.is_multiple_of(16) && since.elapsed() >= wait {
+                if spins.is_multiple_of(16) && (since.elapsed() >= wait || self.stop.load(Ordering::Relaxed))
+                {
                     // A helper is late: its pieces here (it drops its answer).
                     self.close(id);
                     for c in (0..pieces).filter(|&c| missing >> c & 1 == 1) {
