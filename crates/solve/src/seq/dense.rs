@@ -543,9 +543,11 @@ impl<'a> Team<'a> {
         let mut last = 0u32;
         let mut job = self.job.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let zero = [0; WINDOW_VALUES / 8];
-        while self.wait_job(last, h) {
+        while let Some(id) = self.wait_job(last, h) {
             job.clone_from(&*self.job.lock().unwrap_or_else(|e| e.into_inner()));
-            last = job.id;
+            // The job read may be newer than the claims seen (the main thread opens its
+            // claims just after it): then the next wait returns at once, for that job.
+            last = id;
             let Some(isa) = job.isa else { continue };
             let cells = self.cells.settled(job.n);
             let pieces = job.cuts.len() - 1;
@@ -577,10 +579,12 @@ impl<'a> Team<'a> {
         }
     }
 
-    /// Waits for a job after job `last`: spins for [`SPIN_FOR`], then sleeps until the main
-    /// thread wakes helper `h`. False when the team stops.
-    fn wait_job(&self, last: u32, h: usize) -> bool {
-        let fresh = || (self.claim.load(Ordering::Acquire) >> 32) as u32 != last;
+    /// Waits for claims of a job other than job `last` and returns its number: spins for
+    /// [`SPIN_FOR`], then sleeps until the main thread wakes helper `h`. None when the team
+    /// stops.
+    fn wait_job(&self, last: u32, h: usize) -> Option<u32> {
+        let id = || (self.claim.load(Ordering::Acquire) >> 32) as u32;
+        let fresh = || id() != last;
         let started = Instant::now();
         let mut spins = 0u32;
         while !fresh() {
@@ -593,10 +597,11 @@ impl<'a> Team<'a> {
         }
         loop {
             if self.stop.load(Ordering::SeqCst) {
-                return false;
+                return None;
             }
-            if fresh() {
-                return true;
+            let now = id();
+            if now != last {
+                return Some(now);
             }
             self.sleeping[h].store(true, Ordering::SeqCst);
             if fresh() || self.stop.load(Ordering::SeqCst) {
