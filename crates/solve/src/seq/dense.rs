@@ -24,9 +24,36 @@
 //! sparse path to keep that measure, and the rare list and the value counts are kept up to
 //! date, so a later rebuild may go back to the sparse path. Games with a sparse space
 //! (Officers, Grundy's game, 0.106) look at far fewer pairs and never take it.
+//!
+//! On several threads (`-j`, [`Sparse::compute_parallel`]) the targeted scan of a window
+//! is shared: the main thread computes the heaps in order as on one thread, and a scan of
+//! at least [`SHARE_FROM`] pairs (every split rule together: from about 2^16 heaps) is cut
+//! into up to 64 pieces of [`MIN_PIECE`] pairs or more, which the main thread and its
+//! helpers claim one at a time ([`Team`]). Each thread crosses off the targets its pieces
+//! witness in a copy of the window; the targets left are those no thread crossed off, so
+//! G(n) is that of one thread. Sharing each heap's scan was chosen over computing heaps n
+//! and n + 1 at once (the split options of n + 1 need only G(< n)): it keeps one order of
+//! work, serves any number of threads, and the kernel takes 84 % of the time (`perf`, 0.342 to
+//! 2^17: the prefix, the packing of targets and the sampled sparse heaps, which stay on the
+//! main thread, most of the rest); two heaps at once would serve two threads only and make
+//! G(n + 1) wait for the window that holds G(n).
+//!
+//! On a busy machine a thread may wait a whole time slice for a core, so no thread ever
+//! waits for another for long: a helper spins for a few tens of microseconds between scans,
+//! then sleeps until the main thread wakes it; the main thread, when no piece is left to
+//! claim and a helper's piece is not done within about 1.5 times its own slowest piece,
+//! scans that piece itself (the helper's answer then comes too late and is dropped). And
+//! as for the pipeline, the thread count is measured: one thread, two or all of them, tried
+//! now and then for [`MIN_TRIAL`] heaps or about 20 ms, the fastest kept (a second
+//! tuner, apart from the pipeline's). Below [`SHARE_FROM`] pairs and without AVX-512
+//! VBMI (every pair marked, no targeted scan) the dense path runs on one thread.
 
-use super::{limit_of, Sparse};
+use super::pipeline::{SharedCells, SPIN_FOR};
+use super::{limit_of, Rare, Sparse};
 use crate::seq::simd::{self, TargetIsa, Window, WINDOW_VALUES};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Pairs of each split rule marked before the targeted scan at first, and at least: the
 /// prefix then adapts, doubling after a heap whose first window of targets was all
@@ -79,7 +106,9 @@ pub(super) fn wants_dense(len: usize, heaps: u64, pairs: u64, every_pair: u64, t
 
 impl Sparse {
     /// G(n) on the dense path (values below 2^15, so that every window fits in 16 bits).
-    pub(super) fn dense_value(&mut self, cells: &[u16], n: usize) -> usize {
+    /// With `team`, the targeted scans of at least [`Sparse::dense_share_from`] pairs are
+    /// shared among its threads ([`Team::scan`]).
+    pub(super) fn dense_value(&mut self, cells: &[u16], n: usize, team: Option<&Team<'_>>) -> usize {
         debug_assert!(self.max_value < 1 << 15);
         self.dense_heaps += 1;
         // Options are XORs of values below 2^bits: the mex is at most 2^bits = limit − 1.
@@ -126,7 +155,7 @@ impl Sparse {
         let g = match isa {
             Some(isa) if spans.iter().any(|&(_, half, pre)| pre < half) => {
                 let rescans = self.window_rescans;
-                let g = self.witness_windows(isa, cells, set, limit, mex, &spans);
+                let g = self.witness_windows(isa, cells, set, limit, mex, &spans, team);
                 if !self.prefix_fixed {
                     self.adapt_prefix(self.window_rescans > rescans);
                 }
@@ -156,7 +185,9 @@ impl Sparse {
 
     /// The smallest value from `mex` on that is neither marked in `set` nor the value of a
     /// pair past the prefix of a split rule (`spans`: (m, half, prefix) per rule), by
-    /// windows of 1984 values.
+    /// windows of 1984 values; each window's scan shared among the threads of `team` when it
+    /// is long enough.
+    #[allow(clippy::too_many_arguments)]
     fn witness_windows(
         &mut self,
         isa: TargetIsa,
@@ -165,7 +196,10 @@ impl Sparse {
         limit: usize,
         mex: usize,
         spans: &[(usize, usize, usize)],
+        team: Option<&Team<'_>>,
     ) -> usize {
+        let total: usize = spans.iter().map(|&(_, half, pre)| half - pre).sum();
+        let team = team.filter(|_| total >= self.dense_share_from.max(1));
         // Windows start at a multiple of 64 (the values below the mex are marked: not
         // targets), so that the targets are the unmarked bytes packed 64 to a word.
         let mut base = mex & !63;
@@ -193,13 +227,14 @@ impl Sparse {
                 bytes.copy_from_slice(&(!marked & usable).to_le_bytes());
             }
             if targets != [0; WINDOW_VALUES / 8] {
-                for &(m, half, pre) in spans {
-                    let low = &cells[1..=half];
-                    let high = &cells[m - half..m];
-                    let stop = simd::witness_window(isa, base as u16, &mut targets, low, high, pre, half);
-                    self.dense_pairs += (stop - pre) as u64;
-                    if targets == [0; WINDOW_VALUES / 8] {
-                        break;
+                match team {
+                    Some(team) => {
+                        self.dense_pairs += team.scan(isa, cells, base as u16, &mut targets, spans, total);
+                        self.shared_scans += 1;
+                    }
+                    None => {
+                        self.dense_pairs +=
+                            scan_pairs(isa, cells, base as u16, &mut targets, spans, 0, total);
                     }
                 }
                 if let Some((w, t)) = targets.iter().enumerate().find(|&(_, &t)| t != 0) {
@@ -236,5 +271,406 @@ fn mark_pairs(set: &mut [u8; 1 << 16], low: &[u16], high: &[u16], count: usize) 
             set[v as usize] = 1;
         }
         i += len;
+    }
+}
+
+/// Crosses off the `targets` (the window from `base`) that the pairs `from..to` witness, the
+/// pairs past the prefix of every split rule (`spans`: (m, half, prefix) per rule) counted
+/// one after the other; stops early when none is left. Returns the pairs looked at.
+fn scan_pairs(
+    isa: TargetIsa,
+    cells: &[u16],
+    base: u16,
+    targets: &mut Window,
+    spans: &[(usize, usize, usize)],
+    from: usize,
+    to: usize,
+) -> u64 {
+    let mut pairs = 0;
+    let mut start = 0;
+    for &(m, half, pre) in spans {
+        if start >= to {
+            break;
+        }
+        let len = half - pre;
+        let (a, b) = (from.max(start), to.min(start + len));
+        if a < b {
+            let low = &cells[1..=half];
+            let high = &cells[m - half..m];
+            let (p0, p1) = (pre + a - start, pre + b - start);
+            let stop = simd::witness_window(isa, base, targets, low, high, p0, p1);
+            pairs += (stop - p0) as u64;
+            if *targets == [0; WINDOW_VALUES / 8] {
+                break;
+            }
+        }
+        start += len;
+    }
+    pairs
+}
+
+/// Pairs of a window's targeted scan (every split rule together) from which the scan is
+/// shared among the threads of a [`Team`]: about 10 µs of one thread's work, some 20 times
+/// what handing it over costs.
+pub(super) const SHARE_FROM: usize = 1 << 15;
+
+/// The fewest heaps of a try of another thread count on the dense path (its heaps take
+/// tens of microseconds from 2^16 on: a try of the pipeline's 4096 heaps would take a good
+/// part of a second, long enough to cost when the other count is much slower).
+pub(super) const MIN_TRIAL: usize = 256;
+
+/// The fewest pairs of a piece of a shared scan (threads claim pieces one at a time).
+pub(super) const MIN_PIECE: usize = 1 << 12;
+
+/// The most pieces a shared scan is cut into (the pieces done are a 64-bit mask).
+const MAX_PIECES: usize = 64;
+
+/// One window's targeted scan as the main thread hands it to the helpers of a [`Team`].
+#[derive(Clone, Debug)]
+struct Job {
+    /// The scan's number (the low 32 bits are those of [`Team::claim`]).
+    id: u32,
+    isa: Option<TargetIsa>,
+    /// The heap: the cells below are settled.
+    n: usize,
+    base: u16,
+    targets: Window,
+    spans: Vec<(usize, usize, usize)>,
+    /// Where each piece starts in the pairs of every span together, and their total.
+    cuts: Vec<usize>,
+}
+
+/// What the helpers found for a job: the targets none of them witnessed, and the pieces
+/// they finished.
+struct Found {
+    id: u32,
+    targets: Window,
+    pieces: u64,
+}
+
+/// The threads that share the targeted scans of the dense path: the main thread, which
+/// computes the heaps in order, and helpers that wait for scans to share.
+///
+/// Each scan is cut into pieces that the threads claim one at a time; each thread crosses
+/// off, in a copy of the window's targets, those its pieces witness, and the main thread
+/// keeps the targets that no thread crossed off (the AND of the copies). A target crossed
+/// off is witnessed by some pair, and every piece is scanned by some thread, so the value
+/// is that of one thread whoever scanned what. The main thread never waits long: when it
+/// has no piece left to claim and a helper's piece is not done within about one piece's
+/// time ([`Team::wait`]), it scans that piece itself (a helper descheduled on a busy machine
+/// costs a piece, not a time slice); the helper's late answer is then dropped (its job
+/// number is old).
+pub(super) struct Team<'a> {
+    cells: &'a SharedCells,
+    /// The current job's number (high 32 bits) and its next piece to claim (low 32).
+    claim: AtomicU64,
+    job: Mutex<Job>,
+    found: Mutex<Found>,
+    /// The main thread's job counter.
+    next_id: AtomicUsize,
+    /// Set when the team is done (or a thread panicked): the helpers return.
+    stop: AtomicBool,
+    /// Whether each helper sleeps, and the helpers (to wake them).
+    sleeping: Vec<AtomicBool>,
+    threads: Vec<OnceLock<std::thread::Thread>>,
+    /// How long the main thread waits for a helper's piece before it scans the piece itself
+    /// (None: 1.5 times its own slowest piece of the job, and 2 µs).
+    wait: Option<Duration>,
+    /// The fewest pairs of a piece.
+    piece: usize,
+}
+
+impl<'a> Team<'a> {
+    fn new(cells: &'a SharedCells, helpers: usize, wait: Option<Duration>, piece: usize) -> Team<'a> {
+        Team {
+            cells,
+            claim: AtomicU64::new(0),
+            job: Mutex::new(Job {
+                id: 0,
+                isa: None,
+                n: 0,
+                base: 0,
+                targets: [0; WINDOW_VALUES / 8],
+                spans: Vec::new(),
+                cuts: Vec::new(),
+            }),
+            found: Mutex::new(Found {
+                id: 0,
+                targets: [0; WINDOW_VALUES / 8],
+                pieces: 0,
+            }),
+            next_id: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            sleeping: (0..helpers).map(|_| AtomicBool::new(false)).collect(),
+            threads: (0..helpers).map(|_| OnceLock::new()).collect(),
+            wait,
+            piece: piece.max(1),
+        }
+    }
+
+    /// Claims the next piece of job `id` (of `pieces`), if any is left.
+    fn claim_piece(&self, id: u32, pieces: usize) -> Option<usize> {
+        let mut cur = self.claim.load(Ordering::Acquire);
+        loop {
+            let next = (cur & 0xFFFF_FFFF) as usize;
+            if (cur >> 32) as u32 != id || next >= pieces {
+                return None;
+            }
+            match self
+                .claim
+                .compare_exchange_weak(cur, cur + 1, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return Some(next),
+                Err(now) => cur = now,
+            }
+        }
+    }
+
+    /// No more pieces of job `id` are claimed (its targets are all witnessed).
+    fn close(&self, id: u32) {
+        let _ = self.claim.fetch_update(Ordering::AcqRel, Ordering::Acquire, |c| {
+            ((c >> 32) as u32 == id).then_some((id as u64) << 32 | 0xFFFF_FFFF)
+        });
+    }
+
+    fn lock_found(&self) -> std::sync::MutexGuard<'_, Found> {
+        self.found.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Crosses off the `targets` (the window from `base`) that the pairs past the prefixes
+    /// (`spans`, `total` pairs, `cells` the settled cells) witness, on every thread of the
+    /// team. Returns the pairs scanned (about: statistics).
+    fn scan(
+        &self,
+        isa: TargetIsa,
+        cells: &[u16],
+        base: u16,
+        targets: &mut Window,
+        spans: &[(usize, usize, usize)],
+        total: usize,
+    ) -> u64 {
+        let id = (self.next_id.fetch_add(1, Ordering::Relaxed) as u32).wrapping_add(1);
+        let pieces = (total / self.piece).clamp(1, MAX_PIECES);
+        let all = if pieces == 64 {
+            u64::MAX
+        } else {
+            (1u64 << pieces) - 1
+        };
+        {
+            let mut f = self.lock_found();
+            f.id = id;
+            f.targets = *targets;
+            f.pieces = 0;
+        }
+        let cuts: Vec<usize> = {
+            let mut j = self.job.lock().unwrap_or_else(|e| e.into_inner());
+            j.id = id;
+            j.isa = Some(isa);
+            j.n = cells.len();
+            j.base = base;
+            j.targets = *targets;
+            j.spans.clear();
+            j.spans.extend_from_slice(spans);
+            j.cuts.clear();
+            j.cuts.extend((0..=pieces).map(|i| total * i / pieces));
+            j.cuts.clone()
+        };
+        self.claim.store((id as u64) << 32, Ordering::SeqCst);
+        for (h, s) in self.sleeping.iter().enumerate() {
+            if s.swap(false, Ordering::SeqCst) {
+                if let Some(t) = self.threads[h].get() {
+                    t.unpark();
+                }
+            }
+        }
+        let mut local = *targets;
+        let mut mine = 0u64;
+        let mut pairs = 0;
+        let mut slowest = Duration::ZERO;
+        let zero = [0; WINDOW_VALUES / 8];
+        while let Some(c) = self.claim_piece(id, pieces) {
+            let started = Instant::now();
+            pairs += scan_pairs(isa, cells, base, &mut local, spans, cuts[c], cuts[c + 1]);
+            slowest = slowest.max(started.elapsed());
+            mine |= 1 << c;
+            if local == zero {
+                self.close(id);
+                break;
+            }
+        }
+        if local != zero {
+            let wait = self.wait.unwrap_or(slowest * 3 / 2 + Duration::from_micros(2));
+            let since = Instant::now();
+            let mut spins = 0u32;
+            loop {
+                let missing = {
+                    let f = self.lock_found();
+                    for (t, h) in local.iter_mut().zip(&f.targets) {
+                        *t &= h;
+                    }
+                    all & !(f.pieces | mine)
+                };
+                if missing == 0 || local == zero {
+                    break;
+                }
+                spins += 1;
+                if spins.is_multiple_of(16) && (since.elapsed() >= wait || self.stop.load(Ordering::Relaxed))
+                {
+                    // A helper is late: its pieces here (it drops its answer).
+                    self.close(id);
+                    for c in (0..pieces).filter(|&c| missing >> c & 1 == 1) {
+                        pairs += scan_pairs(isa, cells, base, &mut local, spans, cuts[c], cuts[c + 1]);
+                    }
+                    self.lock_found().id = 0;
+                    break;
+                }
+                std::hint::spin_loop();
+            }
+        }
+        // Later answers of this job are dropped.
+        self.close(id);
+        *targets = local;
+        // Every pair when a target is left; else those this thread scanned.
+        if local != zero {
+            total as u64
+        } else {
+            pairs
+        }
+    }
+
+    /// Helper `h`: scans pieces of every job until the team stops.
+    fn help(&self, h: usize) {
+        let mut last = 0u32;
+        let mut job = self.job.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let zero = [0; WINDOW_VALUES / 8];
+        while let Some(id) = self.wait_job(last, h) {
+            job.clone_from(&*self.job.lock().unwrap_or_else(|e| e.into_inner()));
+            // The job read may be newer than the claims seen (the main thread opens its
+            // claims just after it): then the next wait returns at once, for that job.
+            last = id;
+            let Some(isa) = job.isa else { continue };
+            let cells = self.cells.settled(job.n);
+            let pieces = job.cuts.len() - 1;
+            let mut local = job.targets;
+            while let Some(c) = self.claim_piece(job.id, pieces) {
+                scan_pairs(
+                    isa,
+                    cells,
+                    job.base,
+                    &mut local,
+                    &job.spans,
+                    job.cuts[c],
+                    job.cuts[c + 1],
+                );
+                let mut f = self.lock_found();
+                if f.id != job.id {
+                    break;
+                }
+                for (t, l) in f.targets.iter_mut().zip(&local) {
+                    *t &= l;
+                }
+                f.pieces |= 1 << c;
+                drop(f);
+                if local == zero {
+                    self.close(job.id);
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Waits for claims of a job other than job `last` and returns its number: spins for
+    /// [`SPIN_FOR`], then sleeps until the main thread wakes helper `h`. None when the team
+    /// stops.
+    fn wait_job(&self, last: u32, h: usize) -> Option<u32> {
+        let id = || (self.claim.load(Ordering::Acquire) >> 32) as u32;
+        let fresh = || id() != last;
+        let started = Instant::now();
+        let mut spins = 0u32;
+        while !fresh() {
+            spins += 1;
+            if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || self.stop.load(Ordering::Relaxed))
+            {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return None;
+            }
+            let now = id();
+            if now != last {
+                return Some(now);
+            }
+            self.sleeping[h].store(true, Ordering::SeqCst);
+            if fresh() || self.stop.load(Ordering::SeqCst) {
+                self.sleeping[h].store(false, Ordering::Relaxed);
+                continue;
+            }
+            // The timeout only guards against a lost wake-up.
+            std::thread::park_timeout(Duration::from_millis(1));
+        }
+    }
+}
+
+/// Stops the team when dropped (also when the main thread panics), waking every helper.
+struct StopTeam<'t, 'a>(&'t Team<'a>);
+
+impl Drop for StopTeam<'_, '_> {
+    fn drop(&mut self) {
+        self.0.stop.store(true, Ordering::SeqCst);
+        for t in self.0.threads.iter().filter_map(|t| t.get()) {
+            t.unpark();
+        }
+    }
+}
+
+impl Sparse {
+    /// Computes the heaps `from..to` on the dense path with a [`Team`] of `threads` threads
+    /// (the main thread and `threads − 1` helpers), as [`Sparse::compute`] would on one.
+    /// Returns how far it got: `Ok(n)` when every heap below n is settled (n < `to` when a
+    /// rebuild left the dense path or values reached 2^15: the rest is for
+    /// [`Sparse::compute`]), `Err(n)` when G(n) does not fit in 16 bits.
+    pub(super) fn compute_dense_shared(
+        &mut self,
+        cells: &mut [u16],
+        from: usize,
+        to: usize,
+        threads: usize,
+    ) -> Result<usize, usize> {
+        let shared = SharedCells::new(cells, to);
+        let team = Team::new(&shared, threads.max(2) - 1, self.dense_wait, self.dense_piece);
+        std::thread::scope(|s| {
+            for h in 0..team.sleeping.len() {
+                let team = &team;
+                s.spawn(move || {
+                    let _ = team.threads[h].set(std::thread::current());
+                    let _stop = StopTeam(team);
+                    team.help(h);
+                });
+            }
+            let _stop = StopTeam(&team);
+            let mut n = from;
+            while n < to && self.dense && self.max_value < 1 << 15 {
+                let g = if !n.is_multiple_of(SAMPLE_EVERY) || self.dense_rule.is_some() {
+                    self.dense_value(shared.settled(n), n, Some(&team))
+                } else {
+                    // The sample of the sparse path, as on one thread.
+                    let g = self.value_of(shared.settled(n), n);
+                    if g > u16::MAX as usize || g > Rare::MAX_VALUE {
+                        return Err(n);
+                    }
+                    g
+                };
+                shared.write(n, g as u16);
+                self.note(n, g);
+                n += 1;
+                if self.wants_rebuild(n) {
+                    self.rebuild(shared.settled(n));
+                }
+            }
+            Ok(n)
+        })
     }
 }

@@ -41,7 +41,7 @@ use std::sync::Mutex;
 /// Officers with one helper, more no faster).
 const AHEAD: usize = 6;
 /// How long a thread waiting for another spins before it sleeps.
-const SPIN_FOR: std::time::Duration = std::time::Duration::from_micros(50);
+pub(super) const SPIN_FOR: std::time::Duration = std::time::Duration::from_micros(50);
 /// The most pairs of each heap's scan a helper marks.
 const MAX_AHEAD_PAIRS: isize = 1 << 14;
 /// The most rare heaps of its pass a helper leaves to the main thread.
@@ -81,7 +81,7 @@ pub(super) const TAKE_AFTER: std::time::Duration = std::time::Duration::from_mic
 
 /// The 16-bit cells, shared by the threads. Only the main thread writes, each cell once,
 /// before publishing it; the helpers read only cells published before they look.
-struct SharedCells {
+pub(super) struct SharedCells {
     ptr: *mut u16,
     len: usize,
 }
@@ -97,10 +97,18 @@ unsafe impl Send for SharedCells {}
 unsafe impl Sync for SharedCells {}
 
 impl SharedCells {
+    /// The first `end` cells of `cells` (all of them when fewer), to share.
+    pub(super) fn new(cells: &mut [u16], end: usize) -> SharedCells {
+        SharedCells {
+            ptr: cells.as_mut_ptr(),
+            len: cells.len().min(end),
+        }
+    }
+
     /// The cells below `n`, all of them settled: no cell below `n` may be written while the
     /// slice lives.
     #[allow(unsafe_code)]
-    fn settled(&self, n: usize) -> &[u16] {
+    pub(super) fn settled(&self, n: usize) -> &[u16] {
         assert!(n <= self.len);
         // SAFETY: in bounds (checked), and the cells below `n` are settled: the main thread
         // writes only cells at or above the published count, and `n` never exceeds it.
@@ -109,7 +117,7 @@ impl SharedCells {
 
     /// Writes cell `n`, which no slice from [`SharedCells::settled`] covers yet.
     #[allow(unsafe_code)]
-    fn write(&self, n: usize, v: u16) {
+    pub(super) fn write(&self, n: usize, v: u16) {
         assert!(n < self.len);
         // SAFETY: in bounds (checked); cell n is not published, so no thread reads it.
         unsafe { self.ptr.add(n).write(v) }
@@ -311,10 +319,7 @@ impl Sparse {
         let helpers = threads.max(2) - 1;
         let slots = slots_for(helpers);
         let sh = Shared {
-            cells: SharedCells {
-                ptr: cells.as_mut_ptr(),
-                len: cells.len().min(end),
-            },
+            cells: SharedCells::new(cells, end),
             progress: Progress {
                 published: AtomicUsize::new(from),
                 rare_len: AtomicUsize::new(self.rare.len()),

@@ -173,6 +173,20 @@ pub struct Sparse {
     pub dense_heaps: u64,
     /// Pairs the dense path marked or scanned (statistics).
     pub dense_pairs: u64,
+    /// Targeted scans of the dense path shared among several threads (statistics, see
+    /// `seq/dense.rs`).
+    pub shared_scans: u64,
+    /// Pairs of a targeted scan from which the dense path shares it among its threads
+    /// ([`dense::SHARE_FROM`]; tests make it small).
+    dense_share_from: usize,
+    /// The fewest pairs of a piece of a shared scan ([`dense::MIN_PIECE`]; tests make it
+    /// small).
+    dense_piece: usize,
+    /// How long the dense path's main thread waits for a helper's piece before scanning it
+    /// itself (None: about a piece's time; tests set 0 and hours).
+    dense_wait: Option<std::time::Duration>,
+    /// The thread counts of the dense path, measured apart from the pipeline's.
+    dense_tuner: Tuner,
     /// Windows of targets of the dense path that were all witnessed, so that the pairs were
     /// scanned again for the next window (statistics, see `seq/dense.rs`).
     pub window_rescans: u64,
@@ -457,6 +471,10 @@ struct Tuner {
     tried: usize,
     /// Always the most threads (for benchmarks and tests).
     forced: bool,
+    /// The fewest heaps of a try (0: 4096, and chunks of fewer than [`MIN_TIMED`] heaps are
+    /// not timed; else chunks of half as many are timed): the dense path's heaps are slow
+    /// enough for shorter tries.
+    min_heaps: usize,
 }
 
 /// The first wait between two tries of a slower way ([`Tuner`]).
@@ -529,7 +547,8 @@ impl Tuner {
     /// at least 4096.
     fn trial_heaps(&self) -> usize {
         let one = self.rate.first().copied().flatten().unwrap_or(0.0);
-        ((one * TRY_FOR.as_secs_f64()) as usize).max(4096)
+        let least = if self.min_heaps == 0 { 4096 } else { self.min_heaps };
+        ((one * TRY_FOR.as_secs_f64()) as usize).max(least)
     }
 
     /// True when `threads` is not the way known to be fastest (a trial: keep it short).
@@ -541,7 +560,13 @@ impl Tuner {
     }
 
     fn record(&mut self, threads: usize, heaps: usize, took: std::time::Duration) {
-        if heaps < MIN_TIMED {
+        if heaps
+            < if self.min_heaps == 0 {
+                MIN_TIMED
+            } else {
+                self.min_heaps / 2
+            }
+        {
             return;
         }
         let Some(i) = self.choices.iter().position(|&c| c == threads) else {
@@ -583,6 +608,14 @@ impl Sparse {
             dense_heaps: 0,
             dense_pairs: 0,
             window_rescans: 0,
+            shared_scans: 0,
+            dense_share_from: dense::SHARE_FROM,
+            dense_piece: dense::MIN_PIECE,
+            dense_wait: None,
+            dense_tuner: Tuner {
+                min_heaps: dense::MIN_TRIAL,
+                ..Tuner::default()
+            },
             dense: false,
             len_at_rebuild: 0,
             sparse_at_rebuild: (0, 0),
@@ -796,6 +829,16 @@ impl Sparse {
     /// (for benchmarks and tests of the pipeline).
     pub fn force_all_threads(&mut self, forced: bool) {
         self.tuner.forced = forced;
+        self.dense_tuner.forced = forced;
+    }
+
+    /// Shares the dense path's targeted scans of `from` pairs or more, in pieces of `piece`
+    /// pairs or more, the main thread waiting `wait` for a helper's piece (tests).
+    #[cfg(test)]
+    pub(crate) fn share_dense(&mut self, from: usize, piece: usize, wait: Option<std::time::Duration>) {
+        self.dense_share_from = from;
+        self.dense_piece = piece;
+        self.dense_wait = wait;
     }
 
     /// Like [`Sparse::compute`], on up to `threads` threads (a pipeline, see
@@ -812,6 +855,34 @@ impl Sparse {
         const SERIAL_BELOW: usize = 1 << 12;
         let mut n = from;
         while n < to {
+            if self.dense
+                && self.max_value < 1 << 15
+                && self.cpu.targeted().is_some()
+                && threads >= 2
+                && !self.rules.leave_two.is_empty()
+            {
+                // The dense path shares its long scans among the threads (see
+                // `seq/dense.rs`), when that was measured faster (as for the pipeline).
+                let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
+                let started = std::time::Instant::now();
+                self.dense_tuner.up_to(threads);
+                let use_threads = self.dense_tuner.next_threads();
+                let end = if self.dense_tuner.trial(use_threads) {
+                    end.min(n + self.dense_tuner.trial_heaps())
+                } else {
+                    end
+                };
+                let done = if use_threads == 1 {
+                    n
+                } else {
+                    self.compute_dense_shared(cells, n, end, use_threads)?
+                };
+                // On one thread, or what is left when a rebuild left the dense path.
+                self.compute(cells, done, end)?;
+                self.dense_tuner.record(use_threads, end - n, started.elapsed());
+                n = end;
+                continue;
+            }
             let serial_below = SERIAL_BELOW.max(self.batch_from());
             if n < serial_below || self.rules.leave_two.is_empty() {
                 let end = if self.rules.leave_two.is_empty() {
@@ -826,7 +897,8 @@ impl Sparse {
             // Chunks end at rebuilds, so the split adapts as on one thread.
             let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
             if self.dense || (self.max_value < 32 && !self.tuner.forced) {
-                // The dense path runs on one thread (see `seq/dense.rs`). Values below 32 take one-word option sets on one thread, faster than the
+                // The dense path without the targeted scan runs on one thread (see
+                // `seq/dense.rs`). Values below 32 take one-word option sets on one thread, faster than the
                 // pipeline's byte sets (a batch of 8 heaps takes less time than handing it
                 // between cores costs).
                 self.compute(cells, n, end)?;
@@ -871,7 +943,7 @@ impl Sparse {
             let dense = self.dense && T::MAX <= 0xFFFF && self.max_value < 1 << 15;
             if dense && (!n.is_multiple_of(dense::SAMPLE_EVERY) || self.dense_rule.is_some()) {
                 // Only 16-bit cells come here.
-                let g = self.dense_value(bytemuck::cast_slice(&cells[..n]), n);
+                let g = self.dense_value(bytemuck::cast_slice(&cells[..n]), n, None);
                 self.settle(cells, n, g);
                 n += 1;
             } else if !dense
@@ -895,15 +967,18 @@ impl Sparse {
                 self.settle(cells, n, g);
                 n += 1;
             }
-            let len = n;
-            if len >= self.next_rebuild
-                || (self.rare.len() > 2 * self.rare_at_rebuild + 256
-                    && len >= self.next_rebuild / 2 + self.next_rebuild / 4)
-            {
-                self.rebuild(&cells[..len]);
+            if self.wants_rebuild(n) {
+                self.rebuild(&cells[..n]);
             }
         }
         Ok(())
+    }
+
+    /// Whether the split is rebuilt once `len` heaps are settled (one heap at a time).
+    fn wants_rebuild(&self, len: usize) -> bool {
+        len >= self.next_rebuild
+            || (self.rare.len() > 2 * self.rare_at_rebuild + 256
+                && len >= self.next_rebuild / 2 + self.next_rebuild / 4)
     }
 
     /// The first heap computed in batches.

@@ -1026,6 +1026,49 @@ proptest! {
     }
 }
 
+/// The codes without a sparse space (the dense path's games).
+const DENSE_CODES: [&str; 5] = ["0.007", "0.114", "0.135", "0.342", "0.414"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// The dense path with every targeted scan shared among 2 and 3 threads (in pieces of 1
+    /// to 200 pairs; the main thread scanning a helper's piece itself at once, never, or
+    /// after its own wait): the reference's values, for codes without a sparse space.
+    #[test]
+    fn the_shared_dense_path_matches_naive(
+        code in 0usize..DENSE_CODES.len(),
+        prefix in 0usize..40,
+        count in 0u64..2500,
+        piece in 1usize..200,
+        wait in 0usize..3,
+    ) {
+        let rules = rules_of(DENSE_CODES[code]);
+        let want = naive::values(&rules, count as usize);
+        let wait = [Some(std::time::Duration::ZERO), Some(std::time::Duration::from_secs(3600)), None][wait];
+        for threads in [2, 3] {
+            let mut e = forced_threads(&rules, count, threads);
+            let Method::Sparse(s) = &mut e.method else {
+                panic!("not the rare/common method");
+            };
+            s.force_dense(Some(true), prefix);
+            s.share_dense(1, piece, wait);
+            for to in [97, 700, 1301, count] {
+                e.compute_to(to.min(count)).unwrap();
+            }
+            let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+            prop_assert_eq!(&got, &want, "{} on {} threads", DENSE_CODES[code], threads);
+            let Method::Sparse(s) = &e.method else {
+                unreachable!()
+            };
+            prop_assert_eq!(s.dense_heaps, count, "every heap on the dense path");
+            // Else this test would prove nothing about the sharing.
+            if simd::Cpu::detect().targeted().is_some() && count >= 200 {
+                prop_assert!(s.shared_scans > 0, "no scan shared");
+            }
+        }
+    }
+}
+
 /// Values past 2048 and a prefix of no pairs: the targets of the first window are all
 /// witnessed, so later windows are scanned (else this test would prove nothing of them).
 /// Against the sparse path (checked against the reference by the other tests: the
@@ -1079,7 +1122,8 @@ fn the_dense_path_is_taken_where_the_split_gives_nothing() {
 /// The dense path's statistics on the five codes without a sparse space (2^`GRUNDY_TIME_EXP`
 /// heaps, 2^16 by default): heaps on it, window rescans, pairs scanned, time. GRUNDY_NAMES
 /// (codes separated by spaces), GRUNDY_DENSE_PREFIX (a fixed prefix) and GRUNDY_DENSE_RULE
-/// (`always`, `never`) change what runs.
+/// (`always`, `never`) GRUNDY_THREADS (threads, 1 by default) and
+/// GRUNDY_FORCE_THREADS (set: all of them always) change what runs.
 #[test]
 #[ignore]
 fn print_dense_stats() {
@@ -1097,6 +1141,12 @@ fn print_dense_stats() {
         let count = 1u64 << exp;
         let mut e = SeqEngine::new(&rules_of(name), count, StoreOptions::default()).unwrap();
         e.use_period(false);
+        // GRUNDY_THREADS: threads (1 by default).
+        if let Some(t) = std::env::var("GRUNDY_THREADS").ok().and_then(|t| t.parse().ok()) {
+            e.set_threads(t);
+        }
+        // GRUNDY_FORCE_THREADS: every thread always (no tuner).
+        e.force_all_threads(std::env::var("GRUNDY_FORCE_THREADS").is_ok());
         // GRUNDY_DENSE_RULE: "always" or "never" instead of the rule.
         let rule = match std::env::var("GRUNDY_DENSE_RULE").as_deref() {
             Ok("always") => Some(true),
@@ -1113,10 +1163,11 @@ fn print_dense_stats() {
             unreachable!()
         };
         eprintln!(
-            "{name}: {:.2} s, dense heaps {}, window rescans {}, dense pairs {}, prefix {}, pairs scanned {}, targeted {}, full scans {}, rare pairs {}",
+            "{name}: {:.2} s, dense heaps {}, window rescans {}, shared scans {}, dense pairs {}, prefix {}, pairs scanned {}, targeted {}, full scans {}, rare pairs {}",
             t.elapsed().as_secs_f64(),
             s.dense_heaps,
             s.window_rescans,
+            s.shared_scans,
             s.dense_pairs,
             s.dense_prefix,
             s.scanned_pairs,
