@@ -3,8 +3,8 @@
 //! 100000`), instead of "number too large to fit in target type". A number out of range is a
 //! usage error (exit 2), like any other bad argument.
 
-/// Most threads `--threads` accepts (the sequence engines use at most 2; more are harmless
-/// but say the user meant something else).
+/// Most threads `--threads` accepts (more than the machine's cores are harmless: the engines
+/// measure and keep the fastest count; past 1024 the user surely meant something else).
 pub const MAX_THREADS: usize = 1024;
 
 /// Most MiB `--memory-mib` accepts: the bytes must fit in 64 bits.

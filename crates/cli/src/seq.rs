@@ -61,8 +61,8 @@ pub struct SeqArgs {
     /// Folder for the scratch file of values that do not fit in memory.
     #[arg(long, value_name = "DIR")]
     pub scratch_dir: Option<PathBuf>,
-    /// Threads to use, 1 to 1024 (the rare/common method uses at most 2; default: the cores,
-    /// up to 2).
+    /// Threads to use, 1 to 1024 (default: every core; the rare/common method measures now
+    /// and then whether one, two or all of them are fastest, and keeps the fastest).
     #[arg(long, short = 'j', value_parser = grundy_cli::numbers::threads)]
     pub threads: Option<usize>,
     /// No progress bar, and no note when the values come from the store.
