@@ -10,10 +10,12 @@ use grundy_core::HeapRules;
 use grundy_core::Outcome;
 use grundy_games::heap::HeapGame;
 use grundy_solve::quotient::{
-    generator_name, Element, MisereOracle, OracleMemo, Periodicity, Quotient, QuotientError, SearchStop,
+    generator_name, thread_cpu_time, Element, MisereOracle, OracleMemo, Periodicity, Quotient, QuotientError,
+    SearchStop,
 };
 use grundy_store::Store;
 use serde::Serialize;
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// The largest quotient a misère solve builds; past it the search answers (every sum of the
@@ -307,12 +309,11 @@ pub fn grow_for_solve(
         .with_max_order(SOLVE_MAX_ORDER)
         .with_max_states(SOLVE_MAX_STATES);
     let before = (grown.heaps(), *cap);
-    let start = Instant::now();
-    let timed_out = || start.elapsed() > time;
-    let stop = || halt() || timed_out();
+    let slice = CpuSlice::start(time);
+    let stop = || halt() || slice.over();
     let mut result = Ok(());
     while can_grow(&grown, *cap, largest) {
-        let step = Instant::now();
+        let step = CpuSlice::start(SOLVE_STEP_TIME);
         match grown.extend_until_with(grown.heaps() + 1, &stop, memo) {
             Ok(()) => {}
             Err(QuotientError::MaxOrder { heap, .. }) => {
@@ -326,7 +327,7 @@ pub fn grow_for_solve(
             Err(QuotientError::Halted) => {
                 // Out of time: a step that took longer than SOLVE_STEP_TIME without
                 // finishing is not tried again by solves (`grundy quotient` still goes on).
-                if step.elapsed() > SOLVE_STEP_TIME {
+                if step.used() > SOLVE_STEP_TIME {
                     *cap = grown.heaps() + 1;
                 }
                 break;
@@ -345,6 +346,54 @@ pub fn grow_for_solve(
     }
     *q = grown;
     result
+}
+
+/// A slice of the CPU time of the thread that asks (the thread that searches or grows the
+/// quotient), so that the split of a solve between search and growth is the same on a
+/// loaded machine as on an idle one (a slice of wall time holds less work when other
+/// programs share the cores). Wall time where the thread's clock cannot be read. The user's
+/// limits (the solve's `halt`: its time and memory) stay in wall time.
+struct CpuSlice {
+    cpu: Option<Duration>,
+    wall: Instant,
+    len: Duration,
+    /// The wall time (from `wall`) before which the slice cannot be over: the thread's CPU
+    /// time grows no faster than the wall clock, so the clock (a system call) is read only
+    /// a few times a slice, not at every look.
+    next_look: Cell<Duration>,
+}
+
+impl CpuSlice {
+    fn start(len: Duration) -> CpuSlice {
+        CpuSlice {
+            cpu: thread_cpu_time(),
+            wall: Instant::now(),
+            len,
+            next_look: Cell::new(Duration::ZERO),
+        }
+    }
+
+    /// The CPU time used since the start (wall time where the clock cannot be read).
+    fn used(&self) -> Duration {
+        match (self.cpu, thread_cpu_time()) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => self.wall.elapsed(),
+        }
+    }
+
+    /// Whether the slice is used up.
+    fn over(&self) -> bool {
+        let wall = self.wall.elapsed();
+        if wall < self.next_look.get() {
+            return false;
+        }
+        let used = self.used();
+        if used > self.len {
+            return true;
+        }
+        self.next_look.set(wall + (self.len - used));
+        false
+    }
 }
 
 /// Whether a solve may grow `q` toward heap `largest` (see [`grow_for_solve`]).
@@ -466,9 +515,8 @@ fn searching_first(
         }
         let after_sums = sums_after.get_or_insert_with(&mut *after);
         let grow = can_grow(&q, cap, largest);
-        let start = Instant::now();
-        let timed_out = || grow && start.elapsed() > slice;
-        let stop = || halt() || timed_out();
+        let searching = CpuSlice::start(slice);
+        let stop = || halt() || (grow && searching.over());
         let mut oracle = MisereOracle::with_memo(&q, memo).with_limit(limit);
         let found = outcomes_of(&q, &mut oracle, heaps, after_sums, &stop);
         memo = oracle.detach();
