@@ -28,7 +28,8 @@ pub const SOLVE_MAX_ORDER: usize = 1024;
 pub const SOLVE_MAX_STATES: usize = 150_000;
 
 /// The most time a misère solve spends building the quotient beyond the store's (the
-/// search answers with the quotient reached).
+/// search answers with the quotient reached): CPU time of the solving thread, like every
+/// slice of [`grow_for_solve`].
 pub const SOLVE_BUILD_TIME: Duration = Duration::from_millis(2000);
 
 /// What `grundy quotient` asks.
@@ -284,9 +285,9 @@ pub fn kept_quotient(game: &str, rules: &HeapRules, store: Option<&Store>) -> (u
 }
 
 /// Grows `q` (kept in the store as `game`'s, with `cap`: see [`kept_quotient`]) toward heap
-/// `largest` for a misère solve, for at most `time`: heap by heap until it covers `largest`,
-/// its period is proven, the next heap would pass [`SOLVE_MAX_ORDER`], [`SOLVE_MAX_STATES`]
-/// or the memory left (then `cap` is set there and kept: solves do not try that heap again),
+/// `largest` for a misère solve, for at most `time` of the thread's CPU time: heap by heap
+/// until it covers `largest`, its period is proven, the next heap would pass
+/// [`SOLVE_MAX_ORDER`], [`SOLVE_MAX_STATES`] or the memory left (then `cap` is set there and kept: solves do not try that heap again),
 /// or the time is up (a step that ran [`SOLVE_STEP_TIME`] without finishing is not tried
 /// again either). `Err` only when `halt` (the solve's own stop) said to stop. The growth's
 /// searches go on from the outcomes of `memo` and leave theirs there (kept even when the time
@@ -427,7 +428,8 @@ pub fn solving_quotient(
     Ok(q)
 }
 
-/// How long a misère solve searches with the quotient the store holds before it spends
+/// How long (CPU time of the solving thread, so that a loaded machine does not change the
+/// split) a misère solve searches with the quotient the store holds before it spends
 /// as long growing the quotient (then it searches again, for twice as long, keeping what it
 /// found, and so on: [`misere_outcomes`]). A sum the search settles within this time is
 /// answered as soon as without the quotient's growth. Short: the search of small sums is
@@ -439,8 +441,8 @@ pub const SEARCH_FIRST: Duration = Duration::from_millis(50);
 /// before it searches ([`misere_outcomes`]).
 pub const LEARN_FIRST_HEAP: u64 = 100;
 
-/// A step of the quotient (one more heap) that a solve's growth ran this long without
-/// finishing is not tried again by solves ([`grow_for_solve`] keeps its heap as the cap).
+/// A step of the quotient (one more heap) that a solve's growth ran this long (CPU time)
+/// without finishing is not tried again by solves ([`grow_for_solve`] keeps its heap as the cap).
 pub const SOLVE_STEP_TIME: Duration = Duration::from_secs(8);
 
 /// How a misère solve of a sum of heaps is answered ([`misere_outcomes`]).
@@ -462,8 +464,9 @@ pub enum MisereAnswer {
 /// ([`grow_for_solve`], kept in the store) and the search goes on, with the outcomes found
 /// so far, for twice as long, and so on until it finishes or the quotient covers the heaps
 /// (once the quotient cannot grow further, without a time limit). A heap past
-/// [`LEARN_FIRST_HEAP`] grows the quotient first. `halt` is the solve's stop (its time and
-/// memory); `limit` the most positions the search keeps.
+/// [`LEARN_FIRST_HEAP`] grows the quotient first. The slices are of the thread's CPU time;
+/// `halt` is the solve's stop (its wall time and memory, looked at throughout); `limit` the
+/// most positions the search keeps.
 pub fn misere_outcomes(
     game: &str,
     rules: &HeapRules,

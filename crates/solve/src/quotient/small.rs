@@ -191,6 +191,85 @@ impl SmallHeaps {
             self.ends.push(ends);
         }
     }
+
+    /// Appends the options of the small sum `bits` to `out`, packed (some may be equal),
+    /// and says whether it has any.
+    ///
+    /// Each option is made packed: the key without the heap moved in (one bit taken out),
+    /// and the option's parts put in (one bit each, at the part plus the number of heaps
+    /// left not larger than it, read from a table of the key's heaps).
+    fn options(&self, bits: Packed, out: &mut Vec<Packed>) -> bool {
+        let (key, n) = unpack_key(bits);
+        // at_most[v]: heaps of the key of at most v tokens (a heap holds at most 63).
+        let mut at_most = [0u8; 64];
+        {
+            let mut c = 0u8;
+            let mut a = n;
+            for (v, slot) in at_most.iter_mut().enumerate() {
+                while a > 0 && key[a - 1] as usize <= v {
+                    a -= 1;
+                    c += 1;
+                }
+                *slot = c;
+            }
+        }
+        let star = self.star;
+        let mut any = false;
+        // Where the key's `*` heap is (at most one: pairs cancel).
+        let key_star = if star == 0 {
+            None
+        } else {
+            key[..n].iter().position(|&h| h == star)
+        };
+        for i in 0..n {
+            if i > 0 && key[i] == key[i - 1] {
+                continue;
+            }
+            let h = key[i];
+            // Heap i is the (n - 1 - i)-th 1 from the lowest.
+            let rest = remove_bit(bits, h as u32 + (n - 1 - i) as u32);
+            // The rest without the key's `*` too, for an option holding a `*` (they cancel).
+            let rest_unstarred = key_star.filter(|&j| j != i).map(|j| {
+                let pos = star as u32 + (n - 1 - j) as u32;
+                // Below heap i, the `*`'s bit has not moved; above, it moved down one.
+                if j > i {
+                    remove_bit(rest, pos)
+                } else {
+                    remove_bit(rest, pos - 1)
+                }
+            });
+            let h_le = |v: u8| (h <= v) as u8;
+            let (parts, ends) = (&self.parts[h as usize], &self.ends[h as usize]);
+            let mut from = 0usize;
+            for &end in ends {
+                any = true;
+                let opt = &parts[from..end as usize];
+                from = end as usize;
+                let (mut c, cancel) = match rest_unstarred {
+                    Some(r) if opt.contains(&star) => (r, true),
+                    _ => (rest, false),
+                };
+                let mut skip = cancel;
+                let mut put = 0u8;
+                // The parts from the smallest up: each goes after every heap left not
+                // larger than it, the parts put in before it among them.
+                for &v in opt.iter().rev() {
+                    if skip && v == star {
+                        skip = false;
+                        continue;
+                    }
+                    let mut below = at_most[v as usize] - h_le(v) + put;
+                    if cancel && star <= v {
+                        below -= 1;
+                    }
+                    c = insert_bit(c, v as u32 + below as u32);
+                    put += 1;
+                }
+                out.push(c);
+            }
+        }
+        any
+    }
 }
 
 /// Removes pairs of `star` from `v` (sorted, so they are adjacent).
@@ -309,10 +388,6 @@ impl MisereOracle<'_> {
 
     /// Writes the options of `bits` not settled yet into the arena (the likely P-positions
     /// first, then the smallest), or says the sum is settled by them.
-    ///
-    /// Each option is made packed: the key without the heap moved in (one bit taken out),
-    /// and the option's parts put in (one bit each, at the part plus the number of heaps
-    /// left not larger than it, read from a table of the key's heaps).
     fn small_open(
         &mut self,
         bits: Packed,
@@ -329,80 +404,12 @@ impl MisereOracle<'_> {
         if self.memo.len() + self.small_memo.len() >= self.limit {
             return Err(SearchStop::Limit(self.memo.len() + self.small_memo.len()));
         }
-        let (key, n) = unpack_key(bits);
-        // at_most[v]: heaps of the key of at most v tokens (a heap holds at most 63).
-        let mut at_most = [0u8; 64];
-        {
-            let mut c = 0u8;
-            let mut a = n;
-            for (v, slot) in at_most.iter_mut().enumerate() {
-                while a > 0 && key[a - 1] as usize <= v {
-                    a -= 1;
-                    c += 1;
-                }
-                *slot = c;
-            }
-        }
         let start = arena.len();
-        let star = self.small.star;
-        let mut any = false;
-        // Where the key's `*` heap is (at most one: pairs cancel).
-        let key_star = if star == 0 {
-            None
-        } else {
-            key[..n].iter().position(|&h| h == star)
-        };
-        for i in 0..n {
-            if i > 0 && key[i] == key[i - 1] {
-                continue;
-            }
-            let h = key[i];
-            // Heap i is the (n - 1 - i)-th 1 from the lowest.
-            let rest = remove_bit(bits, h as u32 + (n - 1 - i) as u32);
-            // The rest without the key's `*` too, for an option holding a `*` (they cancel).
-            let rest_unstarred = key_star.filter(|&j| j != i).map(|j| {
-                let pos = star as u32 + (n - 1 - j) as u32;
-                // Below heap i, the `*`'s bit has not moved; above, it moved down one.
-                if j > i {
-                    remove_bit(rest, pos)
-                } else {
-                    remove_bit(rest, pos - 1)
-                }
-            });
-            let h_le = |v: u8| (h <= v) as u8;
-            let (parts, ends) = (&self.small.parts[h as usize], &self.small.ends[h as usize]);
-            let mut from = 0usize;
-            for &end in ends {
-                any = true;
-                let opt = &parts[from..end as usize];
-                from = end as usize;
-                let (mut c, cancel) = match rest_unstarred {
-                    Some(r) if opt.contains(&star) => (r, true),
-                    _ => (rest, false),
-                };
-                let mut skip = cancel;
-                let mut put = 0u8;
-                // The parts from the smallest up: each goes after every heap left not
-                // larger than it, the parts put in before it among them.
-                for &v in opt.iter().rev() {
-                    if skip && v == star {
-                        skip = false;
-                        continue;
-                    }
-                    let mut below = at_most[v as usize] - h_le(v) + put;
-                    if cancel && star <= v {
-                        below -= 1;
-                    }
-                    c = insert_bit(c, v as u32 + below as u32);
-                    put += 1;
-                }
-                arena.push(c);
-            }
-        }
-        if !any {
+        if !self.small.options(bits, arena) {
             // Misère: the player to move, with no move, wins.
             return Ok(Some(false));
         }
+        // Any total order serves to bring equal sums together.
         arena[start..].sort_unstable();
         let mut w = start;
         for r in start..arena.len() {
@@ -413,7 +420,9 @@ impl MisereOracle<'_> {
             w += 1;
         }
         arena.truncate(w);
-        // Settle what needs no search; keep the others.
+        // Settle what needs no search (all of them, before any is searched: a winning
+        // option the memo or the quotient knows saves a search of the likely ones; settling
+        // them lazily, as the search reaches them, was measured slower); keep the others.
         let mut w = start;
         for r in start..arena.len() {
             let c = arena[r];
@@ -634,6 +643,48 @@ mod tests {
             vec![1],
         ] {
             assert_eq!(unpack(pack(&key_of(&heaps))), heaps);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// The options made packed (bit by bit, with the `*` heaps cancelled) are those of
+        /// the reference: every move of the rules applied to the sum's heaps, each result
+        /// written as a key by [`MisereOracle::small_key`] and packed.
+        #[test]
+        fn packed_options_are_the_moves_of_the_rules(
+            code in 0usize..8,
+            tiny in proptest::collection::vec(1u64..4, 0..5),
+            other in proptest::collection::vec(1u64..40, 1..5),
+        ) {
+            let codes: [&[u32]; 8] = [&[7, 7], &[0, 7], &[6], &[7, 1], &[1, 3, 7], &[3, 5], &[1, 5, 6], &[4, 7]];
+            let rules = octal(codes[code]);
+            let q = Quotient::new(rules.clone());
+            let mut o = MisereOracle::new(&q);
+            let sum: Vec<u64> = tiny.into_iter().chain(other).collect();
+            let Some(k) = o.small_key(&sum) else { return Ok(()) };
+            let mut made = Vec::new();
+            let any = o.small.options(pack(&k), &mut made);
+            made.sort_unstable();
+            made.dedup();
+            let heaps: Vec<u64> = k[..heaps_of(&k)].iter().map(|&h| h as u64).collect();
+            let mut moves: Vec<Vec<u64>> = Vec::new();
+            for (i, &h) in heaps.iter().enumerate() {
+                rules.heap_options(h, |parts| {
+                    let mut v: Vec<u64> = heaps.clone();
+                    v.remove(i);
+                    v.extend_from_slice(parts);
+                    moves.push(v);
+                });
+            }
+            let mut want: Vec<Packed> = moves
+                .iter()
+                .map(|v| pack(&o.small_key(v).expect("a move keeps a sum small")))
+                .collect();
+            want.sort_unstable();
+            want.dedup();
+            prop_assert_eq!(any, !moves.is_empty());
+            prop_assert_eq!(made, want, "{:?} {:?}", codes[code], heaps);
         }
     }
 
