@@ -215,12 +215,12 @@ impl SmallHeaps {
         }
         let star = self.star;
         let mut any = false;
-        // Where the key's `*` heap is (at most one: pairs cancel).
-        let key_star = if star == 0 {
-            None
-        } else {
-            key[..n].iter().position(|&h| h == star)
-        };
+        // Whether the key holds a `*` heap (at most one: pairs cancel). It is the key's
+        // smallest heap: the smallest heap with a move is a `*` (its options' heaps have no
+        // move), so every heap with a move is at least `star`, and the others are not `*`
+        // heaps. Its bit is the lowest 1, at `star`.
+        let key_star = star != 0 && n > 0 && key[n - 1] == star;
+        debug_assert!(!key[..n].contains(&star) || key_star);
         for i in 0..n {
             if i > 0 && key[i] == key[i - 1] {
                 continue;
@@ -228,16 +228,9 @@ impl SmallHeaps {
             let h = key[i];
             // Heap i is the (n - 1 - i)-th 1 from the lowest.
             let rest = remove_bit(bits, h as u32 + (n - 1 - i) as u32);
-            // The rest without the key's `*` too, for an option holding a `*` (they cancel).
-            let rest_unstarred = key_star.filter(|&j| j != i).map(|j| {
-                let pos = star as u32 + (n - 1 - j) as u32;
-                // Below heap i, the `*`'s bit has not moved; above, it moved down one.
-                if j > i {
-                    remove_bit(rest, pos)
-                } else {
-                    remove_bit(rest, pos - 1)
-                }
-            });
+            // The rest without the key's `*` too, for an option holding a `*` (they cancel;
+            // the `*`'s bit, below heap i's, has not moved).
+            let rest_unstarred = (key_star && i != n - 1).then(|| remove_bit(rest, star as u32));
             let h_le = |v: u8| (h <= v) as u8;
             let (parts, ends) = (&self.parts[h as usize], &self.ends[h as usize]);
             let mut from = 0usize;
