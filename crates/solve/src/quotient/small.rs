@@ -1,7 +1,7 @@
 //! The misère search of small sums (every heap at most [`SMALL_HEAP`], at most
 //! [`SMALL_TOKENS`] tokens in all), the sums a solve of a few heaps asks for: each sum is
-//! one fixed array of bytes (no allocation per position), and two exact simplifications
-//! shrink the positions searched:
+//! one word ([`Packed`]: no allocation per position, options made by moving bits, a memo
+//! entry of 16 bytes), and two exact simplifications shrink the positions searched:
 //!
 //! - a heap without a move is the empty game, and is dropped;
 //! - a heap whose every option is a sum of heaps without a move is the game `*` (`{0}`), and
