@@ -10,10 +10,12 @@ use grundy_core::HeapRules;
 use grundy_core::Outcome;
 use grundy_games::heap::HeapGame;
 use grundy_solve::quotient::{
-    generator_name, Element, MisereOracle, OracleMemo, Periodicity, Quotient, QuotientError, SearchStop,
+    generator_name, thread_cpu_time, Element, MisereOracle, OracleMemo, Periodicity, Quotient, QuotientError,
+    SearchStop,
 };
 use grundy_store::Store;
 use serde::Serialize;
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// The largest quotient a misère solve builds; past it the search answers (every sum of the
@@ -26,7 +28,8 @@ pub const SOLVE_MAX_ORDER: usize = 1024;
 pub const SOLVE_MAX_STATES: usize = 150_000;
 
 /// The most time a misère solve spends building the quotient beyond the store's (the
-/// search answers with the quotient reached).
+/// search answers with the quotient reached): CPU time of the solving thread, like every
+/// slice of [`grow_for_solve`].
 pub const SOLVE_BUILD_TIME: Duration = Duration::from_millis(2000);
 
 /// What `grundy quotient` asks.
@@ -282,9 +285,9 @@ pub fn kept_quotient(game: &str, rules: &HeapRules, store: Option<&Store>) -> (u
 }
 
 /// Grows `q` (kept in the store as `game`'s, with `cap`: see [`kept_quotient`]) toward heap
-/// `largest` for a misère solve, for at most `time`: heap by heap until it covers `largest`,
-/// its period is proven, the next heap would pass [`SOLVE_MAX_ORDER`], [`SOLVE_MAX_STATES`]
-/// or the memory left (then `cap` is set there and kept: solves do not try that heap again),
+/// `largest` for a misère solve, for at most `time` of the thread's CPU time: heap by heap
+/// until it covers `largest`, its period is proven, the next heap would pass
+/// [`SOLVE_MAX_ORDER`], [`SOLVE_MAX_STATES`] or the memory left (then `cap` is set there and kept: solves do not try that heap again),
 /// or the time is up (a step that ran [`SOLVE_STEP_TIME`] without finishing is not tried
 /// again either). `Err` only when `halt` (the solve's own stop) said to stop. The growth's
 /// searches go on from the outcomes of `memo` and leave theirs there (kept even when the time
@@ -307,12 +310,11 @@ pub fn grow_for_solve(
         .with_max_order(SOLVE_MAX_ORDER)
         .with_max_states(SOLVE_MAX_STATES);
     let before = (grown.heaps(), *cap);
-    let start = Instant::now();
-    let timed_out = || start.elapsed() > time;
-    let stop = || halt() || timed_out();
+    let slice = CpuSlice::start(time);
+    let stop = || halt() || slice.over();
     let mut result = Ok(());
     while can_grow(&grown, *cap, largest) {
-        let step = Instant::now();
+        let step = CpuSlice::start(SOLVE_STEP_TIME);
         match grown.extend_until_with(grown.heaps() + 1, &stop, memo) {
             Ok(()) => {}
             Err(QuotientError::MaxOrder { heap, .. }) => {
@@ -326,7 +328,7 @@ pub fn grow_for_solve(
             Err(QuotientError::Halted) => {
                 // Out of time: a step that took longer than SOLVE_STEP_TIME without
                 // finishing is not tried again by solves (`grundy quotient` still goes on).
-                if step.elapsed() > SOLVE_STEP_TIME {
+                if step.used() > SOLVE_STEP_TIME {
                     *cap = grown.heaps() + 1;
                 }
                 break;
@@ -345,6 +347,54 @@ pub fn grow_for_solve(
     }
     *q = grown;
     result
+}
+
+/// A slice of the CPU time of the thread that asks (the thread that searches or grows the
+/// quotient), so that the split of a solve between search and growth is the same on a
+/// loaded machine as on an idle one (a slice of wall time holds less work when other
+/// programs share the cores). Wall time where the thread's clock cannot be read. The user's
+/// limits (the solve's `halt`: its time and memory) stay in wall time.
+struct CpuSlice {
+    cpu: Option<Duration>,
+    wall: Instant,
+    len: Duration,
+    /// The wall time (from `wall`) before which the slice cannot be over: the thread's CPU
+    /// time grows no faster than the wall clock, so the clock (a system call) is read only
+    /// a few times a slice, not at every look.
+    next_look: Cell<Duration>,
+}
+
+impl CpuSlice {
+    fn start(len: Duration) -> CpuSlice {
+        CpuSlice {
+            cpu: thread_cpu_time(),
+            wall: Instant::now(),
+            len,
+            next_look: Cell::new(Duration::ZERO),
+        }
+    }
+
+    /// The CPU time used since the start (wall time where the clock cannot be read).
+    fn used(&self) -> Duration {
+        match (self.cpu, thread_cpu_time()) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => self.wall.elapsed(),
+        }
+    }
+
+    /// Whether the slice is used up.
+    fn over(&self) -> bool {
+        let wall = self.wall.elapsed();
+        if wall < self.next_look.get() {
+            return false;
+        }
+        let used = self.used();
+        if used > self.len {
+            return true;
+        }
+        self.next_look.set(wall + (self.len - used));
+        false
+    }
 }
 
 /// Whether a solve may grow `q` toward heap `largest` (see [`grow_for_solve`]).
@@ -378,7 +428,8 @@ pub fn solving_quotient(
     Ok(q)
 }
 
-/// How long a misère solve searches with the quotient the store holds before it spends
+/// How long (CPU time of the solving thread, so that a loaded machine does not change the
+/// split) a misère solve searches with the quotient the store holds before it spends
 /// as long growing the quotient (then it searches again, for twice as long, keeping what it
 /// found, and so on: [`misere_outcomes`]). A sum the search settles within this time is
 /// answered as soon as without the quotient's growth. Short: the search of small sums is
@@ -390,8 +441,8 @@ pub const SEARCH_FIRST: Duration = Duration::from_millis(50);
 /// before it searches ([`misere_outcomes`]).
 pub const LEARN_FIRST_HEAP: u64 = 100;
 
-/// A step of the quotient (one more heap) that a solve's growth ran this long without
-/// finishing is not tried again by solves ([`grow_for_solve`] keeps its heap as the cap).
+/// A step of the quotient (one more heap) that a solve's growth ran this long (CPU time)
+/// without finishing is not tried again by solves ([`grow_for_solve`] keeps its heap as the cap).
 pub const SOLVE_STEP_TIME: Duration = Duration::from_secs(8);
 
 /// How a misère solve of a sum of heaps is answered ([`misere_outcomes`]).
@@ -413,8 +464,9 @@ pub enum MisereAnswer {
 /// ([`grow_for_solve`], kept in the store) and the search goes on, with the outcomes found
 /// so far, for twice as long, and so on until it finishes or the quotient covers the heaps
 /// (once the quotient cannot grow further, without a time limit). A heap past
-/// [`LEARN_FIRST_HEAP`] grows the quotient first. `halt` is the solve's stop (its time and
-/// memory); `limit` the most positions the search keeps.
+/// [`LEARN_FIRST_HEAP`] grows the quotient first. The slices are of the thread's CPU time;
+/// `halt` is the solve's stop (its wall time and memory, looked at throughout); `limit` the
+/// most positions the search keeps.
 pub fn misere_outcomes(
     game: &str,
     rules: &HeapRules,
@@ -466,9 +518,8 @@ fn searching_first(
         }
         let after_sums = sums_after.get_or_insert_with(&mut *after);
         let grow = can_grow(&q, cap, largest);
-        let start = Instant::now();
-        let timed_out = || grow && start.elapsed() > slice;
-        let stop = || halt() || timed_out();
+        let searching = CpuSlice::start(slice);
+        let stop = || halt() || (grow && searching.over());
         let mut oracle = MisereOracle::with_memo(&q, memo).with_limit(limit);
         let found = outcomes_of(&q, &mut oracle, heaps, after_sums, &stop);
         memo = oracle.detach();

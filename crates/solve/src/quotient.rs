@@ -896,7 +896,7 @@ pub struct MisereOracle<'q> {
     /// The heaps of small sums ([`small`]).
     small: small::SmallHeaps,
     /// The outcomes of small sums searched (true: P-position).
-    small_memo: HashMap<small::Key, bool, small::KeyState>,
+    small_memo: HashMap<small::Packed, bool, small::KeyState>,
 }
 
 /// Heaps below this are dropped from sums by [`MisereOracle`] when they have no move (each
@@ -913,7 +913,7 @@ const OPTIONS_CHECK: u32 = 4096;
 #[derive(Default)]
 pub struct OracleMemo(
     HashMap<Vec<u64>, bool, RandomState>,
-    HashMap<small::Key, bool, small::KeyState>,
+    HashMap<small::Packed, bool, small::KeyState>,
 );
 
 impl OracleMemo {
@@ -1731,6 +1731,26 @@ impl Quotient {
         q.period = q.find_periodicity();
         Some(q)
     }
+}
+
+/// The CPU time (user and system) the calling thread has used so far, by its own clock
+/// (`CLOCK_THREAD_CPUTIME_ID`): what a search and a growth of the quotient on this thread
+/// cost, whatever else the machine runs. `None` where that clock cannot be read.
+#[allow(unsafe_code)]
+pub fn thread_cpu_time() -> Option<std::time::Duration> {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid timespec for the call to write.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        if rc == 0 && ts.tv_sec >= 0 && ts.tv_nsec >= 0 {
+            return Some(std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32));
+        }
+    }
+    None
 }
 
 /// The name of generator g: `a` to `z`, then `g27`, `g28`, ...

@@ -1,7 +1,7 @@
 //! The misère search of small sums (every heap at most [`SMALL_HEAP`], at most
 //! [`SMALL_TOKENS`] tokens in all), the sums a solve of a few heaps asks for: each sum is
-//! one fixed array of bytes (no allocation per position), and two exact simplifications
-//! shrink the positions searched:
+//! one word ([`Packed`]: no allocation per position, options made by moving bits, a memo
+//! entry of 16 bytes), and two exact simplifications shrink the positions searched:
 //!
 //! - a heap without a move is the empty game, and is dropped;
 //! - a heap whose every option is a sum of heaps without a move is the game `*` (`{0}`), and
@@ -34,9 +34,29 @@ const KEY_LEN: usize = 32;
 /// A small sum: its heaps from the largest down, then zeros.
 pub(super) type Key = [u8; KEY_LEN];
 
-/// Hashes small keys: their bytes read as words, each mixed in by a multiplication, the
-/// sum finished by a full mix (every bit of the hash depends on every byte), quicker than a
-/// general hash of 32 bytes. Not keyed: the sums searched come from the game, not from users.
+/// A small sum as the memo keeps it: the outline of its heaps drawn as a Young diagram,
+/// one bit a step from the smallest heap up (a 1 for each heap, after as many 0s as it is
+/// larger than the one before it), so heap j from the smallest (from 0) is the position of
+/// the (j+1)-th 1 less j. A sum of t tokens in n heaps takes its largest heap plus n bits,
+/// at most t + 1 (every heap holds a token) and so at most 64 ([`SMALL_TOKENS`]): one word
+/// for the 32 bytes of a [`Key`], and a memo entry of 16 bytes instead of 33.
+pub(super) type Packed = u64;
+
+/// The [`Packed`] form of a key.
+pub(super) fn pack(k: &Key) -> Packed {
+    let (mut bits, mut pos, mut prev) = (0u64, 0u32, 0u32);
+    for &h in k[..heaps_of(k)].iter().rev() {
+        pos += h as u32 - prev;
+        prev = h as u32;
+        debug_assert!(pos < 64, "a small sum of at most {SMALL_TOKENS} tokens");
+        bits |= 1 << pos;
+        pos += 1;
+    }
+    bits
+}
+
+/// Hashes packed keys: the finaliser of splitmix64 (every bit of the hash depends on every
+/// bit of the key). Not keyed: the sums searched come from the game, not from users.
 #[derive(Default, Clone, Copy)]
 pub(super) struct KeyHasher(u64);
 
@@ -49,8 +69,12 @@ impl std::hash::Hasher for KeyHasher {
         }
     }
 
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+
     fn write_usize(&mut self, n: usize) {
-        self.write(&(n as u64).to_le_bytes());
+        self.write_u64(n as u64);
     }
 
     fn finish(&self) -> u64 {
@@ -167,6 +191,78 @@ impl SmallHeaps {
             self.ends.push(ends);
         }
     }
+
+    /// Appends the options of the small sum `bits` to `out`, packed (some may be equal),
+    /// and says whether it has any.
+    ///
+    /// Each option is made packed: the key without the heap moved in (one bit taken out),
+    /// and the option's parts put in (one bit each, at the part plus the number of heaps
+    /// left not larger than it, read from a table of the key's heaps).
+    fn options(&self, bits: Packed, out: &mut Vec<Packed>) -> bool {
+        let (key, n) = unpack_key(bits);
+        // at_most[v]: heaps of the key of at most v tokens (a heap holds at most 63).
+        let mut at_most = [0u8; 64];
+        {
+            let mut c = 0u8;
+            let mut a = n;
+            for (v, slot) in at_most.iter_mut().enumerate() {
+                while a > 0 && key[a - 1] as usize <= v {
+                    a -= 1;
+                    c += 1;
+                }
+                *slot = c;
+            }
+        }
+        let star = self.star;
+        let mut any = false;
+        // Whether the key holds a `*` heap (at most one: pairs cancel). It is the key's
+        // smallest heap: the smallest heap with a move is a `*` (its options' heaps have no
+        // move), so every heap with a move is at least `star`, and the others are not `*`
+        // heaps. Its bit is the lowest 1, at `star`.
+        let key_star = star != 0 && n > 0 && key[n - 1] == star;
+        debug_assert!(!key[..n].contains(&star) || key_star);
+        for i in 0..n {
+            if i > 0 && key[i] == key[i - 1] {
+                continue;
+            }
+            let h = key[i];
+            // Heap i is the (n - 1 - i)-th 1 from the lowest.
+            let rest = remove_bit(bits, h as u32 + (n - 1 - i) as u32);
+            // The rest without the key's `*` too, for an option holding a `*` (they cancel;
+            // the `*`'s bit, below heap i's, has not moved).
+            let rest_unstarred = (key_star && i != n - 1).then(|| remove_bit(rest, star as u32));
+            let h_le = |v: u8| (h <= v) as u8;
+            let (parts, ends) = (&self.parts[h as usize], &self.ends[h as usize]);
+            let mut from = 0usize;
+            for &end in ends {
+                any = true;
+                let opt = &parts[from..end as usize];
+                from = end as usize;
+                let (mut c, cancel) = match rest_unstarred {
+                    Some(r) if opt.contains(&star) => (r, true),
+                    _ => (rest, false),
+                };
+                let mut skip = cancel;
+                let mut put = 0u8;
+                // The parts from the smallest up: each goes after every heap left not
+                // larger than it, the parts put in before it among them.
+                for &v in opt.iter().rev() {
+                    if skip && v == star {
+                        skip = false;
+                        continue;
+                    }
+                    let mut below = at_most[v as usize] - h_le(v) + put;
+                    if cancel && star <= v {
+                        below -= 1;
+                    }
+                    c = insert_bit(c, v as u32 + below as u32);
+                    put += 1;
+                }
+                out.push(c);
+            }
+        }
+        any
+    }
 }
 
 /// Removes pairs of `star` from `v` (sorted, so they are adjacent).
@@ -186,24 +282,39 @@ fn cancel_stars(v: &mut Vec<u8>, star: u8) {
 
 /// One position being searched: its options are `arena[start..end]`, tried from `next`.
 struct Frame {
-    key: Key,
+    key: Packed,
     start: usize,
     end: usize,
     next: usize,
 }
 
-/// A key as two words, ordered as its bytes are.
-fn words(k: &Key) -> (u128, u128) {
-    let (a, b) = k.split_at(KEY_LEN / 2);
-    (
-        u128::from_be_bytes(a.try_into().expect("half a key")),
-        u128::from_be_bytes(b.try_into().expect("half a key")),
-    )
-}
-
 /// The number of heaps of a key.
 fn heaps_of(k: &Key) -> usize {
     k.iter().position(|&h| h == 0).unwrap_or(KEY_LEN)
+}
+
+/// The key of a packed sum (the inverse of [`pack`]) and its number of heaps.
+fn unpack_key(mut bits: Packed) -> (Key, usize) {
+    let n = bits.count_ones() as usize;
+    let mut k = [0u8; KEY_LEN];
+    // The j-th 1 from the lowest is heap n - 1 - j of the key (from the largest down).
+    for j in 0..n {
+        k[n - 1 - j] = (bits.trailing_zeros() - j as u32) as u8;
+        bits &= bits - 1;
+    }
+    (k, n)
+}
+
+/// `bits` without its 1 at `pos` (the bits above it moved down one place).
+fn remove_bit(bits: Packed, pos: u32) -> Packed {
+    let low = bits & ((1u64 << pos) - 1);
+    low | ((bits >> pos >> 1) << pos)
+}
+
+/// `bits` with a 1 put in at `pos` (the bits from it moved up one place).
+fn insert_bit(bits: Packed, pos: u32) -> Packed {
+    let low = bits & ((1u64 << pos) - 1);
+    low | (1u64 << pos) | ((bits >> pos << pos) << 1)
 }
 
 impl MisereOracle<'_> {
@@ -228,13 +339,19 @@ impl MisereOracle<'_> {
 
     /// The outcome of a small sum without search, when the quotient covers it, it was
     /// searched before, or its heaps are small and tame (the rule of misère Nim).
-    fn small_settled(&mut self, k: &Key) -> Result<Option<bool>, SearchStop> {
-        let n = heaps_of(k);
+    fn small_settled(&mut self, bits: Packed) -> Result<Option<bool>, SearchStop> {
         let q = self.base;
-        if n == 0 || k[0] as u64 <= q.heaps || self.period.is_some() {
-            let mut e = 0;
-            for &h in &k[..n] {
-                let h = h as u64;
+        let n = bits.count_ones();
+        let largest = if n == 0 {
+            0
+        } else {
+            63 - bits.leading_zeros() - (n - 1)
+        };
+        if n == 0 || largest as u64 <= q.heaps || self.period.is_some() {
+            let (mut e, mut rest) = (0, bits);
+            for j in 0..n {
+                let h = (rest.trailing_zeros() - j) as u64;
+                rest &= rest - 1;
                 let x = match self.period {
                     Some(per) if h > q.heaps => {
                         q.heap_elem[(per.preperiod + (h - per.preperiod) % per.period) as usize]
@@ -245,12 +362,13 @@ impl MisereOracle<'_> {
             }
             return Ok(Some(q.is_p(e)));
         }
-        if let Some(&v) = self.small_memo.get(k) {
+        if let Some(&v) = self.small_memo.get(&bits) {
             return Ok(Some(v));
         }
-        if k[0] as usize > crate::misere::GENUS_MAX_SIZE {
+        if largest as usize > crate::misere::GENUS_MAX_SIZE {
             return Ok(None);
         }
+        let (k, n) = unpack_key(bits);
         let mut kinds: [Tame; KEY_LEN] = [Tame::Small(0); KEY_LEN];
         for (i, &h) in k[..n].iter().enumerate() {
             match self.tame_heap(h as u64)? {
@@ -261,12 +379,12 @@ impl MisereOracle<'_> {
         Ok(Some(tame_outcome(&kinds[..n]) == grundy_core::Outcome::Second))
     }
 
-    /// Writes the options of `key` not settled yet into the arena (the likely P-positions
-    /// first, then the smallest), or says the key is settled by them.
+    /// Writes the options of `bits` not settled yet into the arena (the likely P-positions
+    /// first, then the smallest), or says the sum is settled by them.
     fn small_open(
         &mut self,
-        key: &Key,
-        arena: &mut Vec<Key>,
+        bits: Packed,
+        arena: &mut Vec<Packed>,
         halt: &dyn Fn() -> bool,
     ) -> Result<Option<bool>, SearchStop> {
         self.opened += 1;
@@ -279,69 +397,13 @@ impl MisereOracle<'_> {
         if self.memo.len() + self.small_memo.len() >= self.limit {
             return Err(SearchStop::Limit(self.memo.len() + self.small_memo.len()));
         }
-        let n = heaps_of(key);
         let start = arena.len();
-        let star = self.small.star;
-        let mut any = false;
-        // Where the key's `*` heap is (at most one: pairs cancel).
-        let key_star = if star == 0 {
-            None
-        } else {
-            key[..n].iter().position(|&h| h == star)
-        };
-        for i in 0..n {
-            if i > 0 && key[i] == key[i - 1] {
-                continue;
-            }
-            let h = key[i] as usize;
-            let (parts, ends) = (&self.small.parts[h], &self.small.ends[h]);
-            let mut from = 0usize;
-            for &end in ends {
-                any = true;
-                let opt = &parts[from..end as usize];
-                from = end as usize;
-                // The key without heap i, merged with the option's parts (both sorted from
-                // the largest down); a `*` on both sides cancels.
-                let cancel = star != 0 && key_star.is_some_and(|j| j != i) && opt.contains(&star);
-                let (mut skip_key, mut skip_opt) = (cancel, cancel);
-                let mut c = [0u8; KEY_LEN];
-                let (mut a, mut b, mut w) = (0usize, 0usize, 0usize);
-                loop {
-                    if a == i {
-                        a += 1;
-                    }
-                    let x = if a < n { key[a] } else { 0 };
-                    let y = if b < opt.len() { opt[b] } else { 0 };
-                    if x == 0 && y == 0 {
-                        break;
-                    }
-                    if x >= y {
-                        a += 1;
-                        if skip_key && x == star {
-                            skip_key = false;
-                            continue;
-                        }
-                        c[w] = x;
-                    } else {
-                        b += 1;
-                        if skip_opt && y == star {
-                            skip_opt = false;
-                            continue;
-                        }
-                        c[w] = y;
-                    }
-                    w += 1;
-                }
-                arena.push(c);
-            }
-        }
-        if !any {
+        if !self.small.options(bits, arena) {
             // Misère: the player to move, with no move, wins.
             return Ok(Some(false));
         }
-        // Any total order serves to bring equal keys together: two big-endian words compare
-        // as the bytes do, without a byte-wise comparison.
-        arena[start..].sort_unstable_by_key(words);
+        // Any total order serves to bring equal sums together.
+        arena[start..].sort_unstable();
         let mut w = start;
         for r in start..arena.len() {
             if r > start && arena[r] == arena[w - 1] {
@@ -351,11 +413,13 @@ impl MisereOracle<'_> {
             w += 1;
         }
         arena.truncate(w);
-        // Settle what needs no search; keep the others.
+        // Settle what needs no search (all of them, before any is searched: a winning
+        // option the memo or the quotient knows saves a search of the likely ones; settling
+        // them lazily, as the search reaches them, was measured slower); keep the others.
         let mut w = start;
         for r in start..arena.len() {
             let c = arena[r];
-            match self.small_settled(&c)? {
+            match self.small_settled(c)? {
                 Some(true) => {
                     arena.truncate(start);
                     return Ok(Some(false));
@@ -372,14 +436,16 @@ impl MisereOracle<'_> {
             return Ok(Some(true));
         }
         let g = &self.small.grundy;
-        arena[start..].sort_by_cached_key(|c| {
-            let m = heaps_of(c);
+        arena[start..].sort_by_cached_key(|&c| {
             let (mut x, mut big, mut tokens) = (0u32, false, 0u32);
-            for &h in &c[..m] {
+            let mut rest = c;
+            for j in 0..c.count_ones() {
+                let h = rest.trailing_zeros() - j;
+                rest &= rest - 1;
                 let v = g[h as usize];
                 x ^= v;
                 big |= v >= 2;
-                tokens += h as u32;
+                tokens += h;
             }
             let likely_p = if big { x == 0 } else { x == 1 };
             (!likely_p, tokens)
@@ -389,12 +455,13 @@ impl MisereOracle<'_> {
 
     /// Whether the small sum `start` is a misère P-position (see the module's notes).
     pub(super) fn small_is_p(&mut self, start: Key, halt: &dyn Fn() -> bool) -> Result<bool, SearchStop> {
-        if let Some(v) = self.small_settled(&start)? {
+        let start = pack(&start);
+        if let Some(v) = self.small_settled(start)? {
             return Ok(v);
         }
-        let mut arena: Vec<Key> = Vec::new();
+        let mut arena: Vec<Packed> = Vec::new();
         let mut stack: Vec<Frame> = Vec::new();
-        match self.small_open(&start, &mut arena, halt)? {
+        match self.small_open(start, &mut arena, halt)? {
             Some(v) => {
                 self.small_memo.insert(start, v);
                 return Ok(v);
@@ -424,7 +491,7 @@ impl MisereOracle<'_> {
             }
             if let Some(c) = descend {
                 let from = arena.len();
-                match self.small_open(&c, &mut arena, halt)? {
+                match self.small_open(c, &mut arena, halt)? {
                     Some(v) => {
                         self.small_memo.insert(c, v);
                     }
@@ -518,6 +585,110 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The heaps of a packed key, from the largest down (the reference the packing is
+    /// checked against: heap j from the smallest is the position of the (j+1)-th 1 less j).
+    fn unpack(mut bits: Packed) -> Vec<u8> {
+        let mut heaps = Vec::new();
+        while bits != 0 {
+            let pos = bits.trailing_zeros();
+            heaps.push((pos - heaps.len() as u32) as u8);
+            bits &= bits - 1;
+        }
+        heaps.reverse();
+        heaps
+    }
+
+    /// Heaps of 1 to 63 tokens, at most [`SMALL_TOKENS`] in all, from the largest down.
+    fn small_sum() -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(1u8..=63, 0..=KEY_LEN).prop_map(|v| {
+            let mut left = SMALL_TOKENS as u8;
+            let mut k: Vec<u8> = v
+                .into_iter()
+                .map_while(|h| {
+                    let h = h.min(left);
+                    left -= h;
+                    (h > 0).then_some(h)
+                })
+                .collect();
+            k.sort_unstable_by(|a, b| b.cmp(a));
+            k
+        })
+    }
+
+    fn key_of(heaps: &[u8]) -> Key {
+        let mut k = [0u8; KEY_LEN];
+        k[..heaps.len()].copy_from_slice(heaps);
+        k
+    }
+
+    #[test]
+    fn packed_keys_at_the_bounds() {
+        assert_eq!(pack(&[0; KEY_LEN]), 0);
+        for heaps in [
+            vec![63u8],
+            vec![62, 1],
+            vec![1; 32],
+            vec![32, 31],
+            vec![2, 2, 1],
+            vec![1],
+        ] {
+            assert_eq!(unpack(pack(&key_of(&heaps))), heaps);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// The options made packed (bit by bit, with the `*` heaps cancelled) are those of
+        /// the reference: every move of the rules applied to the sum's heaps, each result
+        /// written as a key by [`MisereOracle::small_key`] and packed.
+        #[test]
+        fn packed_options_are_the_moves_of_the_rules(
+            code in 0usize..8,
+            tiny in proptest::collection::vec(1u64..4, 0..5),
+            other in proptest::collection::vec(1u64..40, 1..5),
+        ) {
+            let codes: [&[u32]; 8] = [&[7, 7], &[0, 7], &[6], &[7, 1], &[1, 3, 7], &[3, 5], &[1, 5, 6], &[4, 7]];
+            let rules = octal(codes[code]);
+            let q = Quotient::new(rules.clone());
+            let mut o = MisereOracle::new(&q);
+            let sum: Vec<u64> = tiny.into_iter().chain(other).collect();
+            let Some(k) = o.small_key(&sum) else { return Ok(()) };
+            let mut made = Vec::new();
+            let any = o.small.options(pack(&k), &mut made);
+            made.sort_unstable();
+            made.dedup();
+            let heaps: Vec<u64> = k[..heaps_of(&k)].iter().map(|&h| h as u64).collect();
+            let mut moves: Vec<Vec<u64>> = Vec::new();
+            for (i, &h) in heaps.iter().enumerate() {
+                rules.heap_options(h, |parts| {
+                    let mut v: Vec<u64> = heaps.clone();
+                    v.remove(i);
+                    v.extend_from_slice(parts);
+                    moves.push(v);
+                });
+            }
+            let mut want: Vec<Packed> = moves
+                .iter()
+                .map(|v| pack(&o.small_key(v).expect("a move keeps a sum small")))
+                .collect();
+            want.sort_unstable();
+            want.dedup();
+            prop_assert_eq!(any, !moves.is_empty());
+            prop_assert_eq!(made, want, "{:?} {:?}", codes[code], heaps);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Packing keeps every heap: unpacked, a key is itself, so two keys pack alike only
+        /// when they are the same sum.
+        #[test]
+        fn packing_keeps_every_heap(a in small_sum(), b in small_sum()) {
+            prop_assert_eq!(unpack(pack(&key_of(&a))), a.clone());
+            prop_assert_eq!(pack(&key_of(&a)) == pack(&key_of(&b)), a == b);
         }
     }
 
