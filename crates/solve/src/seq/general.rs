@@ -469,13 +469,8 @@ impl General {
         to: usize,
         threads: usize,
     ) -> Result<(), usize> {
-        if threads < 2 {
-            return self.compute_with(cells, from, to, None);
-        }
-        let Some(pool) = super::pool_of(&mut self.pool, threads) else {
-            return self.compute_with(cells, from, to, None);
-        };
-        self.compute_with(cells, from, to, Some(&pool))
+        let pool = super::pool_of(&mut self.pool, threads);
+        self.compute_with(cells, from, to, pool.as_deref())
     }
 
     fn compute_with<T: Cell>(

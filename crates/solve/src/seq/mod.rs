@@ -461,12 +461,15 @@ impl SeqEngine {
 }
 
 /// The rayon pool of `threads` threads an engine keeps in `cache` (built on first use, or
-/// again for another count); `None` when no threads can be had (one thread gives the same
-/// values).
+/// again for another count); `None` for fewer than two threads or when no threads can be
+/// had (one thread gives the same values).
 fn pool_of(
     cache: &mut Option<std::sync::Arc<rayon::ThreadPool>>,
     threads: usize,
 ) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+    if threads < 2 {
+        return None;
+    }
     match cache {
         Some(p) if p.current_num_threads() == threads => Some(p.clone()),
         _ => {

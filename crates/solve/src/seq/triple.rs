@@ -114,13 +114,8 @@ impl Triple {
         to: usize,
         threads: usize,
     ) -> Result<(), usize> {
-        if threads < 2 {
-            return self.compute_with(cells, from, to, None);
-        }
-        let Some(pool) = super::pool_of(&mut self.pool, threads) else {
-            return self.compute_with(cells, from, to, None);
-        };
-        self.compute_with(cells, from, to, Some(&pool))
+        let pool = super::pool_of(&mut self.pool, threads);
+        self.compute_with(cells, from, to, pool.as_deref())
     }
 
     /// Makes every three-heap step use the pool, however small (tests of the parallel path).
