@@ -11,14 +11,12 @@
 use crate::db::DbOptions;
 use crate::error::CliError;
 use crate::solve::app_error;
-use crate::solve::{read_position, GameArgs};
+use crate::solve::{read_position, timeout_flag, GameArgs};
 use grundy_app::solve::ErrorKind;
 use grundy_app::solve::{solve_with, Limits, SolveOptions, SolveRequest, SolveResponse};
 use grundy_core::Outcome;
 use grundy_store::Store;
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 /// How long a misère position's remoteness is searched for before play goes on with the
@@ -96,28 +94,11 @@ impl Session {
                 .map(|a| (a, false))
                 .map_err(app_error);
         }
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (done, wait) = mpsc::channel::<()>();
-        let timer = {
-            let cancel = cancel.clone();
-            std::thread::spawn(move || {
-                if wait
-                    .recv_timeout(Duration::from_secs(REMOTENESS_SECONDS))
-                    .is_err()
-                {
-                    cancel.store(true, Ordering::Relaxed);
-                }
-            })
-        };
         let limits = Limits {
-            cancel: Some(cancel),
+            cancel: Some(timeout_flag(REMOTENESS_SECONDS as f64)?),
             ..self.limits.clone()
         };
-        let first = solve_with(&self.req, &limits, self.options());
-        // Ends the timer (it may already have fired).
-        let _ = done.send(());
-        let _ = timer.join();
-        match first {
+        match solve_with(&self.req, &limits, self.options()) {
             Ok(a) => Ok((a, false)),
             Err(e)
                 if matches!(
