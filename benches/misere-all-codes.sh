@@ -39,17 +39,7 @@ TF=$(mktemp)
 trap 'rm -f "$TF"' EXIT
 for code in $(codes); do
   seed=$(echo "$code" | tr -dc 0-9)
-  rnd=$(awk -v seed="$seed" -v n="$N" 'BEGIN {
-    srand(seed);
-    for (i = 0; i < n; i++) {
-      k = 3 + int(rand() * 3); total = k + int(rand() * (61 - k)); left = total; s = "";
-      for (j = 0; j < k; j++) {
-        if (j == k - 1) h = left; else h = 1 + int(rand() * (left - (k - j - 1)));
-        if (h < 1) h = 1; left -= h; s = s (j ? " " : "") h;
-      }
-      print s;
-    }
-  }')
+  rnd=$(awk -v seed="$seed" -v n="$N" -f "$(dirname "$0")/random-sums.awk")
   { echo "$FIXED" | tr '|' '\n'; echo "$rnd"; } | while read -r heaps; do
     [ -z "$heaps" ] && continue
     s=$(date +%s.%N)

@@ -37,17 +37,7 @@ for code in $CODES; do
   db="$DIR/$code.redb"
   cold=$(secs "$G" --db "$db" solve "$code" 20 20 20 --misere)
   seed=$(echo "$code" | tr -dc 0-9)
-  sums=$(awk -v seed="$seed" -v n="$N" 'BEGIN {
-    srand(seed);
-    for (i = 0; i < n; i++) {
-      k = 3 + int(rand() * 3); total = k + int(rand() * (61 - k)); left = total; s = "";
-      for (j = 0; j < k; j++) {
-        if (j == k - 1) h = left; else h = 1 + int(rand() * (left - (k - j - 1)));
-        if (h < 1) h = 1; left -= h; s = s " " h;
-      }
-      print s;
-    }
-  }')
+  sums=$(awk -v seed="$seed" -v n="$N" -f "$(dirname "$0")/random-sums.awk")
   qs=()
   bs=()
   slower=0
