@@ -447,14 +447,14 @@ fn limit_of(max: usize) -> usize {
     ((1usize << bits) + 1).min(1 << 16)
 }
 
-/// Fewer heaps than this are not timed for [`Tuner`]: the pipeline's start and end weigh on
-/// a short chunk (cut short by a rebuild or by the caller), and a single slow one used to turn
-/// the pipeline off for many chunks.
-const MIN_TIMED: usize = 2048;
+/// The fewest heaps of a try of the pipeline's [`Tuner`]. A chunk of fewer than half as many
+/// is not timed: the pipeline's start and end weigh on a short chunk (cut short by a rebuild
+/// or by the caller), and a single slow one used to turn the pipeline off for many chunks.
+const MIN_TRY: usize = 4096;
 
 /// Chooses how many threads to use by measured speed (heaps per second): one, two, or all
 /// that were asked for.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Tuner {
     /// The thread counts to choose among, fewest first (1, then 2, then the most asked for),
     /// and the last measured speed of each.
@@ -471,10 +471,16 @@ struct Tuner {
     tried: usize,
     /// Always the most threads (for benchmarks and tests).
     forced: bool,
-    /// The fewest heaps of a try (0: 4096, and chunks of fewer than [`MIN_TIMED`] heaps are
-    /// not timed; else chunks of half as many are timed): the dense path's heaps are slow
-    /// enough for shorter tries.
+    /// The fewest heaps of a try; chunks of fewer than half as many are not timed
+    /// ([`MIN_TRY`] for the pipeline; the dense path's heaps are slow enough for shorter
+    /// tries).
     min_heaps: usize,
+}
+
+impl Default for Tuner {
+    fn default() -> Tuner {
+        Tuner::with_tries_of(MIN_TRY)
+    }
 }
 
 /// The first wait between two tries of a slower way ([`Tuner`]).
@@ -486,6 +492,19 @@ const MAX_TRY_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 const TRY_FOR: std::time::Duration = std::time::Duration::from_millis(20);
 
 impl Tuner {
+    /// A tuner whose tries run `min_heaps` heaps or more.
+    fn with_tries_of(min_heaps: usize) -> Tuner {
+        Tuner {
+            choices: Vec::new(),
+            rate: Vec::new(),
+            next_try: None,
+            wait: std::time::Duration::ZERO,
+            tried: 0,
+            forced: false,
+            min_heaps,
+        }
+    }
+
     /// Makes the choices those for up to `threads` threads (a new count forgets the speeds).
     fn up_to(&mut self, threads: usize) {
         let mut choices = vec![1, 2.min(threads), threads];
@@ -544,11 +563,10 @@ impl Tuner {
     }
 
     /// Heaps a try of a slower way runs: about [`TRY_FOR`] at the speed of one thread, and
-    /// at least 4096.
+    /// at least `min_heaps`.
     fn trial_heaps(&self) -> usize {
         let one = self.rate.first().copied().flatten().unwrap_or(0.0);
-        let least = if self.min_heaps == 0 { 4096 } else { self.min_heaps };
-        ((one * TRY_FOR.as_secs_f64()) as usize).max(least)
+        ((one * TRY_FOR.as_secs_f64()) as usize).max(self.min_heaps)
     }
 
     /// True when `threads` is not the way known to be fastest (a trial: keep it short).
@@ -560,13 +578,7 @@ impl Tuner {
     }
 
     fn record(&mut self, threads: usize, heaps: usize, took: std::time::Duration) {
-        if heaps
-            < if self.min_heaps == 0 {
-                MIN_TIMED
-            } else {
-                self.min_heaps / 2
-            }
-        {
+        if heaps < self.min_heaps / 2 {
             return;
         }
         let Some(i) = self.choices.iter().position(|&c| c == threads) else {
@@ -612,10 +624,7 @@ impl Sparse {
             dense_share_from: dense::SHARE_FROM,
             dense_piece: dense::MIN_PIECE,
             dense_wait: None,
-            dense_tuner: Tuner {
-                min_heaps: dense::MIN_TRIAL,
-                ..Tuner::default()
-            },
+            dense_tuner: Tuner::with_tries_of(dense::MIN_TRIAL),
             dense: false,
             len_at_rebuild: 0,
             sparse_at_rebuild: (0, 0),
