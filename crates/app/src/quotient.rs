@@ -41,6 +41,9 @@ pub struct QuotientRequest {
     pub heaps: u64,
     /// Stop rather than pass this order.
     pub max_order: usize,
+    /// Stop rather than let the search or the check of one heap pass this many states
+    /// (the memory budget stops it too).
+    pub max_states: usize,
 }
 
 /// A generator of a presentation.
@@ -187,6 +190,12 @@ fn stopped(e: QuotientError) -> AppError {
         let report = grundy_core::memory::Share::whole().report();
         return AppError::new(ErrorKind::Memory, format!("{e}: {report}"));
     }
+    if let QuotientError::VerifyLimit { .. } = e {
+        return AppError::new(
+            ErrorKind::Limit,
+            format!("{e} (`--max-states` raises the limit, within the memory budget)"),
+        );
+    }
     let kind = match e {
         QuotientError::Memory { .. } => ErrorKind::Memory,
         QuotientError::MaxOrder { .. } | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
@@ -208,7 +217,8 @@ pub fn compute(req: &QuotientRequest, store: Option<&Store>) -> Result<QuotientR
         Some((_, q)) if q.order() <= req.max_order => q,
         _ => Quotient::new(rules.clone()),
     }
-    .with_max_order(req.max_order);
+    .with_max_order(req.max_order)
+    .with_max_states(req.max_states);
     let result = q.extend_to(req.heaps);
     if let Some(s) = store {
         if q.heaps() > kept_heaps {
@@ -651,6 +661,7 @@ mod tests {
     use super::*;
     use crate::solve::{solve_with, Limits, SolveOptions, SolveRequest};
     use grundy_core::Game;
+    use grundy_solve::quotient::DEFAULT_MAX_STATES;
     use grundy_solve::{brute, Convention};
 
     fn misere(family: &str, position: &str, store: Option<&Store>) -> crate::solve::SolveResponse {
@@ -787,6 +798,7 @@ mod tests {
             game: "0.8".into(),
             heaps: 10,
             max_order: 100,
+            max_states: DEFAULT_MAX_STATES,
         };
         let e = compute(&req, None).unwrap_err();
         assert!(e.is_input(), "{e}");
@@ -795,6 +807,7 @@ mod tests {
             game: "0.75".into(),
             heaps: 10,
             max_order: 4,
+            max_states: DEFAULT_MAX_STATES,
         };
         let e = compute(&req, None).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Limit);
@@ -804,6 +817,7 @@ mod tests {
                 game: "0.75".into(),
                 heaps: 24,
                 max_order: 100,
+                max_states: DEFAULT_MAX_STATES,
             },
             None,
         )

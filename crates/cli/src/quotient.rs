@@ -35,6 +35,11 @@ pub struct QuotientArgs {
     /// many elements.
     #[arg(long, value_name = "M", default_value_t = grundy_solve::quotient::DEFAULT_MAX_ORDER, value_parser = max_order)]
     pub max_order: usize,
+    /// Stop (exit 1, with the largest heap reached) rather than let the search or the check
+    /// of one heap pass this many states; each takes about 200 bytes, and the memory budget
+    /// stops the work as well.
+    #[arg(long, value_name = "S", default_value_t = grundy_solve::quotient::DEFAULT_MAX_STATES, value_parser = max_states)]
+    pub max_states: usize,
     /// Print the quotient as one JSON object (order, generators, relations, p_portion,
     /// elements, heap_elements, stable_from, period, finite).
     #[arg(long)]
@@ -49,6 +54,10 @@ fn max_order(text: &str) -> Result<usize, String> {
     crate::numbers::whole(text, 1, 1 << 20).map(|v| v as usize)
 }
 
+fn max_states(text: &str) -> Result<usize, String> {
+    crate::numbers::whole(text, 1, 1 << 40).map(|v| v as usize)
+}
+
 /// The heap code of the game (`--game FILE` read as a code).
 fn game_code(game: &str, file: Option<&std::path::Path>) -> Result<String, CliError> {
     crate::input::heap_game_code(game, file, "grundy quotient")
@@ -60,6 +69,7 @@ pub fn run(args: QuotientArgs, db: &DbOptions) -> Result<(), CliError> {
         game: game_code(&args.game, args.game_file.as_deref())?,
         heaps: args.heaps,
         max_order: args.max_order,
+        max_states: args.max_states,
     };
     // The code is checked before the store is opened.
     grundy_app::quotient::parse_game(&req.game).map_err(app_error)?;
