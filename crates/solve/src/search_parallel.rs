@@ -147,8 +147,23 @@ impl SharedTable {
     }
 
     /// Loads the (code, word) pairs of a checkpoint ([`NimberSearch::saved_entries`] or
-    /// [`SharedTable::entries`] of a search over the same rules).
-    pub fn load(&self, entries: &[(u64, u64)]) {
+    /// [`SharedTable::entries`] of a search over the same rules), first giving the shards
+    /// room for `bytes` of slots in all (the table's size when it was saved): a shard past
+    /// its free growth doubles only after many evictions, so without the room a table
+    /// saved at hundreds of MiB would come back at a fraction of its answers, and each
+    /// resume would lose most of the work of the runs before it.
+    pub fn load(&self, entries: &[(u64, u64)], bytes: usize) {
+        let max_code = entries
+            .iter()
+            .map(|e| e.0)
+            .filter(|&c| c != u64::MAX)
+            .max()
+            .unwrap_or(0);
+        for s in &self.shards {
+            s.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .reserve(max_code, bytes / SHARDS);
+        }
         for &(code, w) in entries {
             if code != u64::MAX && w != NOTHING {
                 self.merge(code, w);
@@ -619,7 +634,7 @@ fn normal_threads<G: Game>(
     if let Some(saved) = resumed {
         saved.check_moves(successors.len())?;
         done = saved.settled;
-        table.load(&saved.entries);
+        table.load(&saved.entries, saved.table_bytes as usize);
     }
     // The distinct sums the moves lead to (a move deciding the game at once has none).
     let mut sums: Vec<Vec<G::Component>> = Vec::new();
@@ -728,4 +743,37 @@ fn normal_threads<G: Game>(
         });
     }
     Ok(crate::search::analysis_of(Nimber(grundy), moves))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table saved large comes back whole: each shard is given its share of the saved
+    /// size before the pairs are merged (without it, shards past their free growth grow
+    /// only after many evictions, and a million pairs came back as half of them).
+    #[test]
+    fn a_loaded_table_keeps_what_was_saved() {
+        let n: u64 = 1 << 20;
+        let saved: Vec<(u64, u64)> = (0..n)
+            .map(|i| (i.wrapping_mul(0x9E37_79B9) % (1 << 40), (i % 7) << 24 | i % 200))
+            .collect();
+        // The size of the table that held them: two slots of 16 bytes per pair.
+        let bytes = saved.len() * 32;
+        let back = SharedTable::new();
+        back.load(&saved, bytes);
+        let kept = back.entries();
+        assert!(
+            kept.len() * 100 >= saved.len() * 99,
+            "{} of {}",
+            kept.len(),
+            saved.len()
+        );
+        assert_eq!(back.len(), kept.len());
+        // Every pair kept is one that was saved, with its word.
+        let saved: HashMap<u64, u64> = saved.into_iter().collect();
+        for (code, w) in kept {
+            assert_eq!(saved.get(&code), Some(&w), "code {code}");
+        }
+    }
 }
