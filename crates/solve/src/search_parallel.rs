@@ -756,7 +756,12 @@ mod tests {
     fn a_loaded_table_keeps_what_was_saved() {
         let n: u64 = 1 << 20;
         let saved: Vec<(u64, u64)> = (0..n)
-            .map(|i| (i.wrapping_mul(0x9E37_79B9) % (1 << 40), (i % 7) << 24 | i % 200))
+            .map(|i| {
+                (
+                    i.wrapping_mul(0x9E37_79B9) % (1 << 40),
+                    ((i % 7) << 24) | (i % 200),
+                )
+            })
             .collect();
         // The size of the table that held them: two slots of 16 bytes per pair.
         let bytes = saved.len() * 32;
