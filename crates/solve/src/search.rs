@@ -15,7 +15,7 @@
 //! transposition cut-off): one known lost answers the query at once and the rest are never
 //! worked out ([`Ruleset::options_until`]); those known won are left out of the search.
 //! For options with a code, a small filter of the values the compact table holds
-//! ([`ValueFilter`]) is asked first, so that most options cost no look-up in the table while
+//! (`value_filter.rs`) is asked first, so that most options cost no look-up in the table while
 //! they are listed (those the filter rules out are looked up later, if the frame is still
 //! searched).
 //! The search is iterative: an explicit stack of frames, none on the call stack.
