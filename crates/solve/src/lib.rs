@@ -19,6 +19,7 @@ pub mod search_parallel;
 pub mod seq;
 #[cfg(test)]
 mod test_rules;
+mod value_filter;
 
 pub use analysis::{analyze, Analysis, Convention};
 pub use memo::GrundyMemo;

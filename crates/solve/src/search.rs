@@ -14,11 +14,16 @@
 //! Every option is checked against the tables as the options are listed (enhanced
 //! transposition cut-off): one known lost answers the query at once and the rest are never
 //! worked out ([`Ruleset::options_until`]); those known won are left out of the search.
+//! For options with a code, a small filter of the values the compact table holds
+//! (`value_filter.rs`) is asked first, so that most options cost no look-up in the table while
+//! they are listed (those the filter rules out are looked up later, if the frame is still
+//! searched).
 //! The search is iterative: an explicit stack of frames, none on the call stack.
 
 use crate::analysis::{Analysis, MoveReport};
 use crate::code_table::{CodeTable, Word, ELSEWHERE, NOTHING, UNKNOWN, WEIGHT, WON_BITS};
 use crate::search_parallel::SharedTable;
+use crate::value_filter::ValueFilter;
 use crate::SolveError;
 use foldhash::fast::RandomState;
 use grundy_core::{Game, MexSet, Nimber, Outcome, Ruleset};
@@ -111,6 +116,9 @@ pub struct NimberSearch<'r, R: Ruleset> {
     rules: &'r R,
     /// What is known of each component met that has a code ([`Ruleset::code`]).
     codes: CodeTable,
+    /// The (code, value) pairs `codes` holds, as a filter asked before it while options are
+    /// listed.
+    filter: ValueFilter,
     /// What is known of each component met that has none.
     table: HashMap<R::Component, Known, RandomState>,
     /// Values too large for the words (marked [`ELSEWHERE`] in the [`Known`]).
@@ -170,6 +178,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         NimberSearch {
             rules,
             codes: CodeTable::new(),
+            filter: ValueFilter::new(),
             table: HashMap::default(),
             big_values: HashMap::default(),
             won_high: HashSet::default(),
@@ -258,6 +267,9 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                 *word = w;
                 fresh
             });
+            if w & UNKNOWN != UNKNOWN {
+                self.filter.insert(code, w & UNKNOWN, &self.codes);
+            }
             if new {
                 self.values += (w & UNKNOWN != UNKNOWN) as usize;
                 self.won += (w >> 32).count_ones() as usize;
@@ -284,6 +296,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// needs otherwise); answers it cannot keep are worked out again when asked again.
     pub fn with_table_bytes(mut self, bytes: usize) -> Self {
         self.codes = CodeTable::with_max_bytes(bytes);
+        self.filter = ValueFilter::new();
         self
     }
 
@@ -410,6 +423,9 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         });
         self.values += values;
         self.won += wons;
+        if low != UNKNOWN && low != ELSEWHERE {
+            self.filter.insert(code, low, &self.codes);
+        }
         true
     }
 
@@ -488,7 +504,12 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
         if let Some(v) = self.rules.known_grundy(c) {
             return Some(v.0 == n);
         }
-        let code = self.rules.code(c);
+        self.known_lost_coded(c, n, self.rules.code(c))
+    }
+
+    /// [`Self::known_lost`] from the tables alone, `c`'s code known.
+    #[inline]
+    fn known_lost_coded(&self, c: &R::Component, n: u64, code: Option<u64>) -> Option<bool> {
         let word = self.word_coded(c, code);
         if let Some(v) = self.value_in(word, c) {
             return Some(v == n);
@@ -499,6 +520,20 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             self.won_high.contains(&(c.clone(), n))
         };
         won.then_some(false)
+    }
+
+    /// [`Self::known_lost`] for an option being listed: `None` at once, without a look-up in
+    /// the compact table, when the filter says the table does not hold the value `n` for `c`
+    /// (whether `c + *n` is known won is then looked up only if the frame is searched).
+    #[inline]
+    fn known_lost_listing(&self, c: &R::Component, n: u64) -> Option<bool> {
+        if let Some(v) = self.rules.known_grundy(c) {
+            return Some(v.0 == n);
+        }
+        match self.rules.code(c) {
+            Some(code) if !self.filter.may_hold(code, n) => None,
+            code => self.known_lost_coded(c, n, code),
+        }
     }
 
     fn store_value(&mut self, c: R::Component, v: u64, work: u64) {
@@ -514,6 +549,9 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             new
         });
         self.values += new as usize;
+        if let (Some(code), true) = (self.rules.code(&c), low != ELSEWHERE) {
+            self.filter.insert(code, low, &self.codes);
+        }
     }
 
     fn store_won(&mut self, c: R::Component, n: u64, work: u64) {
@@ -601,7 +639,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
                     (m, folded) = this.fold(rest, n);
                     if folded == rest.len() {
                         match this
-                            .known_lost(largest, m)
+                            .known_lost_listing(largest, m)
                             .or_else(|| this.shared_lost(largest, m))
                         {
                             Some(true) => return ControlFlow::Break(()),
@@ -1254,6 +1292,47 @@ mod tests {
         }
         let mut s = NimberSearch::new(&Loop);
         assert!(matches!(s.grundy(&1), Err(SolveError::Cycle(_))));
+    }
+
+    /// Every value the compact table holds is in the filter asked while options are listed
+    /// (stored by the search, loaded from a checkpoint, or taken from a shared table): a
+    /// value missing there would cost the search its cut-off.
+    #[test]
+    fn filter_holds_every_value_of_the_table() {
+        fn check<R: Ruleset>(s: &NimberSearch<'_, R>) -> usize {
+            let mut n = 0;
+            s.codes.for_each(|code, w| {
+                let v = w & UNKNOWN;
+                if v < crate::code_table::NARROW_VALUES {
+                    assert!(s.filter.may_hold(code, v), "code {code} value {v}");
+                    n += 1;
+                }
+            });
+            n
+        }
+        let rules = Coded(RandomRules { seed: 7 });
+        for bytes in [128, 4096, usize::MAX] {
+            let mut s = NimberSearch::new(&rules).with_table_bytes(bytes);
+            for c in (0..2000).rev().step_by(7) {
+                s.grundy(&c).unwrap();
+            }
+            assert!(check(&s) > 0);
+            let mut saved = Vec::new();
+            s.saved_entries(|c, w| saved.push((c, w)));
+            let mut back = NimberSearch::new(&rules);
+            back.load_entries(&saved, s.table_bytes());
+            assert!(check(&back) > 0);
+        }
+        let shared = SharedTable::new();
+        let mut a = NimberSearch::new(&rules).share(&shared);
+        for c in (0..3000).step_by(11) {
+            a.grundy(&c).unwrap();
+        }
+        let mut b = NimberSearch::new(&rules).share(&shared);
+        for c in (0..3000).step_by(13) {
+            b.grundy(&c).unwrap();
+        }
+        assert!(check(&b) > 0);
     }
 
     #[test]
