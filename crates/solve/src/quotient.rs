@@ -2047,6 +2047,30 @@ mod tests {
         assert!(rows >= 4);
     }
 
+    /// Plambeck and Siegel (2008): every misère quotient of a set of games that holds a
+    /// nonzero game has even order (its P-portion pairs each element with its product by the
+    /// identity's twin). Quotients of heaps up to 8 of every code of `codes()`; those that stop
+    /// at their state limit are checked as far as they reached.
+    #[test]
+    fn every_quotient_of_a_nonzero_game_has_even_order() {
+        let mut checked = 0;
+        for code in codes() {
+            let q = partial(&octal(&code), 8);
+            if q.heaps() == 0 {
+                continue;
+            }
+            let one = q.element_of_sum(&[]).unwrap();
+            if q.heap_elements().iter().all(|&e| e == one) {
+                // Only heaps without a move so far: the quotient of the zero game.
+                assert_eq!(q.order(), 1, "{code:?}");
+                continue;
+            }
+            assert_eq!(q.order() % 2, 0, "{code:?}: order {}", q.order());
+            checked += 1;
+        }
+        assert!(checked >= 60, "only {checked} quotients checked");
+    }
+
     #[test]
     fn subtraction_games() {
         for set in [
