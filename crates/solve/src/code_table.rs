@@ -165,7 +165,7 @@ fn lengthen(s: u64, short: u32) -> Word {
 /// search, a checkpoint being loaded, and the other threads' tables. Past that the table
 /// keeps its size and forgets its least valuable words, so a long search runs on within its
 /// memory rather than stopping at it.
-fn doubling_fits(bytes: usize) -> bool {
+pub(crate) fn doubling_fits(bytes: usize) -> bool {
     let budget = grundy_core::memory::budget_or_default();
     let in_use = grundy_core::memory::in_use() as u64;
     in_use.saturating_add(2 * bytes as u64) <= budget / 2

@@ -296,7 +296,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// needs otherwise); answers it cannot keep are worked out again when asked again.
     pub fn with_table_bytes(mut self, bytes: usize) -> Self {
         self.codes = CodeTable::with_max_bytes(bytes);
-        self.filter = ValueFilter::new();
+        self.filter = ValueFilter::for_table_bytes(bytes);
         self
     }
 
