@@ -92,8 +92,9 @@ pub struct SolveArgs {
     /// Save the pruned search's progress (the moves settled and its table) to FILE after
     /// each settled move, every so often in between and when a limit stops it, to resume
     /// after a stop. An existing FILE must be a grundy search checkpoint (it is replaced);
-    /// another file is refused unless --force is given, a folder or a device always.
-    /// With --dense: the folder DIR (created if missing) where each finished tier is kept,
+    /// another file is refused unless --force is given, a folder or a device always. The
+    /// search's progress (moves settled, search nodes, table) goes to stderr every second
+    /// on a terminal, every minute into a file or pipe. With --dense: the folder DIR (created if missing) where each finished tier is kept,
     /// one file per tier; the same command run again resumes from the finished tiers
     /// (docs/cluster.md). A folder holding another solve's tiers is refused. Without it, a
     /// dense solve with a store keeps its finished tiers beside the store
@@ -286,11 +287,18 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
         timeout: None,
     };
     let store = db.open_cache();
-    let show = std::io::stderr().is_terminal();
+    // On a terminal, every progress report (about one a second); into a file or a pipe (a
+    // run left with nohup), one a minute, so that its log shows how far it got.
+    let mut pace = Pace::new(if std::io::stderr().is_terminal() {
+        Duration::ZERO
+    } else {
+        LOGGED_PROGRESS_EVERY
+    });
     let start = Instant::now();
     let mut progress = |pr: &grundy_solve::search::Progress| {
-        if show {
-            eprintln!("{}", progress_line(pr, start.elapsed().as_secs_f64()));
+        let now = start.elapsed();
+        if pace.due(now) {
+            eprintln!("{}", progress_line(pr, now.as_secs_f64()));
         }
     };
     let checkpointed = args.checkpoint.is_some() || args.resume.is_some();
@@ -646,6 +654,34 @@ fn print_text(
 }
 
 /// One progress line of the pruned search, `secs` seconds into it.
+/// How often a long search's progress is written when stderr is not a terminal.
+const LOGGED_PROGRESS_EVERY: Duration = Duration::from_secs(60);
+
+/// Which progress reports are written: the first one `every` after the start, then one
+/// `every` after the last written (every one when `every` is zero).
+struct Pace {
+    every: Duration,
+    shown: Duration,
+}
+
+impl Pace {
+    fn new(every: Duration) -> Pace {
+        Pace {
+            every,
+            shown: Duration::ZERO,
+        }
+    }
+
+    /// Whether the report at `now` (since the start) is written.
+    fn due(&mut self, now: Duration) -> bool {
+        let due = now >= self.shown + self.every;
+        if due {
+            self.shown = now;
+        }
+        due
+    }
+}
+
 fn progress_line(pr: &grundy_solve::search::Progress, secs: f64) -> String {
     let what = if pr.moves == 0 {
         "valuing the position".to_string()
@@ -666,6 +702,19 @@ mod tests {
     use super::*;
     use grundy_solve::search::Progress;
     use grundy_solve::SearchStats;
+
+    #[test]
+    fn progress_into_a_log_once_a_minute() {
+        let secs = Duration::from_secs_f64;
+        let mut log = Pace::new(LOGGED_PROGRESS_EVERY);
+        let written: Vec<f64> = (1..=200)
+            .map(|s| s as f64)
+            .filter(|&s| log.due(secs(s)))
+            .collect();
+        assert_eq!(written, [60.0, 120.0, 180.0]);
+        let mut terminal = Pace::new(Duration::ZERO);
+        assert!((1..=5).all(|s| terminal.due(secs(s as f64))));
+    }
 
     #[test]
     fn progress_lines() {
