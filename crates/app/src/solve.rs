@@ -1075,10 +1075,11 @@ impl WithGame for Solve<'_, '_> {
         }
         if search {
             if let Some(need) = family.search_need(game, &p) {
-                refuse_beyond_reach(&info.name, &position, &need, self.limits, &self.stop)?;
-                if need.core_seconds >= LONG_SEARCH_SECONDS {
+                let value_only = self.opts.value_only;
+                refuse_beyond_reach(&info.name, &position, &need, value_only, self.limits, &self.stop)?;
+                if need_seconds(&need, value_only) >= LONG_SEARCH_SECONDS {
                     if let Some(f) = self.opts.notice.as_mut() {
-                        f(&need_text(&info.name, &position, &need));
+                        f(&need_text(&info.name, &position, &need, value_only));
                     }
                 }
             }
@@ -1198,13 +1199,14 @@ fn refuse_beyond_reach(
     family: &str,
     position: &str,
     need: &grundy_games::family::SearchNeed,
+    value_only: bool,
     limits: &Limits,
     stop: &Stop,
 ) -> Result<(), AppError> {
     let what = format!(
         "{family} {} is beyond the pruned search's limits: it would {}",
         grundy_core::parse::shorten(position),
-        need_words(need)
+        need_words(need, value_only)
     );
     if need.entries / REFUSE_FACTOR > limits.search_limit() as u64 {
         return Err(AppError::new(
@@ -1227,23 +1229,42 @@ fn refuse_beyond_reach(
     Ok(())
 }
 
+/// Seconds of one core a search is estimated to take: the value alone or the full analysis.
+fn need_seconds(need: &grundy_games::family::SearchNeed, value_only: bool) -> f64 {
+    if value_only {
+        need.value_core_seconds
+    } else {
+        need.core_seconds
+    }
+}
+
 /// What a search is estimated to need, in words: "hold about N table entries (...)".
-fn need_words(need: &grundy_games::family::SearchNeed) -> String {
+fn need_words(need: &grundy_games::family::SearchNeed, value_only: bool) -> String {
     format!(
-        "hold about {} table entries ({} of memory) and take about {} of one core (estimated from {})",
+        "hold about {} table entries ({} of memory) and take about {} of one core for {} (estimated from {})",
         need.entries,
         grundy_core::memory::human_bytes(need.bytes),
-        human_duration(need.core_seconds),
+        human_duration(need_seconds(need, value_only)),
+        if value_only {
+            "the value"
+        } else {
+            "the value and every move"
+        },
         need.basis
     )
 }
 
 /// The notice of a long search ([`SolveOptions::notice`]).
-fn need_text(family: &str, position: &str, need: &grundy_games::family::SearchNeed) -> String {
+fn need_text(
+    family: &str,
+    position: &str,
+    need: &grundy_games::family::SearchNeed,
+    value_only: bool,
+) -> String {
     format!(
         "{family} {}: a long search; it may {}. Its table stays within half the memory budget (it forgets its least valuable answers past that)",
         grundy_core::parse::shorten(position),
-        need_words(need)
+        need_words(need, value_only)
     )
 }
 

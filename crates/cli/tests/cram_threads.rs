@@ -96,8 +96,20 @@ fn a_tight_budget_slows_the_search_but_does_not_stop_it() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     let err = stderr_of(&out);
     assert!(
-        err.contains("a long search") && err.contains("of one core"),
+        err.contains("a long search") && err.contains("of one core for the value and every move"),
         "{err}"
     );
     assert!(!err.contains("gave up after storing"), "{err}");
+    // The value alone is estimated apart (about a third of the analysis): 7x7 is not a long
+    // search then, 5x10 is.
+    let out = no_db(&["solve", "cram", "7x7", "--value-only", "--timeout", "0.3"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    assert!(!stderr_of(&out).contains("a long search"), "{}", stderr_of(&out));
+    let out = no_db(&["solve", "cram", "5x10", "--value-only", "--timeout", "0.3"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("a long search") && err.contains("of one core for the value ("),
+        "{err}"
+    );
 }

@@ -958,23 +958,28 @@ impl DenseGame for CramDense {
 pub struct CramFamily;
 
 /// What the analysis of a board whose largest region (not answered by symmetry) has `cells`
-/// empty cells needs, from the measured growth of `grundy solve cram` (docs/benchmarks.md,
-/// one core, user time): 4×9 (36 cells) held about 131 000 table entries, 5×8 (40 cells)
-/// about 524 000 in 11.5 s, 5×9 (45 cells) took 151 s. That is about ×1.4 entries and ×1.6
-/// time per cell; estimates start at 36 cells (below, runs take seconds and a limit stops
-/// them cleanly anyway).
+/// empty cells needs, from the measured growth of `grundy solve cram` (docs/benchmarks.md):
+/// table entries from 4×9 (36 cells, about 131 000) and 5×8 (40 cells, about 524 000), about
+/// ×1.4 per cell; time from the full analyses with the default flags, user seconds, 5×9
+/// (45 cells) 151 s, 7×7 (49) 1474 s, 5×10 (50) 5138 s, 4×13 (52) 5601 s, fitted by
+/// least squares to 10.9 s × 1.74 per cell past 40 (each within a factor of 2 of the fit);
+/// the value alone (`--value-only`) takes about a third of that (5×8, 4×11: 0.35–0.37).
+/// Estimates start at 36 cells (below, runs take seconds and a limit stops them cleanly
+/// anyway).
 pub fn search_need(cells: u32) -> Option<crate::family::SearchNeed> {
     if cells < 36 {
         return None;
     }
     let more = cells as f64 - 40.0;
     let entries = 524_000.0 * 1.4f64.powf(more);
+    let core_seconds = 10.9 * 1.74f64.powf(more);
     Some(crate::family::SearchNeed {
         entries: entries as u64,
         // Eight bytes a slot, the table about three quarters full.
         bytes: (entries * 8.0 / 0.75) as u64,
-        core_seconds: 11.5 * 1.6f64.powf(more),
-        basis: "the measured growth from 4x9 to 5x9 and 7x7; boards of high value take far longer: 6x7, value 5, over 50 times its estimate",
+        core_seconds,
+        value_core_seconds: core_seconds / 3.0,
+        basis: "the measured growth from 5x9 to 4x13; boards of high value take far longer: 6x7, value 5, over 50 times its estimate",
     })
 }
 

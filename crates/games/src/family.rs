@@ -483,8 +483,10 @@ pub struct SearchNeed {
     pub entries: u64,
     /// Bytes of memory its tables would take.
     pub bytes: u64,
-    /// Seconds of one core it would take.
+    /// Seconds of one core the full analysis (the value and every move's outcome) would take.
     pub core_seconds: f64,
+    /// Seconds of one core the value alone (`--value-only`) would take.
+    pub value_core_seconds: f64,
     /// The measurement the estimate starts from, for the message.
     pub basis: &'static str,
 }
