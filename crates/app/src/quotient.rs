@@ -185,23 +185,19 @@ pub fn check(key: &str, payload: &[u8]) -> Result<(), String> {
 
 /// The error of a quotient that stopped.
 fn stopped(e: QuotientError) -> AppError {
-    if let QuotientError::Memory { .. } = e {
+    match e {
         // The budget passed, and how to raise it.
-        let report = grundy_core::memory::Share::whole().report();
-        return AppError::new(ErrorKind::Memory, format!("{e}: {report}"));
-    }
-    if let QuotientError::VerifyLimit { .. } = e {
-        return AppError::new(
+        QuotientError::Memory { .. } => {
+            let report = grundy_core::memory::Share::whole().report();
+            AppError::new(ErrorKind::Memory, format!("{e}: {report}"))
+        }
+        QuotientError::VerifyLimit { .. } => AppError::new(
             ErrorKind::Limit,
             format!("{e} (`--max-states` raises the limit, within the memory budget)"),
-        );
+        ),
+        QuotientError::MaxOrder { .. } => AppError::new(ErrorKind::Limit, e.to_string()),
+        QuotientError::Halted => AppError::new(ErrorKind::Cancelled, e.to_string()),
     }
-    let kind = match e {
-        QuotientError::Memory { .. } => ErrorKind::Memory,
-        QuotientError::MaxOrder { .. } | QuotientError::VerifyLimit { .. } => ErrorKind::Limit,
-        QuotientError::Halted => ErrorKind::Cancelled,
-    };
-    AppError::new(kind, e.to_string())
 }
 
 /// Computes the quotient of a request (from the store's when it covers the heaps asked),

@@ -94,7 +94,8 @@ pub struct SolveArgs {
     /// after a stop. An existing FILE must be a grundy search checkpoint (it is replaced);
     /// another file is refused unless --force is given, a folder or a device always. The
     /// search's progress (moves settled, search nodes, table) goes to stderr every second
-    /// on a terminal, every minute into a file or pipe. With --dense: the folder DIR (created if missing) where each finished tier is kept,
+    /// on a terminal, every minute into a file or pipe.
+    /// With --dense: the folder DIR (created if missing) where each finished tier is kept,
     /// one file per tier; the same command run again resumes from the finished tiers
     /// (docs/cluster.md). A folder holding another solve's tiers is refused. Without it, a
     /// dense solve with a store keeps its finished tiers beside the store
@@ -653,7 +654,6 @@ fn print_text(
     Ok(())
 }
 
-/// One progress line of the pruned search, `secs` seconds into it.
 /// How often a long search's progress is written when stderr is not a terminal.
 const LOGGED_PROGRESS_EVERY: Duration = Duration::from_secs(60);
 
@@ -682,6 +682,7 @@ impl Pace {
     }
 }
 
+/// One progress line of the pruned search, `secs` seconds into it.
 fn progress_line(pr: &grundy_solve::search::Progress, secs: f64) -> String {
     let what = if pr.moves == 0 {
         "valuing the position".to_string()

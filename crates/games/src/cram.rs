@@ -963,7 +963,8 @@ pub struct CramFamily;
 /// ×1.4 per cell; time from the full analyses with the default flags, user seconds, 5×9
 /// (45 cells) 151 s, 7×7 (49) 1474 s, 5×10 (50) 5138 s, 4×13 (52) 5601 s, fitted by
 /// least squares to 10.9 s × 1.74 per cell past 40 (each within a factor of 2 of the fit);
-/// the value alone (`--value-only`) takes about a third of that (5×8, 4×11: 0.35–0.37).
+/// the value alone takes about a third of that (`--value-only -j1` against the default
+/// analysis, user time, on 5×8 and 4×11: 0.35–0.37).
 /// Estimates start at 36 cells (below, runs take seconds and a limit stops them cleanly
 /// anyway).
 pub fn search_need(cells: u32) -> Option<crate::family::SearchNeed> {

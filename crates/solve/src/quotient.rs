@@ -2048,9 +2048,9 @@ mod tests {
     }
 
     /// Plambeck and Siegel (2008): every misère quotient of a set of games that holds a
-    /// nonzero game has even order (its P-portion pairs each element with its product by the
-    /// identity's twin). Quotients of heaps up to 8 of every code of `codes()`; those that stop
-    /// at their state limit are checked as far as they reached.
+    /// nonzero game has even order (as stated by Rubinstein-Salzedo and Zhou, arXiv
+    /// 2603.18244). Quotients of heaps up to 8 of every code of `codes()`; those that stop at
+    /// their state limit are checked as far as they reached.
     #[test]
     fn every_quotient_of_a_nonzero_game_has_even_order() {
         let mut checked = 0;

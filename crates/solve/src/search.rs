@@ -296,7 +296,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     /// needs otherwise); answers it cannot keep are worked out again when asked again.
     pub fn with_table_bytes(mut self, bytes: usize) -> Self {
         self.codes = CodeTable::with_max_bytes(bytes);
-        self.filter = ValueFilter::for_table_bytes(bytes);
+        self.filter = ValueFilter::new();
         self
     }
 
@@ -537,7 +537,8 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
     }
 
     fn store_value(&mut self, c: R::Component, v: u64, work: u64) {
-        let low = if v < self.value_limit(self.rules.code(&c)) {
+        let code = self.rules.code(&c);
+        let low = if v < self.value_limit(code) {
             v
         } else {
             self.big_values.insert(c.clone(), v);
@@ -549,7 +550,7 @@ impl<'r, R: Ruleset> NimberSearch<'r, R> {
             new
         });
         self.values += new as usize;
-        if let (Some(code), true) = (self.rules.code(&c), low != ELSEWHERE) {
+        if let (Some(code), true) = (code, low != ELSEWHERE) {
             self.filter.insert(code, low, &self.codes);
         }
     }

@@ -25,32 +25,14 @@ pub(crate) struct ValueFilter {
     words: Vec<u64>,
     /// Pairs inserted since the last rebuild.
     inserted: usize,
-    /// Words past which the filter no longer grows (a power of two).
-    max_words: usize,
 }
 
 impl ValueFilter {
-    /// An empty filter, for a table of any size.
+    /// An empty filter.
     pub(crate) fn new() -> ValueFilter {
-        ValueFilter::with_max_words(MAX_WORDS)
-    }
-
-    /// An empty filter for a table of at most `table_bytes`: it takes at most an eighth of
-    /// them (and never more than 1 MiB), so that a table sized to a memory budget keeps the
-    /// search within it.
-    pub(crate) fn for_table_bytes(table_bytes: usize) -> ValueFilter {
-        ValueFilter::with_max_words(table_bytes / 8 / 8)
-    }
-
-    fn with_max_words(words: usize) -> ValueFilter {
-        let max_words = match words.clamp(64, MAX_WORDS) {
-            w if w.is_power_of_two() => w,
-            w => w.next_power_of_two() / 2,
-        };
         ValueFilter {
-            words: vec![0; START_WORDS.min(max_words)],
+            words: vec![0; START_WORDS],
             inserted: 0,
-            max_words,
         }
     }
 
@@ -84,11 +66,10 @@ impl ValueFilter {
         self.words[i] |= bits;
         self.inserted += 1;
         // Past about one pair to ten bits, a third of the bits are set and every tenth "no"
-        // turns into a "maybe".
-        // It grows with the table: to an eighth of the table's bytes at most, so that the
-        // table's own bound (half the memory budget) bounds it too.
+        // turns into a "maybe". It grows with the table, to an eighth of the table's bytes
+        // at most, so that the table's own bound (half the memory budget) bounds it too.
         if self.inserted * 10 > self.words.len() * 64
-            && self.words.len() < self.max_words
+            && self.words.len() < MAX_WORDS
             && self.words.len() * 2 * 8 <= table.bytes() / 8
             && crate::code_table::doubling_fits(self.words.len() * 8)
         {
@@ -152,7 +133,7 @@ mod tests {
     #[test]
     fn a_small_table_gets_a_small_filter() {
         let mut table = CodeTable::with_max_bytes(256 << 10);
-        let mut f = ValueFilter::for_table_bytes(256 << 10);
+        let mut f = ValueFilter::new();
         assert_eq!(f.bytes(), 32 << 10);
         for code in 0..100_000u64 {
             table.update(code, |_| 0, |w| *w = code % 7);
@@ -160,7 +141,5 @@ mod tests {
         }
         assert_eq!(f.bytes(), 32 << 10, "an eighth of the table's bytes at most");
         table.for_each(|code, w| assert!(f.may_hold(code, w & UNKNOWN), "{code}"));
-        assert_eq!(ValueFilter::for_table_bytes(3 << 20).bytes(), 32 << 10);
-        assert_eq!(ValueFilter::for_table_bytes(0).bytes(), 64 * 8);
     }
 }
