@@ -258,6 +258,46 @@ mod tests {
     }
 
     #[test]
+    fn published_non_tame_quaternaries() {
+        // Plambeck's list (tests/data/quaternary-non-tame.tsv): the four-digit quaternary
+        // codes with a heap of non-tame genus among their first 50 heaps. Every code
+        // 0.d1d2d3d4, digits 0 to 3, is computed; the set with a wild heap below 51 (a heap
+        // of non-tame genus, or one that reaches such a heap, which is then also below 51)
+        // must be exactly the published one.
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/quaternary-non-tame.tsv"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let published: std::collections::BTreeSet<String> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .skip(1)
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(published.len(), 23);
+        let mut found = std::collections::BTreeSet::new();
+        let mut codes = 0;
+        for c in 1..256u64 {
+            let digits: Vec<u32> = (0..4).rev().map(|i| (c >> (2 * i) & 3) as u32).collect();
+            let rules =
+                HeapRules::take_break(&[0, digits[0], digits[1], digits[2], digits[3]], &[], 0).unwrap();
+            let mut seq = GenusSeq::new(&rules);
+            assert_eq!(seq.method(), GenusMethod::SingleHeaps);
+            seq.compute_to(51).unwrap();
+            codes += 1;
+            if let Some(n) = seq.first_wild() {
+                // The first wild heap has a genus of its own that is not tame.
+                assert!(seq.genus(n).tame().is_none(), "{digits:?} heap {n}");
+                let code: String = digits.iter().map(|d| d.to_string()).collect();
+                found.insert(format!("0.{code}"));
+            }
+        }
+        assert_eq!(codes, 255);
+        assert_eq!(found, published);
+    }
+
+    #[test]
     fn proven_periods_hold_further() {
         // Every proof found in a short prefix must hold over a much longer one.
         let mut proven = 0;
