@@ -402,17 +402,10 @@ impl MisereOracle<'_> {
             // Misère: the player to move, with no move, wins.
             return Ok(Some(false));
         }
-        // Any total order serves to bring equal sums together.
-        arena[start..].sort_unstable();
-        let mut w = start;
-        for r in start..arena.len() {
-            if r > start && arena[r] == arena[w - 1] {
-                continue;
-            }
-            arena[w] = arena[r];
-            w += 1;
-        }
-        arena.truncate(w);
+        // Two moves may lead to the same sum: the copy is left in the list (the search
+        // answers it from the memo once the first is searched); sorting the options to
+        // drop copies took a sixth of the time (0.74 50 7 3: 1.55 s with it, 1.00 s
+        // without, same answers).
         // Settle what needs no search (all of them, before any is searched: a winning
         // option the memo or the quotient knows saves a search of the likely ones; settling
         // them lazily, as the search reaches them, was measured slower); keep the others.
