@@ -19,37 +19,49 @@
 //!
 //! The path is chosen at each rebuild of the split (the heap count doubles between two) by
 //! [`wants_dense`]: from 2^13 heaps, when the heaps computed on the sparse path since the
-//! last rebuild marked three quarters of all their pairs or more on average (rare pairs and pairs of
-//! the marking scan; not those of its targeted scan, which is as cheap per pair). On the dense path one heap in [`SAMPLE_EVERY`] is still computed on the
-//! sparse path to keep that measure, and the rare list and the value counts are kept up to
-//! date, so a later rebuild may go back to the sparse path. Games with a sparse space
-//! (Officers, Grundy's game, 0.106) look at far fewer pairs and never take it.
+//! last rebuild marked three eighths of all their pairs or more on average (rare pairs and
+//! pairs of the marking scan; not those of its targeted scan, which is as cheap per pair).
+//! On the dense path one heap in [`SAMPLE_EVERY`] is still computed on the sparse path to
+//! keep that measure, and the rare list and the value counts are kept up to date, so a
+//! later rebuild may go back to the sparse path. Games with a sparse space (Officers,
+//! Grundy's game, 0.106) mark about a tenth of all pairs or fewer (fewer as they grow) and
+//! never take it.
 //!
-//! On several threads (`-j`, [`Sparse::compute_parallel`]) the targeted scan of a window
-//! is shared: the main thread computes the heaps in order as on one thread, and a scan of
-//! at least [`SHARE_FROM`] pairs (every split rule together: from about 2^16 heaps) is cut
-//! into up to 64 pieces of [`MIN_PIECE`] pairs or more, which the main thread and its
-//! helpers claim one at a time ([`Team`]). Each thread crosses off the targets its pieces
-//! witness in a copy of the window; the targets left are those no thread crossed off, so
-//! G(n) is that of one thread. Sharing each heap's scan was chosen over computing heaps n
-//! and n + 1 at once (the split options of n + 1 need only G(< n)): it keeps one order of
-//! work, serves any number of threads, and the kernel takes 84 % of the time (`perf`, 0.342 to
-//! 2^17: the prefix, the packing of targets and the sampled sparse heaps, which stay on the
-//! main thread, most of the rest); two heaps at once would serve two threads only and make
-//! G(n + 1) wait for the window that holds G(n).
+//! On several threads (`-j`, [`Sparse::compute_parallel`]) the dense path computes heaps
+//! in groups when the split rules allow it ([`Groups`]): when every split rule removes j
+//! tokens or more, the split options of heaps n, ..., n + j are all heaps below n, so up
+//! to j + 1 threads compute one heap each at once, the main thread heap n, helper i heap
+//! n + 1 + i. A helper does not see the options of its heap that are heaps of n or more
+//! (a move that leaves one heap, as 0.342's taking of one token): it hands back the window
+//! of targets left after its scan, and the main thread, once those heaps are settled,
+//! takes the smallest target that none of them equals (or computes the heap again when the
+//! window holds no other, which is rare). Each thread scans a whole heap with no hand-over
+//! between them (a group costs one post and one answer per helper), and the prefix marking
+//! and packing of targets run on every thread too.
+//!
+//! Where the rules do not allow groups for every thread (a split rule removing fewer than
+//! threads − 1 tokens, as 0.414's split after taking one, on three threads), the targeted
+//! scan of a window is shared instead: the main thread computes the heaps in order as on
+//! one thread, and a scan of at least [`SHARE_FROM`] pairs (every split rule together: from
+//! about 2^16 heaps) is cut into up to 64 pieces of [`MIN_PIECE`] pairs or more, which the
+//! main thread and its helpers claim one at a time ([`Team`]). Each thread crosses off the
+//! targets its pieces witness in a copy of the window; the targets left are those no thread
+//! crossed off, so G(n) is that of one thread. On this 2-core machine groups were faster
+//! than shared scans (docs/benchmarks.md): a piece of a shared scan is a microsecond or two
+//! of work, not much more than handing it between the cores costs.
 //!
 //! On a busy machine a thread may wait a whole time slice for a core, so no thread ever
-//! waits for another for long: a helper spins for a few tens of microseconds between scans,
-//! then sleeps until the main thread wakes it; the main thread, when no piece is left to
-//! claim and a helper's piece is not done within about 1.5 times its own slowest piece,
-//! scans that piece itself (the helper's answer then comes too late and is dropped). And
-//! as for the pipeline, the thread count is measured: one thread, two or all of them, tried
-//! now and then for [`MIN_TRIAL`] heaps or about 20 ms, the fastest kept (a second
-//! tuner, apart from the pipeline's). Below [`SHARE_FROM`] pairs and without AVX-512
-//! VBMI (every pair marked, no targeted scan) the dense path runs on one thread.
+//! waits for another for long: a helper spins for a few tens of microseconds between
+//! groups or scans, then sleeps until the main thread wakes it; the main thread, when a
+//! helper's heap (or piece) is not done within about 1.5 times its own, computes it itself
+//! (the helper's answer then comes too late and is dropped). And as for the pipeline, the
+//! thread count is measured: one thread, two or all of them, tried now and then for
+//! [`MIN_TRIAL`] heaps or about 20 ms, the fastest kept (a second tuner, apart from the
+//! pipeline's). Without AVX-512 VBMI (every pair marked, no targeted scan) the dense path
+//! runs on one thread.
 
 use super::pipeline::{SharedCells, SPIN_FOR};
-use super::{limit_of, Rare, Sparse};
+use super::{limit_of, Rare, Sparse, SplitRules};
 use crate::seq::simd::{self, TargetIsa, Window, WINDOW_VALUES};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -88,83 +100,249 @@ pub(super) const SAMPLE_EVERY: usize = 64;
 /// marking scan; the sparse path's own targeted scan, while values are below 512, costs
 /// about what the dense path's does per pair, so its pairs do not count), when every heap
 /// since the last rebuild has `every_pair` pairs on average: from [`DENSE_FROM`] heaps,
-/// when the sparse path marked three quarters of every pair or more per heap with the
+/// when the sparse path marked three eighths of every pair or more per heap with the
 /// targeted scan (`targeted`), all of them or more without (the dense path then marks every
-/// pair: no better than the sparse path, but no worse). Measured (2026-12-05, a loaded
-/// machine), the dense scan costs about what marking does per pair, a bit less: what it
-/// saves is the pairs the sparse path looks at twice (a rare pass, then a scan of every
-/// pair) and its looks at the mex. 0.007 to 2^17 marks 97 % of every pair on the sparse
-/// path, 0.342 144 %.
+/// pair: no better than the sparse path, but no worse). The dense path's targeted scan
+/// costs well under half of a marked pair (2026-12-06: 0.114 to 2^19 on two threads, 17.2 s
+/// on the dense path from the start against 21.7 s by the rule of three quarters, which
+/// left the dense path at 384 536 heaps, where the sampled sparse heaps marked 62 % of
+/// every pair). The sparse games stay far below: Officers marks 13 % of every pair at
+/// 2^15 heaps, Grundy's game 10 %, and fewer as they grow.
 pub(super) fn wants_dense(len: usize, heaps: u64, pairs: u64, every_pair: u64, targeted: bool) -> bool {
-    let share = if targeted {
-        every_pair - every_pair / 4
-    } else {
-        every_pair
-    };
+    let share = if targeted { every_pair * 3 / 8 } else { every_pair };
     len >= DENSE_FROM && heaps >= 16 && pairs >= share.saturating_mul(heaps)
 }
 
+/// What one heap of the dense path needs besides the cells: the rules, the kernel, the
+/// prefix and the bound of the options, copied so that a helper thread can compute a heap
+/// while the main thread computes another ([`Sparse::compute_dense_groups`]).
+#[derive(Clone, Copy)]
+pub(super) struct HeapJob<'r> {
+    rules: &'r SplitRules,
+    isa: Option<TargetIsa>,
+    /// Pairs of each split rule marked before the targeted scan.
+    prefix: usize,
+    /// Options are below `limit − 1` = 2^bits, the mex at most 2^bits (`limit_of`).
+    limit: usize,
+    /// Pairs from which a [`Team`] shares the targeted scan.
+    share_from: usize,
+}
+
+/// What [`dense_heap`] found for a heap: its value from the options it saw, and the window
+/// that held it with the targets left after its scan (the value is the first of them, the
+/// others are the next values that no option it saw has).
+#[derive(Clone)]
+pub(super) struct HeapAnswer {
+    pub(super) value: usize,
+    /// The window's first value and the targets left in it (all 0 when the value came from
+    /// the marked options alone).
+    base: usize,
+    rest: Window,
+    /// Pairs marked or scanned, and windows all witnessed (statistics).
+    pairs: u64,
+    rescans: u64,
+    /// Whether pairs past the prefix were scanned for targets (the prefix adapts to those
+    /// heaps).
+    windowed: bool,
+    /// Scans shared among the threads of a [`Team`] (statistics).
+    shared: u64,
+}
+
+impl HeapAnswer {
+    /// The smallest value of this answer that is none of `late` (options it did not see):
+    /// its value, or the next target left in its window; None when the window holds no
+    /// other (then the heap must be computed again with every option).
+    fn without(&self, late: &[usize]) -> Option<usize> {
+        if !late.contains(&self.value) {
+            return Some(self.value);
+        }
+        (0..STEP)
+            .filter(|&i| self.rest[i / 8] >> (i % 8) & 1 == 1)
+            .map(|i| self.base + i)
+            .find(|v| !late.contains(v))
+    }
+}
+
+/// G(n) on the dense path from `cells` (the cells below `cells.len()` ≤ n), with `seen` an
+/// option set of 2^16 bytes or more to use: every option whose heaps are among `cells`
+/// counts (the options on heaps at or past `cells.len()`, which only a heap that leaves one
+/// heap can have, are left to the caller, [`HeapAnswer::without`]); the split options need
+/// `cells.len() ≥ n − k` for every split rule k. With `team`, a targeted scan of at least
+/// `job.share_from` pairs is shared among its threads ([`Team::scan`]).
+pub(super) fn dense_heap(
+    job: &HeapJob<'_>,
+    seen: &mut [u8],
+    cells: &[u16],
+    n: usize,
+    team: Option<&Team<'_>>,
+) -> HeapAnswer {
+    let limit = job.limit;
+    let set = match <&mut [u8; 1 << 16]>::try_from(&mut seen[..1 << 16]) {
+        Ok(s) => s,
+        Err(_) => unreachable!("the option set has at least 2^16 bytes (`Sparse::count`)"),
+    };
+    set[..limit].fill(0);
+    let rules = job.rules;
+    if rules.take_all.binary_search(&n).is_ok() {
+        set[0] = 1;
+    }
+    for &k in &rules.leave_one {
+        if k >= n {
+            break;
+        }
+        if let Some(&v) = cells.get(n - k) {
+            set[v as usize] = 1;
+        }
+    }
+    let mut pairs = 0;
+    // Per split rule: (m, half, pairs marked).
+    let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(rules.leave_two.len());
+    for &k in &rules.leave_two {
+        if k + 2 > n {
+            break;
+        }
+        let m = n - k;
+        debug_assert!(m <= cells.len(), "split options of heap {n} need {m} cells");
+        let half = if rules.unequal && m & 1 == 0 {
+            m / 2 - 1
+        } else {
+            m / 2
+        };
+        let pre = if job.isa.is_some() {
+            half.min(job.prefix)
+        } else {
+            half
+        };
+        mark_pairs(set, &cells[1..=half], &cells[m - half..m], pre);
+        spans.push((m, half, pre));
+        pairs += pre as u64;
+    }
+    let mex = memchr::memchr(0, &set[..limit]).unwrap_or(limit);
+    let mut answer = HeapAnswer {
+        value: mex,
+        base: 0,
+        rest: [0; WINDOW_VALUES / 8],
+        pairs,
+        rescans: 0,
+        windowed: false,
+        shared: 0,
+    };
+    if let Some(isa) = job.isa {
+        if spans.iter().any(|&(_, half, pre)| pre < half) {
+            answer.windowed = true;
+            witness_windows(job, isa, cells, set, mex, &spans, team, &mut answer);
+        }
+    }
+    answer
+}
+
+/// The smallest value from `mex` on that is neither marked in `set` nor the value of a
+/// pair past the prefix of a split rule (`spans`: (m, half, prefix) per rule), by windows
+/// of 1984 values, into `answer`; each window's scan shared among the threads of `team`
+/// when it is long enough.
+#[allow(clippy::too_many_arguments)]
+fn witness_windows(
+    job: &HeapJob<'_>,
+    isa: TargetIsa,
+    cells: &[u16],
+    set: &[u8; 1 << 16],
+    mex: usize,
+    spans: &[(usize, usize, usize)],
+    team: Option<&Team<'_>>,
+    answer: &mut HeapAnswer,
+) {
+    let limit = job.limit;
+    let total: usize = spans.iter().map(|&(_, half, pre)| half - pre).sum();
+    let team = team.filter(|_| total >= job.share_from.max(1));
+    // Windows start at a multiple of 64 (the values below the mex are marked: not
+    // targets), so that the targets are the unmarked bytes packed 64 to a word.
+    let mut base = mex & !63;
+    loop {
+        // The unmarked values of the window that can be options (below limit − 1 =
+        // 2^bits; 2^bits itself is never one, so a window that reaches it keeps it).
+        let mut words = [0u64; WINDOW_VALUES / 64];
+        simd::pack_bytes_avx2(isa.avx2(), &set[base..base + WINDOW_VALUES], &mut words);
+        let mut targets: Window = [0; WINDOW_VALUES / 8];
+        // The last word's values are left to the next window: the kernel wants the last
+        // byte 0.
+        for (w, (bytes, &marked)) in targets
+            .chunks_exact_mut(8)
+            .zip(&words)
+            .enumerate()
+            .take(STEP / 64)
+        {
+            // Values base + 64w + i below the limit.
+            let start = base + 64 * w;
+            let usable = match limit.saturating_sub(start) {
+                0 => 0,
+                k if k >= 64 => u64::MAX,
+                k => (1u64 << k) - 1,
+            };
+            bytes.copy_from_slice(&(!marked & usable).to_le_bytes());
+        }
+        if targets != [0; WINDOW_VALUES / 8] {
+            answer.pairs += match team {
+                Some(team) => {
+                    answer.shared += 1;
+                    team.scan(isa, cells, base as u16, &mut targets, spans, total)
+                }
+                None => scan_pairs(isa, cells, base as u16, &mut targets, spans, 0, total),
+            };
+            if let Some((w, t)) = targets.iter().enumerate().find(|&(_, &t)| t != 0) {
+                answer.value = base + 8 * w + t.trailing_zeros() as usize;
+                answer.base = base;
+                answer.rest = targets;
+                return;
+            }
+        }
+        // Every value of the window is an option: the next one (2^bits is never an
+        // option, so some window before it stops).
+        answer.rescans += 1;
+        base += STEP;
+        if base >= limit {
+            answer.value = limit - 1;
+            answer.rest = [0; WINDOW_VALUES / 8];
+            return;
+        }
+    }
+}
+
 impl Sparse {
+    /// What [`dense_heap`] needs of the engine now.
+    fn heap_job(&self) -> HeapJob<'_> {
+        HeapJob {
+            rules: &self.rules,
+            isa: self.cpu.targeted(),
+            prefix: self.dense_prefix,
+            limit: limit_of(self.max_value),
+            share_from: self.dense_share_from,
+        }
+    }
+
+    /// Counts a heap of the dense path (statistics, and the prefix adapted to it).
+    fn count_dense(&mut self, answer: &HeapAnswer) {
+        self.dense_heaps += 1;
+        self.dense_pairs += answer.pairs;
+        self.window_rescans += answer.rescans;
+        self.shared_scans += answer.shared;
+        if answer.windowed && !self.prefix_fixed {
+            self.adapt_prefix(answer.rescans > 0);
+        }
+    }
+
     /// G(n) on the dense path (values below 2^15, so that every window fits in 16 bits).
     /// With `team`, the targeted scans of at least [`Sparse::dense_share_from`] pairs are
     /// shared among its threads ([`Team::scan`]).
     pub(super) fn dense_value(&mut self, cells: &[u16], n: usize, team: Option<&Team<'_>>) -> usize {
-        debug_assert!(self.max_value < 1 << 15);
-        self.dense_heaps += 1;
-        // Options are XORs of values below 2^bits: the mex is at most 2^bits = limit − 1.
-        let limit = limit_of(self.max_value);
-        let isa = self.cpu.targeted();
+        debug_assert!(self.max_value < 1 << 15 && cells.len() == n);
         let mut seen = std::mem::take(&mut self.seen);
         if seen.len() < 1 << 16 {
             seen.resize(1 << 16, 0);
         }
-        let set = match <&mut [u8; 1 << 16]>::try_from(&mut seen[..1 << 16]) {
-            Ok(s) => s,
-            Err(_) => unreachable!("the option set has at least 2^16 bytes (`Sparse::count`)"),
-        };
-        set[..limit].fill(0);
-        let rules = &self.rules;
-        let prefix = self.dense_prefix;
-        if rules.take_all.binary_search(&n).is_ok() {
-            set[0] = 1;
-        }
-        for &k in &rules.leave_one {
-            if k >= n {
-                break;
-            }
-            set[cells[n - k] as usize] = 1;
-        }
-        // Per split rule: (m, half, pairs marked).
-        let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(rules.leave_two.len());
-        for &k in &rules.leave_two {
-            if k + 2 > n {
-                break;
-            }
-            let m = n - k;
-            let half = if rules.unequal && m & 1 == 0 {
-                m / 2 - 1
-            } else {
-                m / 2
-            };
-            let pre = if isa.is_some() { half.min(prefix) } else { half };
-            mark_pairs(set, &cells[1..=half], &cells[m - half..m], pre);
-            spans.push((m, half, pre));
-            self.dense_pairs += pre as u64;
-        }
-        let mex = memchr::memchr(0, &set[..limit]).unwrap_or(limit);
-        let g = match isa {
-            Some(isa) if spans.iter().any(|&(_, half, pre)| pre < half) => {
-                let rescans = self.window_rescans;
-                let g = self.witness_windows(isa, cells, set, limit, mex, &spans, team);
-                if !self.prefix_fixed {
-                    self.adapt_prefix(self.window_rescans > rescans);
-                }
-                g
-            }
-            _ => mex,
-        };
+        let answer = dense_heap(&self.heap_job(), &mut seen, cells, n, team);
         self.seen = seen;
-        g
+        self.count_dense(&answer);
+        answer.value
     }
 
     /// Doubles the prefix after a heap that needed a second window (`rescanned`), shrinks it
@@ -179,74 +357,6 @@ impl Sparse {
             if self.prefix_quiet >= SHRINK_AFTER {
                 self.dense_prefix = (self.dense_prefix - self.dense_prefix / 16).max(PREFIX);
                 self.prefix_quiet = 0;
-            }
-        }
-    }
-
-    /// The smallest value from `mex` on that is neither marked in `set` nor the value of a
-    /// pair past the prefix of a split rule (`spans`: (m, half, prefix) per rule), by
-    /// windows of 1984 values; each window's scan shared among the threads of `team` when it
-    /// is long enough.
-    #[allow(clippy::too_many_arguments)]
-    fn witness_windows(
-        &mut self,
-        isa: TargetIsa,
-        cells: &[u16],
-        set: &[u8; 1 << 16],
-        limit: usize,
-        mex: usize,
-        spans: &[(usize, usize, usize)],
-        team: Option<&Team<'_>>,
-    ) -> usize {
-        let total: usize = spans.iter().map(|&(_, half, pre)| half - pre).sum();
-        let team = team.filter(|_| total >= self.dense_share_from.max(1));
-        // Windows start at a multiple of 64 (the values below the mex are marked: not
-        // targets), so that the targets are the unmarked bytes packed 64 to a word.
-        let mut base = mex & !63;
-        loop {
-            // The unmarked values of the window that can be options (below limit − 1 =
-            // 2^bits; 2^bits itself is never one, so a window that reaches it keeps it).
-            let mut words = [0u64; WINDOW_VALUES / 64];
-            simd::pack_bytes_avx2(isa.avx2(), &set[base..base + WINDOW_VALUES], &mut words);
-            let mut targets: Window = [0; WINDOW_VALUES / 8];
-            // The last word's values are left to the next window: the kernel wants the last
-            // byte 0.
-            for (w, (bytes, &marked)) in targets
-                .chunks_exact_mut(8)
-                .zip(&words)
-                .enumerate()
-                .take(STEP / 64)
-            {
-                // Values base + 64w + i below the limit.
-                let start = base + 64 * w;
-                let usable = match limit.saturating_sub(start) {
-                    0 => 0,
-                    k if k >= 64 => u64::MAX,
-                    k => (1u64 << k) - 1,
-                };
-                bytes.copy_from_slice(&(!marked & usable).to_le_bytes());
-            }
-            if targets != [0; WINDOW_VALUES / 8] {
-                match team {
-                    Some(team) => {
-                        self.dense_pairs += team.scan(isa, cells, base as u16, &mut targets, spans, total);
-                        self.shared_scans += 1;
-                    }
-                    None => {
-                        self.dense_pairs +=
-                            scan_pairs(isa, cells, base as u16, &mut targets, spans, 0, total);
-                    }
-                }
-                if let Some((w, t)) = targets.iter().enumerate().find(|&(_, &t)| t != 0) {
-                    return base + 8 * w + t.trailing_zeros() as usize;
-                }
-            }
-            // Every value of the window is an option: the next one (2^bits is never an
-            // option, so some window before it stops).
-            self.window_rescans += 1;
-            base += STEP;
-            if base >= limit {
-                return limit - 1;
             }
         }
     }
@@ -614,6 +724,163 @@ impl<'a> Team<'a> {
     }
 }
 
+/// A helper's heap of a group ([`Groups`]), in cache lines of its own.
+#[repr(align(128))]
+struct Slot {
+    /// The last group posted to this slot.
+    posted: AtomicU64,
+    /// The last group claimed, by the helper or by the main thread (`fetch_max`: whoever
+    /// raises it computes the heap).
+    claimed: AtomicU64,
+    /// The last group whose answer is in `answer`.
+    done: AtomicU64,
+    /// The group posted: (its number, its first heap, the heap of this slot, prefix, limit).
+    job: Mutex<(u64, usize, usize, usize, usize)>,
+    answer: Mutex<Option<HeapAnswer>>,
+    sleeping: AtomicBool,
+    thread: OnceLock<std::thread::Thread>,
+}
+
+/// The threads that compute the heaps of the dense path in groups: heaps n, n + 1, ...,
+/// n + j at once when every split rule removes j tokens or more (the split options of heap
+/// n + i are heaps below n + i − j, all settled), the main thread heap n and helper i − 1
+/// heap n + i. A helper sees only the heaps below n: the options of heap n + i that leave
+/// one heap of n or more come after ([`HeapAnswer::without`]). The main thread never waits
+/// long: a heap whose helper has not started it is the main thread's, and one not done
+/// within about 1.5 times the main thread's own heap is computed again by the main thread
+/// (the helper's answer then comes too late and is dropped).
+pub(super) struct Groups<'a> {
+    cells: &'a SharedCells,
+    rules: &'a SplitRules,
+    isa: Option<TargetIsa>,
+    slots: Vec<Slot>,
+    /// Set when the group is done (or a thread panicked): the helpers return.
+    stop: AtomicBool,
+}
+
+impl<'a> Groups<'a> {
+    fn new(cells: &'a SharedCells, rules: &'a SplitRules, isa: Option<TargetIsa>, helpers: usize) -> Self {
+        Groups {
+            cells,
+            rules,
+            isa,
+            slots: (0..helpers)
+                .map(|_| Slot {
+                    posted: AtomicU64::new(0),
+                    claimed: AtomicU64::new(0),
+                    done: AtomicU64::new(0),
+                    job: Mutex::new((0, 0, 0, 0, 0)),
+                    answer: Mutex::new(None),
+                    sleeping: AtomicBool::new(false),
+                    thread: OnceLock::new(),
+                })
+                .collect(),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// Posts heap `heap` of group `id` (first heap `first`) to helper `h`.
+    fn post(&self, h: usize, id: u64, first: usize, heap: usize, prefix: usize, limit: usize) {
+        let slot = &self.slots[h];
+        *slot.job.lock().unwrap_or_else(|e| e.into_inner()) = (id, first, heap, prefix, limit);
+        slot.posted.store(id, Ordering::SeqCst);
+        if slot.sleeping.swap(false, Ordering::SeqCst) {
+            if let Some(t) = slot.thread.get() {
+                t.unpark();
+            }
+        }
+    }
+
+    /// Helper `h`'s answer for group `id`, waiting for it at most `wait`; None when it is
+    /// not done by then: the heap is the main thread's (a helper that has not started it
+    /// never will; one that has drops its late answer).
+    fn collect(&self, h: usize, id: u64, wait: Duration) -> Option<HeapAnswer> {
+        let slot = &self.slots[h];
+        let since = Instant::now();
+        let mut spins = 0u32;
+        while slot.done.load(Ordering::Acquire) != id {
+            spins += 1;
+            if spins.is_multiple_of(16) && (since.elapsed() >= wait || self.stop.load(Ordering::Relaxed)) {
+                slot.claimed.fetch_max(id, Ordering::AcqRel);
+                return None;
+            }
+            std::hint::spin_loop();
+        }
+        // The helper stores no other answer before the next group is posted.
+        slot.answer.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// Helper `h`: computes the heaps posted to it until the groups stop.
+    fn help(&self, h: usize) {
+        let slot = &self.slots[h];
+        let mut seen = vec![0u8; 1 << 16];
+        let mut last = 0;
+        while let Some(id) = self.wait_post(h, last) {
+            last = id;
+            let (id, first, heap, prefix, limit) = *slot.job.lock().unwrap_or_else(|e| e.into_inner());
+            last = last.max(id);
+            if slot.claimed.fetch_max(id, Ordering::AcqRel) >= id {
+                continue;
+            }
+            let job = HeapJob {
+                rules: self.rules,
+                isa: self.isa,
+                prefix,
+                limit,
+                share_from: usize::MAX,
+            };
+            let answer = dense_heap(&job, &mut seen, self.cells.settled(first), heap, None);
+            *slot.answer.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
+            slot.done.store(id, Ordering::Release);
+        }
+    }
+
+    /// Waits for a group after group `last` posted to helper `h` and returns its number:
+    /// spins for [`SPIN_FOR`], then sleeps until the main thread wakes it. None when the
+    /// groups stop.
+    fn wait_post(&self, h: usize, last: u64) -> Option<u64> {
+        let slot = &self.slots[h];
+        let started = Instant::now();
+        let mut spins = 0u32;
+        while slot.posted.load(Ordering::Acquire) == last {
+            spins += 1;
+            if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || self.stop.load(Ordering::Relaxed))
+            {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return None;
+            }
+            let now = slot.posted.load(Ordering::SeqCst);
+            if now != last {
+                return Some(now);
+            }
+            slot.sleeping.store(true, Ordering::SeqCst);
+            if slot.posted.load(Ordering::SeqCst) != last || self.stop.load(Ordering::SeqCst) {
+                slot.sleeping.store(false, Ordering::Relaxed);
+                continue;
+            }
+            // The timeout only guards against a lost wake-up.
+            std::thread::park_timeout(Duration::from_millis(1));
+        }
+    }
+}
+
+/// Stops the groups when dropped (also when the main thread panics), waking every helper.
+struct StopGroups<'g, 'a>(&'g Groups<'a>);
+
+impl Drop for StopGroups<'_, '_> {
+    fn drop(&mut self) {
+        self.0.stop.store(true, Ordering::SeqCst);
+        for t in self.0.slots.iter().filter_map(|s| s.thread.get()) {
+            t.unpark();
+        }
+    }
+}
+
 /// Stops the team when dropped (also when the main thread panics), waking every helper.
 struct StopTeam<'t, 'a>(&'t Team<'a>);
 
@@ -627,6 +894,129 @@ impl Drop for StopTeam<'_, '_> {
 }
 
 impl Sparse {
+    /// Computes the heaps `from..to` on the dense path in groups of up to `threads` heaps
+    /// at once ([`Groups`]: every split rule must remove a token or more), as
+    /// [`Sparse::compute`] would on one thread. Returns as [`Sparse::compute_dense_shared`].
+    pub(super) fn compute_dense_groups(
+        &mut self,
+        cells: &mut [u16],
+        from: usize,
+        to: usize,
+        threads: usize,
+    ) -> Result<usize, usize> {
+        let rules = self.rules.clone();
+        let Some(&least) = rules.leave_two.iter().min() else {
+            return Ok(from);
+        };
+        // Heaps n..n + least are independent in their split options.
+        let size = threads.min(least + 1);
+        if size < 2 {
+            return Ok(from);
+        }
+        let isa = self.cpu.targeted();
+        let shared = SharedCells::new(cells, to);
+        let groups = Groups::new(&shared, &rules, isa, size - 1);
+        let mut seen = std::mem::take(&mut self.seen);
+        if seen.len() < 1 << 16 {
+            seen.resize(1 << 16, 0);
+        }
+        let done = std::thread::scope(|s| {
+            for h in 0..groups.slots.len() {
+                let groups = &groups;
+                s.spawn(move || {
+                    let _ = groups.slots[h].thread.set(std::thread::current());
+                    let _stop = StopGroups(groups);
+                    groups.help(h);
+                });
+            }
+            let _stop = StopGroups(&groups);
+            let mut n = from;
+            let mut id = 0u64;
+            let mut late = Vec::with_capacity(rules.leave_one.len());
+            while n < to && self.dense && self.max_value < 1 << 15 {
+                let sampled = self.dense_rule.is_none();
+                if sampled && n.is_multiple_of(SAMPLE_EVERY) {
+                    // The sample of the sparse path, as on one thread.
+                    self.seen = std::mem::take(&mut seen);
+                    let g = self.value_of(shared.settled(n), n);
+                    seen = std::mem::take(&mut self.seen);
+                    if g > u16::MAX as usize || g > Rare::MAX_VALUE {
+                        return Err(n);
+                    }
+                    shared.write(n, g as u16);
+                    self.note(n, g);
+                    n += 1;
+                    if self.wants_rebuild(n) {
+                        self.rebuild(shared.settled(n));
+                    }
+                    continue;
+                }
+                let mut end = (n + size).min(to);
+                if sampled {
+                    end = end.min((n / SAMPLE_EVERY + 1) * SAMPLE_EVERY);
+                }
+                id += 1;
+                let job = HeapJob {
+                    rules: &rules,
+                    isa,
+                    prefix: self.dense_prefix,
+                    limit: limit_of(self.max_value),
+                    share_from: usize::MAX,
+                };
+                for m in n + 1..end {
+                    groups.post(m - n - 1, id, n, m, job.prefix, job.limit);
+                }
+                let started = Instant::now();
+                let first = dense_heap(&job, &mut seen, shared.settled(n), n, None);
+                let wait = self
+                    .dense_wait
+                    .unwrap_or(started.elapsed() * 3 / 2 + Duration::from_micros(2));
+                let settle = |this: &mut Sparse, m: usize, answer: &HeapAnswer, value: usize| {
+                    shared.write(m, value as u16);
+                    this.note(m, value);
+                    this.count_dense(answer);
+                    if this.wants_rebuild(m + 1) {
+                        this.rebuild(shared.settled(m + 1));
+                    }
+                };
+                settle(self, n, &first, first.value);
+                for m in n + 1..end {
+                    let helped = groups.collect(m - n - 1, id, wait);
+                    // The options the helper could not see: heaps of n and more left by a
+                    // move that leaves one heap.
+                    late.clear();
+                    let cells_now = shared.settled(m);
+                    late.extend(
+                        rules
+                            .leave_one
+                            .iter()
+                            .filter(|&&k| k < m && m - k >= n)
+                            .map(|&k| cells_now[m - k] as usize),
+                    );
+                    match helped.as_ref().and_then(|a| a.without(&late).map(|v| (a, v))) {
+                        Some((answer, value)) => {
+                            self.grouped_heaps += 1;
+                            settle(self, m, answer, value);
+                        }
+                        None => {
+                            let job = HeapJob {
+                                prefix: self.dense_prefix,
+                                limit: limit_of(self.max_value),
+                                ..job
+                            };
+                            let answer = dense_heap(&job, &mut seen, shared.settled(m), m, None);
+                            settle(self, m, &answer, answer.value);
+                        }
+                    }
+                }
+                n = end;
+            }
+            Ok(n)
+        });
+        self.seen = seen;
+        done
+    }
+
     /// Computes the heaps `from..to` on the dense path with a [`Team`] of `threads` threads
     /// (the main thread and `threads − 1` helpers), as [`Sparse::compute`] would on one.
     /// Returns how far it got: `Ok(n)` when every heap below n is settled (n < `to` when a

@@ -176,12 +176,18 @@ pub struct Sparse {
     /// Targeted scans of the dense path shared among several threads (statistics, see
     /// `seq/dense.rs`).
     pub shared_scans: u64,
+    /// Heaps of the dense path computed by a helper thread while the main thread computed
+    /// another (statistics, see `seq/dense.rs`).
+    pub grouped_heaps: u64,
     /// Pairs of a targeted scan from which the dense path shares it among its threads
     /// ([`dense::SHARE_FROM`]; tests make it small).
     dense_share_from: usize,
     /// The fewest pairs of a piece of a shared scan ([`dense::MIN_PIECE`]; tests make it
     /// small).
     dense_piece: usize,
+    /// Whether the dense path on several threads computes heaps in groups where the rules
+    /// allow (see `seq/dense.rs`; tests turn it off to test the shared scans).
+    dense_groups: bool,
     /// How long the dense path's main thread waits for a helper's piece before scanning it
     /// itself (None: about a piece's time; tests set 0 and hours).
     dense_wait: Option<std::time::Duration>,
@@ -621,6 +627,8 @@ impl Sparse {
             dense_pairs: 0,
             window_rescans: 0,
             shared_scans: 0,
+            grouped_heaps: 0,
+            dense_groups: true,
             dense_share_from: dense::SHARE_FROM,
             dense_piece: dense::MIN_PIECE,
             dense_wait: None,
@@ -841,13 +849,23 @@ impl Sparse {
         self.dense_tuner.forced = forced;
     }
 
+    /// Computes the dense path on several threads in groups of heaps, the main thread
+    /// waiting `wait` for a helper's heap (tests).
+    #[cfg(test)]
+    pub(crate) fn group_dense(&mut self, wait: Option<std::time::Duration>) {
+        self.dense_groups = true;
+        self.dense_wait = wait;
+    }
+
     /// Shares the dense path's targeted scans of `from` pairs or more, in pieces of `piece`
-    /// pairs or more, the main thread waiting `wait` for a helper's piece (tests).
+    /// pairs or more, the main thread waiting `wait` for a helper's piece, and no heaps
+    /// computed in groups (tests).
     #[cfg(test)]
     pub(crate) fn share_dense(&mut self, from: usize, piece: usize, wait: Option<std::time::Duration>) {
         self.dense_share_from = from;
         self.dense_piece = piece;
         self.dense_wait = wait;
+        self.dense_groups = false;
     }
 
     /// Like [`Sparse::compute`], on up to `threads` threads (a pipeline, see
@@ -881,8 +899,13 @@ impl Sparse {
                 } else {
                     end
                 };
+                // Groups of heaps where every thread gets a heap of each group (the split
+                // rules remove use_threads − 1 tokens or more), else shared scans.
+                let groups = self.dense_groups && self.rules.leave_two.iter().all(|&k| k + 1 >= use_threads);
                 let done = if use_threads == 1 {
                     n
+                } else if groups {
+                    self.compute_dense_groups(cells, n, end, use_threads)?
                 } else {
                     self.compute_dense_shared(cells, n, end, use_threads)?
                 };

@@ -1069,6 +1069,73 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// The dense path in groups of heaps computed at once on 2 and 3 threads (the main
+    /// thread taking a helper's heap itself at once, never, or after its own wait): the
+    /// reference's values, for codes without a sparse space (0.342 and 0.135 have options
+    /// that leave one heap, which a helper cannot see).
+    #[test]
+    fn the_grouped_dense_path_matches_naive(
+        code in 0usize..DENSE_CODES.len(),
+        prefix in 0usize..40,
+        count in 0u64..2500,
+        wait in 0usize..3,
+    ) {
+        let rules = rules_of(DENSE_CODES[code]);
+        let want = naive::values(&rules, count as usize);
+        let wait = [Some(std::time::Duration::ZERO), Some(std::time::Duration::from_secs(3600)), None][wait];
+        for threads in [2, 3] {
+            let mut e = forced_threads(&rules, count, threads);
+            let Method::Sparse(s) = &mut e.method else {
+                panic!("not the rare/common method");
+            };
+            s.force_dense(Some(true), prefix);
+            s.group_dense(wait);
+            for to in [97, 700, 1301, count] {
+                e.compute_to(to.min(count)).unwrap();
+            }
+            let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+            prop_assert_eq!(&got, &want, "{} on {} threads", DENSE_CODES[code], threads);
+            let Method::Sparse(s) = &e.method else {
+                unreachable!()
+            };
+            prop_assert_eq!(s.dense_heaps, count, "every heap on the dense path");
+            // Else this test would prove nothing about the groups (which need every split rule
+            // to remove threads − 1 tokens or more: 0.414 has groups of 2 only).
+            let least = [3, 3, 3, 2, 1][code];
+            if simd::Cpu::detect().targeted().is_some()
+                && count >= 200
+                && least + 1 >= threads
+                && wait == Some(std::time::Duration::from_secs(3600))
+            {
+                prop_assert!(s.grouped_heaps > 0, "no heap computed by a helper");
+            }
+        }
+    }
+}
+
+/// The dense path in groups chosen by the rule, with its samples of the sparse path and its
+/// rebuilds, on 2 threads: the reference's values to 20 000 heaps.
+#[test]
+fn the_grouped_dense_path_by_the_rule_matches_naive() {
+    for code in ["0.342", "0.114"] {
+        let rules = rules_of(code);
+        let count = 20_000;
+        let want = naive::values(&rules, count as usize);
+        let mut e = forced_threads(&rules, count, 2);
+        e.compute_to(count).unwrap();
+        let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+        assert_eq!(got, want, "{code}");
+        let Method::Sparse(s) = &e.method else {
+            panic!("not the rare/common method");
+        };
+        if simd::Cpu::detect().targeted().is_some() {
+            assert!(s.grouped_heaps > 0, "{code}: no heap computed by a helper");
+        }
+    }
+}
+
 /// Values past 2048 and a prefix of no pairs: the targets of the first window are all
 /// witnessed, so later windows are scanned (else this test would prove nothing of them).
 /// Against the sparse path (checked against the reference by the other tests: the
@@ -1094,8 +1161,7 @@ fn the_dense_path_scans_later_windows() {
     }
 }
 
-/// The rule: the five codes without a sparse space take the dense path (0.007 from 2^16
-/// heaps on: below, its sparse path marks under three quarters of every pair), Officers,
+/// The rule: the five codes without a sparse space take the dense path (0.007 by 2^17 heaps), Officers,
 /// Grundy's game and 0.106 (sparse with a heap-parity split) do not.
 #[test]
 fn the_dense_path_is_taken_where_the_split_gives_nothing() {
@@ -1163,11 +1229,12 @@ fn print_dense_stats() {
             unreachable!()
         };
         eprintln!(
-            "{name}: {:.2} s, dense heaps {}, window rescans {}, shared scans {}, dense pairs {}, prefix {}, pairs scanned {}, targeted {}, full scans {}, rare pairs {}",
+            "{name}: {:.2} s, dense heaps {}, window rescans {}, shared scans {}, grouped heaps {}, dense pairs {}, prefix {}, pairs scanned {}, targeted {}, full scans {}, rare pairs {}",
             t.elapsed().as_secs_f64(),
             s.dense_heaps,
             s.window_rescans,
             s.shared_scans,
+            s.grouped_heaps,
             s.dense_pairs,
             s.dense_prefix,
             s.scanned_pairs,
