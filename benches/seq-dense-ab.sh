@@ -10,7 +10,7 @@
 #
 # Default cases: 0.114 and 0.342 to 2^19 and 2^20 on two threads, 0.114 to 2^20 on one,
 # 0.007, 0.135 and 0.414 to 2^19 on two, Officers (0.6, never dense) to 2^21 on two.
-# PAUSE=PID stops that process (SIGSTOP) during each run and lets it go on after
+# PAUSE="PID ..." stops those processes (SIGSTOP) during each run and lets them go on after
 # (a long background job sharing the machine).
 set -u
 BASE=${BASE:?set BASE to the baseline grundy binary}
@@ -22,7 +22,9 @@ if [ ${#cases[@]} -eq 0 ]; then
          0.007:2^19:2 0.135:2^19:2 0.414:2^19:2 0.6:2^21:2)
 fi
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"; [ -n "${PAUSE:-}" ] && kill -CONT "$PAUSE" 2>/dev/null' EXIT
+# PAUSE may name several processes (a job and its wrapper): split on blanks.
+# shellcheck disable=SC2086
+trap 'rm -rf "$tmp"; [ -n "${PAUSE:-}" ] && kill -CONT ${PAUSE} 2>/dev/null' EXIT
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; base $BASE; new $NEW"
 echo "| code | heaps | -j | base: wall / user / RSS (each run) | new: wall / user / RSS (each run) | base / new (mean wall) | same --json |"
 echo "|---|---|---|---|---|---|---|"
@@ -33,9 +35,11 @@ for c in "${cases[@]}"; do
   for _ in $(seq "$ROUNDS"); do
     for which in base new; do
       bin=$BASE; [ "$which" = new ] && bin=$NEW
-      [ -n "${PAUSE:-}" ] && kill -STOP "$PAUSE" 2>/dev/null
+      # shellcheck disable=SC2086
+      [ -n "${PAUSE:-}" ] && kill -STOP ${PAUSE} 2>/dev/null
       /usr/bin/time -f "%e %U %M" -o "$tmp/t" "$bin" --no-db seq "$code" -n "$heaps" -q --json -j "$threads" >"$tmp/$which.json"
-      [ -n "${PAUSE:-}" ] && kill -CONT "$PAUSE" 2>/dev/null
+      # shellcheck disable=SC2086
+      [ -n "${PAUSE:-}" ] && kill -CONT ${PAUSE} 2>/dev/null
       read -r w u m <"$tmp/t"
       runs[$which]+="$w s / $u s / $((m / 1024)) MiB; "
       sum[$which]=$(awk -v a="${sum[$which]}" -v b="$w" 'BEGIN{print a + b}')

@@ -108,9 +108,76 @@ pub(super) const SAMPLE_EVERY: usize = 64;
 /// left the dense path at 384 536 heaps, where the sampled sparse heaps marked 62 % of
 /// every pair). The sparse games stay far below: Officers marks 13 % of every pair at
 /// 2^15 heaps, Grundy's game 10 %, and fewer as they grow.
-pub(super) fn wants_dense(len: usize, heaps: u64, pairs: u64, every_pair: u64, targeted: bool) -> bool {
-    let share = if targeted { every_pair * 3 / 8 } else { every_pair };
+pub(super) fn wants_dense(
+    len: usize,
+    heaps: u64,
+    pairs: u64,
+    every_pair: u64,
+    targeted: bool,
+    left_before: bool,
+) -> bool {
+    let share = if !targeted {
+        every_pair
+    } else if left_before {
+        every_pair - every_pair / 4
+    } else {
+        every_pair * 3 / 8
+    };
     len >= DENSE_FROM && heaps >= 16 && pairs >= share.saturating_mul(heaps)
+}
+
+/// The times that decide whether the dense path goes on: on the dense path, between two
+/// rebuilds, the heaps sampled on the sparse path and the heaps of the dense path that the
+/// main thread computed alone (one thread each: a helper's heaps and shared scans are not
+/// timed).
+#[derive(Clone, Debug, Default)]
+pub(super) struct PathTimes {
+    sampled: Duration,
+    samples: u64,
+    dense: Duration,
+    dense_heaps: u64,
+    /// Whether the dense path was left once because the sparse path was timed faster: it
+    /// is then taken again only by the stricter rule of [`wants_dense`].
+    pub(super) left_dense: bool,
+}
+
+impl PathTimes {
+    /// Heaps of each kind timed before the times decide.
+    const ENOUGH: u64 = 16;
+
+    /// A heap sampled on the sparse path took `t`.
+    pub(super) fn sampled(&mut self, t: Duration) {
+        self.sampled += t;
+        self.samples += 1;
+    }
+
+    /// A heap of the dense path took `t`.
+    fn dense(&mut self, t: Duration) {
+        self.dense += t;
+        self.dense_heaps += 1;
+    }
+
+    /// Whether enough heaps of each path were timed.
+    pub(super) fn timed(&self) -> bool {
+        self.samples >= Self::ENOUGH && self.dense_heaps >= Self::ENOUGH
+    }
+
+    /// On the dense path (`dense`), whether its heaps took less time on average than half
+    /// the sampled heaps of the sparse path; None when not on it or not timed enough (the
+    /// rule by pairs decides). Samples come every [`SAMPLE_EVERY`] heaps among the dense
+    /// ones, so both averages are of heaps of about the same size. A sample is one heap
+    /// alone, which costs about twice a heap of the sparse path itself (batches of 8 heaps
+    /// share their rare pass): 0.007 from 2^18 to 2^19 heaps on one thread, 58 µs a
+    /// sample against 25 µs a heap of the sparse path alone and 53 µs a dense heap, where
+    /// the sparse path was 2.3 times as fast as the dense one (2026-12-06); 0.114 there,
+    /// 121 µs a sample against 41 µs a dense heap, the dense path the faster.
+    pub(super) fn dense_is_faster(&self, dense: bool) -> Option<bool> {
+        if !dense || !self.timed() {
+            return None;
+        }
+        let per = |t: Duration, k: u64| t.as_secs_f64() / k as f64;
+        Some(2.0 * per(self.dense, self.dense_heaps) < per(self.sampled, self.samples))
+    }
 }
 
 /// What one heap of the dense path needs besides the cells: the rules, the kernel, the
@@ -339,7 +406,11 @@ impl Sparse {
         if seen.len() < 1 << 16 {
             seen.resize(1 << 16, 0);
         }
+        let started = Instant::now();
         let answer = dense_heap(&self.heap_job(), &mut seen, cells, n, team);
+        if answer.shared == 0 {
+            self.path_times.dense(started.elapsed());
+        }
         self.seen = seen;
         self.count_dense(&answer);
         answer.value
@@ -934,23 +1005,9 @@ impl Sparse {
             let mut id = 0u64;
             let mut late = Vec::with_capacity(rules.leave_one.len());
             while n < to && self.dense && self.max_value < 1 << 15 {
+                // Heap n may be a sample of the sparse path (the main thread's heap of its
+                // group, as on one thread); no later heap of the group is.
                 let sampled = self.dense_rule.is_none();
-                if sampled && n.is_multiple_of(SAMPLE_EVERY) {
-                    // The sample of the sparse path, as on one thread.
-                    self.seen = std::mem::take(&mut seen);
-                    let g = self.value_of(shared.settled(n), n);
-                    seen = std::mem::take(&mut self.seen);
-                    if g > u16::MAX as usize || g > Rare::MAX_VALUE {
-                        return Err(n);
-                    }
-                    shared.write(n, g as u16);
-                    self.note(n, g);
-                    n += 1;
-                    if self.wants_rebuild(n) {
-                        self.rebuild(shared.settled(n));
-                    }
-                    continue;
-                }
                 let mut end = (n + size).min(to);
                 if sampled {
                     end = end.min((n / SAMPLE_EVERY + 1) * SAMPLE_EVERY);
@@ -967,19 +1024,34 @@ impl Sparse {
                     groups.post(m - n - 1, id, n, m, job.prefix, job.limit);
                 }
                 let started = Instant::now();
-                let first = dense_heap(&job, &mut seen, shared.settled(n), n, None);
+                // (G(n), the dense path's answer: None for a sample).
+                let (value, first) = if sampled && n.is_multiple_of(SAMPLE_EVERY) {
+                    self.seen = std::mem::take(&mut seen);
+                    let g = self.value_of(shared.settled(n), n);
+                    seen = std::mem::take(&mut self.seen);
+                    if g > u16::MAX as usize || g > Rare::MAX_VALUE {
+                        return Err(n);
+                    }
+                    (g, None)
+                } else {
+                    let answer = dense_heap(&job, &mut seen, shared.settled(n), n, None);
+                    self.path_times.dense(started.elapsed());
+                    (answer.value, Some(answer))
+                };
                 let wait = self
                     .dense_wait
                     .unwrap_or(started.elapsed() * 3 / 2 + Duration::from_micros(2));
-                let settle = |this: &mut Sparse, m: usize, answer: &HeapAnswer, value: usize| {
+                let settle = |this: &mut Sparse, m: usize, answer: Option<&HeapAnswer>, value: usize| {
                     shared.write(m, value as u16);
                     this.note(m, value);
-                    this.count_dense(answer);
+                    if let Some(answer) = answer {
+                        this.count_dense(answer);
+                    }
                     if this.wants_rebuild(m + 1) {
                         this.rebuild(shared.settled(m + 1));
                     }
                 };
-                settle(self, n, &first, first.value);
+                settle(self, n, first.as_ref(), value);
                 for m in n + 1..end {
                     let helped = groups.collect(m - n - 1, id, wait);
                     // The options the helper could not see: heaps of n and more left by a
@@ -996,7 +1068,7 @@ impl Sparse {
                     match helped.as_ref().and_then(|a| a.without(&late).map(|v| (a, v))) {
                         Some((answer, value)) => {
                             self.grouped_heaps += 1;
-                            settle(self, m, answer, value);
+                            settle(self, m, Some(answer), value);
                         }
                         None => {
                             let job = HeapJob {
@@ -1005,7 +1077,7 @@ impl Sparse {
                                 ..job
                             };
                             let answer = dense_heap(&job, &mut seen, shared.settled(m), m, None);
-                            settle(self, m, &answer, answer.value);
+                            settle(self, m, Some(&answer), answer.value);
                         }
                     }
                 }
@@ -1062,5 +1134,32 @@ impl Sparse {
             }
             Ok(n)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The times decide only on the dense path with 16 heaps of each kind timed, and keep
+    /// the dense path when its heaps cost less than half a sample.
+    #[test]
+    fn the_times_decide_once_enough_heaps_are_timed() {
+        let mut t = PathTimes::default();
+        for _ in 0..15 {
+            t.sampled(Duration::from_micros(100));
+            t.dense(Duration::from_micros(40));
+        }
+        assert_eq!(t.dense_is_faster(true), None, "15 heaps of each: not enough");
+        t.sampled(Duration::from_micros(100));
+        t.dense(Duration::from_micros(40));
+        assert!(t.timed());
+        assert_eq!(t.dense_is_faster(false), None, "only on the dense path");
+        assert_eq!(t.dense_is_faster(true), Some(true), "40 µs against half of 100");
+        for _ in 0..16 {
+            t.dense(Duration::from_micros(80));
+        }
+        // 60 µs a dense heap on average, more than half a sample.
+        assert_eq!(t.dense_is_faster(true), Some(false));
     }
 }
