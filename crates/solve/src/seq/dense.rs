@@ -107,77 +107,15 @@ pub(super) const SAMPLE_EVERY: usize = 64;
 /// on the dense path from the start against 21.7 s by the rule of three quarters, which
 /// left the dense path at 384 536 heaps, where the sampled sparse heaps marked 62 % of
 /// every pair). The sparse games stay far below: Officers marks 13 % of every pair at
-/// 2^15 heaps, Grundy's game 10 %, and fewer as they grow.
-pub(super) fn wants_dense(
-    len: usize,
-    heaps: u64,
-    pairs: u64,
-    every_pair: u64,
-    targeted: bool,
-    left_before: bool,
-) -> bool {
-    let share = if !targeted {
-        every_pair
-    } else if left_before {
-        every_pair - every_pair / 4
-    } else {
-        every_pair * 3 / 8
-    };
+/// 2^15 heaps, Grundy's game 10 %, and fewer as they grow. The measure is of single heaps
+/// sampled on the sparse path, which cost about twice a heap of its batches (8 heaps
+/// sharing a rare pass): 0.007 stays on the dense path from 2^18 heaps on, where its
+/// batched sparse path would be about twice as fast (0.8× main's time at 2^19; timing the
+/// samples against the dense heaps could not tell 0.007 from 0.114 there, whose samples
+/// cost 2.0 and 2.3–3 times a dense heap: sampling a whole batch is the next step).
+pub(super) fn wants_dense(len: usize, heaps: u64, pairs: u64, every_pair: u64, targeted: bool) -> bool {
+    let share = if targeted { every_pair * 3 / 8 } else { every_pair };
     len >= DENSE_FROM && heaps >= 16 && pairs >= share.saturating_mul(heaps)
-}
-
-/// The times that decide whether the dense path goes on: on the dense path, between two
-/// rebuilds, the heaps sampled on the sparse path and the heaps of the dense path that the
-/// main thread computed alone (one thread each: a helper's heaps and shared scans are not
-/// timed).
-#[derive(Clone, Debug, Default)]
-pub(super) struct PathTimes {
-    sampled: Duration,
-    samples: u64,
-    dense: Duration,
-    dense_heaps: u64,
-    /// Whether the dense path was left once because the sparse path was timed faster: it
-    /// is then taken again only by the stricter rule of [`wants_dense`].
-    pub(super) left_dense: bool,
-}
-
-impl PathTimes {
-    /// Heaps of each kind timed before the times decide.
-    const ENOUGH: u64 = 16;
-
-    /// A heap sampled on the sparse path took `t`.
-    pub(super) fn sampled(&mut self, t: Duration) {
-        self.sampled += t;
-        self.samples += 1;
-    }
-
-    /// A heap of the dense path took `t`.
-    fn dense(&mut self, t: Duration) {
-        self.dense += t;
-        self.dense_heaps += 1;
-    }
-
-    /// Whether enough heaps of each path were timed.
-    pub(super) fn timed(&self) -> bool {
-        self.samples >= Self::ENOUGH && self.dense_heaps >= Self::ENOUGH
-    }
-
-    /// On the dense path (`dense`), whether its heaps took less time on average than half
-    /// the sampled heaps of the sparse path; None when not on it or not timed enough (the
-    /// rule by pairs decides). Samples come every [`SAMPLE_EVERY`] heaps among the dense
-    /// ones, so both averages are of heaps of about the same size. A sample is one heap
-    /// alone, which costs about twice a heap of the sparse path itself (batches of 8 heaps
-    /// share their rare pass): 0.007 from 2^18 to 2^19 heaps on one thread, 58 µs a
-    /// sample against 25 µs a heap of the sparse path alone and 53 µs a dense heap, where
-    /// the sparse path was 2.3 times as fast as the dense one (2026-12-06); 0.114 there,
-    /// 121 µs a sample against 41 µs a dense heap, the dense path the faster.
-    pub(super) fn dense_is_faster(&self, dense: bool) -> Option<bool> {
-        if !dense || !self.timed() {
-            return None;
-        }
-        let per = |t: Duration, k: u64| t.as_secs_f64() / k as f64;
-        Some(2.0 * per(self.dense, self.dense_heaps) < per(self.sampled, self.samples))
-    }
 }
 
 /// What one heap of the dense path needs besides the cells: the rules, the kernel, the
@@ -406,11 +344,7 @@ impl Sparse {
         if seen.len() < 1 << 16 {
             seen.resize(1 << 16, 0);
         }
-        let started = Instant::now();
         let answer = dense_heap(&self.heap_job(), &mut seen, cells, n, team);
-        if answer.shared == 0 {
-            self.path_times.dense(started.elapsed());
-        }
         self.seen = seen;
         self.count_dense(&answer);
         answer.value
@@ -1035,7 +969,6 @@ impl Sparse {
                     (g, None)
                 } else {
                     let answer = dense_heap(&job, &mut seen, shared.settled(n), n, None);
-                    self.path_times.dense(started.elapsed());
                     (answer.value, Some(answer))
                 };
                 let wait = self
@@ -1134,32 +1067,5 @@ impl Sparse {
             }
             Ok(n)
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The times decide only on the dense path with 16 heaps of each kind timed, and keep
-    /// the dense path when its heaps cost less than half a sample.
-    #[test]
-    fn the_times_decide_once_enough_heaps_are_timed() {
-        let mut t = PathTimes::default();
-        for _ in 0..15 {
-            t.sampled(Duration::from_micros(100));
-            t.dense(Duration::from_micros(40));
-        }
-        assert_eq!(t.dense_is_faster(true), None, "15 heaps of each: not enough");
-        t.sampled(Duration::from_micros(100));
-        t.dense(Duration::from_micros(40));
-        assert!(t.timed());
-        assert_eq!(t.dense_is_faster(false), None, "only on the dense path");
-        assert_eq!(t.dense_is_faster(true), Some(true), "40 µs against half of 100");
-        for _ in 0..16 {
-            t.dense(Duration::from_micros(80));
-        }
-        // 60 µs a dense heap on average, more than half a sample.
-        assert_eq!(t.dense_is_faster(true), Some(false));
     }
 }

@@ -207,10 +207,6 @@ pub struct Sparse {
     /// Heaps computed on the sparse path (on the dense path, one heap in
     /// [`dense::SAMPLE_EVERY`], to measure what the sparse path would cost).
     sparse_heaps: u64,
-    /// Since the last rebuild, on the dense path: the time of the heaps sampled on the
-    /// sparse path and of the heaps computed on the dense path by the main thread alone,
-    /// and their counts (the rule compares the two, see `seq/dense.rs`).
-    path_times: dense::PathTimes,
     /// Whether the prefix of the dense path is fixed (tests) rather than adapted.
     prefix_fixed: bool,
     /// Heaps of the dense path in a row that needed no second window (see
@@ -641,7 +637,6 @@ impl Sparse {
             len_at_rebuild: 0,
             sparse_at_rebuild: (0, 0),
             sparse_heaps: 0,
-            path_times: dense::PathTimes::default(),
             prefix_fixed: false,
             prefix_quiet: 0,
             dense_rule: None,
@@ -776,20 +771,15 @@ impl Sparse {
         let pairs = self.rare_pairs + self.scanned_pairs - self.targeted_pairs;
         let (heaps0, pairs0) = self.sparse_at_rebuild;
         let every_pair = self.rules.leave_two.len() as u64 * (self.len_at_rebuild + values.len()) as u64 / 4;
-        let times = std::mem::take(&mut self.path_times);
         self.dense = self.dense_rule.unwrap_or_else(|| {
-            times.dense_is_faster(self.dense).unwrap_or_else(|| {
-                dense::wants_dense(
-                    values.len(),
-                    self.sparse_heaps - heaps0,
-                    pairs - pairs0,
-                    every_pair,
-                    self.cpu.targeted().is_some(),
-                    times.left_dense,
-                )
-            })
+            dense::wants_dense(
+                values.len(),
+                self.sparse_heaps - heaps0,
+                pairs - pairs0,
+                every_pair,
+                self.cpu.targeted().is_some(),
+            )
         });
-        self.path_times.left_dense = times.left_dense || (times.timed() && !self.dense);
         self.sparse_at_rebuild = (self.sparse_heaps, pairs);
         self.len_at_rebuild = values.len();
         self.next_rebuild = (values.len() * 2).max(64);
@@ -1163,7 +1153,6 @@ impl Sparse {
         // Options are XORs of values, so below 2^bits; the mex is at most 2^bits.
         let limit = (1usize << bits) + 1;
         self.sparse_heaps += 1;
-        let started = self.dense.then(std::time::Instant::now);
         let mut seen = std::mem::take(&mut self.seen);
         let g = if T::MAX <= 0xFFFF && seen.len() >= 1 << 16 {
             match <&mut [u8; 1 << 16]>::try_from(&mut seen[..1 << 16]) {
@@ -1174,9 +1163,6 @@ impl Sparse {
             self.value_with(cells, n, &mut Wide(&mut seen[..limit], limit - 2), None)
         };
         self.seen = seen;
-        if let Some(t) = started {
-            self.path_times.sampled(t.elapsed());
-        }
         g
     }
 
