@@ -698,34 +698,44 @@ impl<'a> Team<'a> {
     /// [`SPIN_FOR`], then sleeps until the main thread wakes helper `h`. None when the team
     /// stops.
     fn wait_job(&self, last: u32, h: usize) -> Option<u32> {
-        let id = || (self.claim.load(Ordering::Acquire) >> 32) as u32;
-        let fresh = || id() != last;
-        let started = Instant::now();
-        let mut spins = 0u32;
-        while !fresh() {
-            spins += 1;
-            if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || self.stop.load(Ordering::Relaxed))
-            {
-                break;
-            }
-            std::hint::spin_loop();
+        wait_for(
+            || Some((self.claim.load(Ordering::SeqCst) >> 32) as u32).filter(|&id| id != last),
+            &self.stop,
+            &self.sleeping[h],
+        )
+    }
+}
+
+/// Waits until `fresh` gives a value and returns it: spins for [`SPIN_FOR`], then sleeps
+/// with `sleeping` set (the waker clears it and unparks the thread). None once `stop` is set.
+fn wait_for<T>(fresh: impl Fn() -> Option<T>, stop: &AtomicBool, sleeping: &AtomicBool) -> Option<T> {
+    let started = Instant::now();
+    let mut spins = 0u32;
+    while fresh().is_none() {
+        spins += 1;
+        if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || stop.load(Ordering::Relaxed)) {
+            break;
         }
-        loop {
-            if self.stop.load(Ordering::SeqCst) {
-                return None;
-            }
-            let now = id();
-            if now != last {
-                return Some(now);
-            }
-            self.sleeping[h].store(true, Ordering::SeqCst);
-            if fresh() || self.stop.load(Ordering::SeqCst) {
-                self.sleeping[h].store(false, Ordering::Relaxed);
-                continue;
-            }
-            // The timeout only guards against a lost wake-up.
-            std::thread::park_timeout(Duration::from_millis(1));
+        std::hint::spin_loop();
+    }
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return None;
         }
+        if let Some(v) = fresh() {
+            return Some(v);
+        }
+        sleeping.store(true, Ordering::SeqCst);
+        if stop.load(Ordering::SeqCst) {
+            sleeping.store(false, Ordering::Relaxed);
+            continue;
+        }
+        if let Some(v) = fresh() {
+            sleeping.store(false, Ordering::Relaxed);
+            return Some(v);
+        }
+        // The timeout only guards against a lost wake-up.
+        std::thread::park_timeout(Duration::from_millis(1));
     }
 }
 
@@ -845,32 +855,11 @@ impl<'a> Groups<'a> {
     /// groups stop.
     fn wait_post(&self, h: usize, last: u64) -> Option<u64> {
         let slot = &self.slots[h];
-        let started = Instant::now();
-        let mut spins = 0u32;
-        while slot.posted.load(Ordering::Acquire) == last {
-            spins += 1;
-            if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || self.stop.load(Ordering::Relaxed))
-            {
-                break;
-            }
-            std::hint::spin_loop();
-        }
-        loop {
-            if self.stop.load(Ordering::SeqCst) {
-                return None;
-            }
-            let now = slot.posted.load(Ordering::SeqCst);
-            if now != last {
-                return Some(now);
-            }
-            slot.sleeping.store(true, Ordering::SeqCst);
-            if slot.posted.load(Ordering::SeqCst) != last || self.stop.load(Ordering::SeqCst) {
-                slot.sleeping.store(false, Ordering::Relaxed);
-                continue;
-            }
-            // The timeout only guards against a lost wake-up.
-            std::thread::park_timeout(Duration::from_millis(1));
-        }
+        wait_for(
+            || Some(slot.posted.load(Ordering::SeqCst)).filter(|&id| id != last),
+            &self.stop,
+            &slot.sleeping,
+        )
     }
 }
 

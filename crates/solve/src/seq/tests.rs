@@ -1029,6 +1029,47 @@ proptest! {
 /// The codes without a sparse space (the dense path's games).
 const DENSE_CODES: [&str; 5] = ["0.007", "0.114", "0.135", "0.342", "0.414"];
 
+/// The waits of the main thread for a helper that the tests try: none, hours (never
+/// taking a helper's work), and the engine's own.
+const WAITS: [Option<std::time::Duration>; 3] = [
+    Some(std::time::Duration::ZERO),
+    Some(std::time::Duration::from_secs(3600)),
+    None,
+];
+
+/// `count` heaps of dense code `code` on the dense path (a prefix of `prefix` pairs) on 2
+/// and 3 threads, set up by `setup` each time: the reference's values, every heap on the
+/// dense path; `check` then looks at the engine's statistics (threads given).
+fn dense_threads_match_naive(
+    code: usize,
+    prefix: usize,
+    count: u64,
+    setup: impl Fn(&mut sparse::Sparse),
+    check: impl Fn(&sparse::Sparse, usize) -> Result<(), TestCaseError>,
+) -> Result<(), TestCaseError> {
+    let rules = rules_of(DENSE_CODES[code]);
+    let want = naive::values(&rules, count as usize);
+    for threads in [2, 3] {
+        let mut e = forced_threads(&rules, count, threads);
+        let Method::Sparse(s) = &mut e.method else {
+            panic!("not the rare/common method");
+        };
+        s.force_dense(Some(true), prefix);
+        setup(s);
+        for to in [97, 700, 1301, count] {
+            e.compute_to(to.min(count)).unwrap();
+        }
+        let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
+        prop_assert_eq!(&got, &want, "{} on {} threads", DENSE_CODES[code], threads);
+        let Method::Sparse(s) = &e.method else {
+            unreachable!()
+        };
+        prop_assert_eq!(s.dense_heaps, count, "every heap on the dense path");
+        check(s, threads)?;
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     /// The dense path with every targeted scan shared among 2 and 3 threads (in pieces of 1
@@ -1042,30 +1083,13 @@ proptest! {
         piece in 1usize..200,
         wait in 0usize..3,
     ) {
-        let rules = rules_of(DENSE_CODES[code]);
-        let want = naive::values(&rules, count as usize);
-        let wait = [Some(std::time::Duration::ZERO), Some(std::time::Duration::from_secs(3600)), None][wait];
-        for threads in [2, 3] {
-            let mut e = forced_threads(&rules, count, threads);
-            let Method::Sparse(s) = &mut e.method else {
-                panic!("not the rare/common method");
-            };
-            s.force_dense(Some(true), prefix);
-            s.share_dense(1, piece, wait);
-            for to in [97, 700, 1301, count] {
-                e.compute_to(to.min(count)).unwrap();
-            }
-            let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
-            prop_assert_eq!(&got, &want, "{} on {} threads", DENSE_CODES[code], threads);
-            let Method::Sparse(s) = &e.method else {
-                unreachable!()
-            };
-            prop_assert_eq!(s.dense_heaps, count, "every heap on the dense path");
+        dense_threads_match_naive(code, prefix, count, |s| s.share_dense(1, piece, WAITS[wait]), |s, _| {
             // Else this test would prove nothing about the sharing.
             if simd::Cpu::detect().targeted().is_some() && count >= 200 {
                 prop_assert!(s.shared_scans > 0, "no scan shared");
             }
-        }
+            Ok(())
+        })?;
     }
 }
 
@@ -1082,36 +1106,15 @@ proptest! {
         count in 0u64..2500,
         wait in 0usize..3,
     ) {
-        let rules = rules_of(DENSE_CODES[code]);
-        let want = naive::values(&rules, count as usize);
-        let wait = [Some(std::time::Duration::ZERO), Some(std::time::Duration::from_secs(3600)), None][wait];
-        for threads in [2, 3] {
-            let mut e = forced_threads(&rules, count, threads);
-            let Method::Sparse(s) = &mut e.method else {
-                panic!("not the rare/common method");
-            };
-            s.force_dense(Some(true), prefix);
-            s.group_dense(wait);
-            for to in [97, 700, 1301, count] {
-                e.compute_to(to.min(count)).unwrap();
-            }
-            let got: Vec<u64> = (0..count).map(|i| e.get(i)).collect();
-            prop_assert_eq!(&got, &want, "{} on {} threads", DENSE_CODES[code], threads);
-            let Method::Sparse(s) = &e.method else {
-                unreachable!()
-            };
-            prop_assert_eq!(s.dense_heaps, count, "every heap on the dense path");
-            // Else this test would prove nothing about the groups (which need every split rule
-            // to remove threads − 1 tokens or more: 0.414 has groups of 2 only).
+        dense_threads_match_naive(code, prefix, count, |s| s.group_dense(WAITS[wait]), |s, threads| {
+            // Else this test would prove nothing about the groups (which need every split
+            // rule to remove threads − 1 tokens or more: 0.414 has groups of 2 only).
             let least = [3, 3, 3, 2, 1][code];
-            if simd::Cpu::detect().targeted().is_some()
-                && count >= 200
-                && least + 1 >= threads
-                && wait == Some(std::time::Duration::from_secs(3600))
-            {
+            if simd::Cpu::detect().targeted().is_some() && count >= 200 && least + 1 >= threads && wait == 1 {
                 prop_assert!(s.grouped_heaps > 0, "no heap computed by a helper");
             }
-        }
+            Ok(())
+        })?;
     }
 }
 
