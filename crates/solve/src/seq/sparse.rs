@@ -188,8 +188,8 @@ pub struct Sparse {
     /// Whether the dense path on several threads computes heaps in groups where the rules
     /// allow (see `seq/dense.rs`; tests turn it off to test the shared scans).
     dense_groups: bool,
-    /// How long the dense path's main thread waits for a helper's piece before scanning it
-    /// itself (None: about a piece's time; tests set 0 and hours).
+    /// How long the dense path's main thread waits for a helper's piece (or heap of a
+    /// group) before doing it itself (None: about 1.5 times its own; tests set 0 and hours).
     dense_wait: Option<std::time::Duration>,
     /// The thread counts of the dense path, measured apart from the pipeline's.
     dense_tuner: Tuner,
