@@ -136,7 +136,6 @@ pub(super) struct HeapJob<'r> {
 /// What [`dense_heap`] found for a heap: its value from the options it saw, and the window
 /// that held it with the targets left after its scan (the value is the first of them, the
 /// others are the next values that no option it saw has).
-#[derive(Clone)]
 pub(super) struct HeapAnswer {
     pub(super) value: usize,
     /// The window's first value and the targets left in it (all 0 when the value came from
@@ -483,11 +482,7 @@ pub(super) struct Team<'a> {
     found: Mutex<Found>,
     /// The main thread's job counter.
     next_id: AtomicUsize,
-    /// Set when the team is done (or a thread panicked): the helpers return.
-    stop: AtomicBool,
-    /// Whether each helper sleeps, and the helpers (to wake them).
-    sleeping: Vec<AtomicBool>,
-    threads: Vec<OnceLock<std::thread::Thread>>,
+    helpers: Helpers,
     /// How long the main thread waits for a helper's piece before it scans the piece itself
     /// (None: 1.5 times its own slowest piece of the job, and 2 µs).
     wait: Option<Duration>,
@@ -515,9 +510,7 @@ impl<'a> Team<'a> {
                 pieces: 0,
             }),
             next_id: AtomicUsize::new(0),
-            stop: AtomicBool::new(false),
-            sleeping: (0..helpers).map(|_| AtomicBool::new(false)).collect(),
-            threads: (0..helpers).map(|_| OnceLock::new()).collect(),
+            helpers: Helpers::new(helpers),
             wait,
             piece: piece.max(1),
         }
@@ -591,12 +584,8 @@ impl<'a> Team<'a> {
             j.cuts.clone()
         };
         self.claim.store((id as u64) << 32, Ordering::SeqCst);
-        for (h, s) in self.sleeping.iter().enumerate() {
-            if s.swap(false, Ordering::SeqCst) {
-                if let Some(t) = self.threads[h].get() {
-                    t.unpark();
-                }
-            }
+        for h in 0..self.helpers.len() {
+            self.helpers.wake(h);
         }
         let mut local = *targets;
         let mut mine = 0u64;
@@ -629,8 +618,7 @@ impl<'a> Team<'a> {
                     break;
                 }
                 spins += 1;
-                if spins.is_multiple_of(16) && (since.elapsed() >= wait || self.stop.load(Ordering::Relaxed))
-                {
+                if spins.is_multiple_of(16) && (since.elapsed() >= wait || self.helpers.stopped()) {
                     // A helper is late: its pieces here (it drops its answer).
                     self.close(id);
                     for c in (0..pieces).filter(|&c| missing >> c & 1 == 1) {
@@ -698,44 +686,106 @@ impl<'a> Team<'a> {
     /// [`SPIN_FOR`], then sleeps until the main thread wakes helper `h`. None when the team
     /// stops.
     fn wait_job(&self, last: u32, h: usize) -> Option<u32> {
-        wait_for(
-            || Some((self.claim.load(Ordering::SeqCst) >> 32) as u32).filter(|&id| id != last),
-            &self.stop,
-            &self.sleeping[h],
-        )
+        self.helpers.wait(h, || {
+            Some((self.claim.load(Ordering::SeqCst) >> 32) as u32).filter(|&id| id != last)
+        })
     }
 }
 
-/// Waits until `fresh` gives a value and returns it: spins for [`SPIN_FOR`], then sleeps
-/// with `sleeping` set (the waker clears it and unparks the thread). None once `stop` is set.
-fn wait_for<T>(fresh: impl Fn() -> Option<T>, stop: &AtomicBool, sleeping: &AtomicBool) -> Option<T> {
-    let started = Instant::now();
-    let mut spins = 0u32;
-    while fresh().is_none() {
-        spins += 1;
-        if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || stop.load(Ordering::Relaxed)) {
-            break;
+/// The helper threads of a [`Team`] or of [`Groups`]: whether each sleeps, the threads (to
+/// wake them), and the flag that stops them all.
+struct Helpers {
+    /// Set when the work is done (or a thread panicked): the helpers return.
+    stop: AtomicBool,
+    sleeping: Vec<AtomicBool>,
+    threads: Vec<OnceLock<std::thread::Thread>>,
+}
+
+impl Helpers {
+    fn new(helpers: usize) -> Helpers {
+        Helpers {
+            stop: AtomicBool::new(false),
+            sleeping: (0..helpers).map(|_| AtomicBool::new(false)).collect(),
+            threads: (0..helpers).map(|_| OnceLock::new()).collect(),
         }
-        std::hint::spin_loop();
     }
-    loop {
-        if stop.load(Ordering::SeqCst) {
-            return None;
+
+    fn len(&self) -> usize {
+        self.threads.len()
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Runs helper `h`'s work `f` on a thread of scope `s`; the helpers all stop when it
+    /// returns or panics.
+    fn spawn<'s, 'e: 's>(
+        &'e self,
+        s: &'s std::thread::Scope<'s, 'e>,
+        h: usize,
+        f: impl FnOnce() + Send + 's,
+    ) {
+        s.spawn(move || {
+            let _ = self.threads[h].set(std::thread::current());
+            let _stop = StopOnDrop(self);
+            f();
+        });
+    }
+
+    /// Wakes helper `h` if it sleeps.
+    fn wake(&self, h: usize) {
+        if self.sleeping[h].swap(false, Ordering::SeqCst) {
+            if let Some(t) = self.threads[h].get() {
+                t.unpark();
+            }
         }
-        if let Some(v) = fresh() {
-            return Some(v);
+    }
+
+    /// Helper `h` waits until `fresh` gives a value and returns it: spins for [`SPIN_FOR`],
+    /// then sleeps until woken ([`Helpers::wake`]). None once the helpers stop.
+    fn wait<T>(&self, h: usize, fresh: impl Fn() -> Option<T>) -> Option<T> {
+        let sleeping = &self.sleeping[h];
+        let started = Instant::now();
+        let mut spins = 0u32;
+        while fresh().is_none() {
+            spins += 1;
+            if spins.is_multiple_of(64) && (started.elapsed() > SPIN_FOR || self.stopped()) {
+                break;
+            }
+            std::hint::spin_loop();
         }
-        sleeping.store(true, Ordering::SeqCst);
-        if stop.load(Ordering::SeqCst) {
-            sleeping.store(false, Ordering::Relaxed);
-            continue;
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return None;
+            }
+            if let Some(v) = fresh() {
+                return Some(v);
+            }
+            sleeping.store(true, Ordering::SeqCst);
+            if self.stop.load(Ordering::SeqCst) {
+                sleeping.store(false, Ordering::Relaxed);
+                continue;
+            }
+            if let Some(v) = fresh() {
+                sleeping.store(false, Ordering::Relaxed);
+                return Some(v);
+            }
+            // The timeout only guards against a lost wake-up.
+            std::thread::park_timeout(Duration::from_millis(1));
         }
-        if let Some(v) = fresh() {
-            sleeping.store(false, Ordering::Relaxed);
-            return Some(v);
+    }
+}
+
+/// Stops the helpers when dropped (also when a thread panics), waking every one.
+struct StopOnDrop<'h>(&'h Helpers);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop.store(true, Ordering::SeqCst);
+        for t in self.0.threads.iter().filter_map(|t| t.get()) {
+            t.unpark();
         }
-        // The timeout only guards against a lost wake-up.
-        std::thread::park_timeout(Duration::from_millis(1));
     }
 }
 
@@ -752,8 +802,6 @@ struct Slot {
     /// The group posted: (its number, its first heap, the heap of this slot, prefix, limit).
     job: Mutex<(u64, usize, usize, usize, usize)>,
     answer: Mutex<Option<HeapAnswer>>,
-    sleeping: AtomicBool,
-    thread: OnceLock<std::thread::Thread>,
 }
 
 /// The threads that compute the heaps of the dense path in groups: heaps n, n + 1, ...,
@@ -761,16 +809,15 @@ struct Slot {
 /// n + i are heaps below n + i − j, all settled), the main thread heap n and helper i − 1
 /// heap n + i. A helper sees only the heaps below n: the options of heap n + i that leave
 /// one heap of n or more come after ([`HeapAnswer::without`]). The main thread never waits
-/// long: a heap whose helper has not started it is the main thread's, and one not done
-/// within about 1.5 times the main thread's own heap is computed again by the main thread
-/// (the helper's answer then comes too late and is dropped).
+/// long: a heap not done within about 1.5 times the main thread's own is the main
+/// thread's (a helper that had not started it never will; one that had drops its late
+/// answer).
 pub(super) struct Groups<'a> {
     cells: &'a SharedCells,
     rules: &'a SplitRules,
     isa: Option<TargetIsa>,
     slots: Vec<Slot>,
-    /// Set when the group is done (or a thread panicked): the helpers return.
-    stop: AtomicBool,
+    helpers: Helpers,
 }
 
 impl<'a> Groups<'a> {
@@ -786,11 +833,9 @@ impl<'a> Groups<'a> {
                     done: AtomicU64::new(0),
                     job: Mutex::new((0, 0, 0, 0, 0)),
                     answer: Mutex::new(None),
-                    sleeping: AtomicBool::new(false),
-                    thread: OnceLock::new(),
                 })
                 .collect(),
-            stop: AtomicBool::new(false),
+            helpers: Helpers::new(helpers),
         }
     }
 
@@ -799,11 +844,7 @@ impl<'a> Groups<'a> {
         let slot = &self.slots[h];
         *slot.job.lock().unwrap_or_else(|e| e.into_inner()) = (id, first, heap, prefix, limit);
         slot.posted.store(id, Ordering::SeqCst);
-        if slot.sleeping.swap(false, Ordering::SeqCst) {
-            if let Some(t) = slot.thread.get() {
-                t.unpark();
-            }
-        }
+        self.helpers.wake(h);
     }
 
     /// Helper `h`'s answer for group `id`, waiting for it at most `wait`; None when it is
@@ -815,7 +856,7 @@ impl<'a> Groups<'a> {
         let mut spins = 0u32;
         while slot.done.load(Ordering::Acquire) != id {
             spins += 1;
-            if spins.is_multiple_of(16) && (since.elapsed() >= wait || self.stop.load(Ordering::Relaxed)) {
+            if spins.is_multiple_of(16) && (since.elapsed() >= wait || self.helpers.stopped()) {
                 slot.claimed.fetch_max(id, Ordering::AcqRel);
                 return None;
             }
@@ -830,10 +871,11 @@ impl<'a> Groups<'a> {
         let slot = &self.slots[h];
         let mut seen = vec![0u8; 1 << 16];
         let mut last = 0;
-        while let Some(id) = self.wait_post(h, last) {
-            last = id;
+        while let Some(posted) = self.wait_post(h, last) {
+            // The job may be of a group posted after `posted` (then the next wait returns
+            // at once).
             let (id, first, heap, prefix, limit) = *slot.job.lock().unwrap_or_else(|e| e.into_inner());
-            last = last.max(id);
+            last = posted.max(id);
             if slot.claimed.fetch_max(id, Ordering::AcqRel) >= id {
                 continue;
             }
@@ -855,35 +897,9 @@ impl<'a> Groups<'a> {
     /// groups stop.
     fn wait_post(&self, h: usize, last: u64) -> Option<u64> {
         let slot = &self.slots[h];
-        wait_for(
-            || Some(slot.posted.load(Ordering::SeqCst)).filter(|&id| id != last),
-            &self.stop,
-            &slot.sleeping,
-        )
-    }
-}
-
-/// Stops the groups when dropped (also when the main thread panics), waking every helper.
-struct StopGroups<'g, 'a>(&'g Groups<'a>);
-
-impl Drop for StopGroups<'_, '_> {
-    fn drop(&mut self) {
-        self.0.stop.store(true, Ordering::SeqCst);
-        for t in self.0.slots.iter().filter_map(|s| s.thread.get()) {
-            t.unpark();
-        }
-    }
-}
-
-/// Stops the team when dropped (also when the main thread panics), waking every helper.
-struct StopTeam<'t, 'a>(&'t Team<'a>);
-
-impl Drop for StopTeam<'_, '_> {
-    fn drop(&mut self) {
-        self.0.stop.store(true, Ordering::SeqCst);
-        for t in self.0.threads.iter().filter_map(|t| t.get()) {
-            t.unpark();
-        }
+        self.helpers.wait(h, || {
+            Some(slot.posted.load(Ordering::SeqCst)).filter(|&id| id != last)
+        })
     }
 }
 
@@ -910,20 +926,15 @@ impl Sparse {
         let isa = self.cpu.targeted();
         let shared = SharedCells::new(cells, to);
         let groups = Groups::new(&shared, &rules, isa, size - 1);
-        let mut seen = std::mem::take(&mut self.seen);
-        if seen.len() < 1 << 16 {
-            seen.resize(1 << 16, 0);
-        }
-        let done = std::thread::scope(|s| {
-            for h in 0..groups.slots.len() {
+        // The main thread's option set for the dense path (the sampled heaps use the
+        // engine's own).
+        let mut seen = vec![0u8; 1 << 16];
+        std::thread::scope(|s| {
+            for h in 0..groups.helpers.len() {
                 let groups = &groups;
-                s.spawn(move || {
-                    let _ = groups.slots[h].thread.set(std::thread::current());
-                    let _stop = StopGroups(groups);
-                    groups.help(h);
-                });
+                groups.helpers.spawn(s, h, move || groups.help(h));
             }
-            let _stop = StopGroups(&groups);
+            let _stop = StopOnDrop(&groups.helpers);
             let mut n = from;
             let mut id = 0u64;
             let mut late = Vec::with_capacity(rules.leave_one.len());
@@ -949,9 +960,7 @@ impl Sparse {
                 let started = Instant::now();
                 // (G(n), the dense path's answer: None for a sample).
                 let (value, first) = if sampled && n.is_multiple_of(SAMPLE_EVERY) {
-                    self.seen = std::mem::take(&mut seen);
                     let g = self.value_of(shared.settled(n), n);
-                    seen = std::mem::take(&mut self.seen);
                     if g > u16::MAX as usize || g > Rare::MAX_VALUE {
                         return Err(n);
                     }
@@ -1006,9 +1015,7 @@ impl Sparse {
                 n = end;
             }
             Ok(n)
-        });
-        self.seen = seen;
-        done
+        })
     }
 
     /// Computes the heaps `from..to` on the dense path with a [`Team`] of `threads` threads
@@ -1026,15 +1033,11 @@ impl Sparse {
         let shared = SharedCells::new(cells, to);
         let team = Team::new(&shared, threads.max(2) - 1, self.dense_wait, self.dense_piece);
         std::thread::scope(|s| {
-            for h in 0..team.sleeping.len() {
+            for h in 0..team.helpers.len() {
                 let team = &team;
-                s.spawn(move || {
-                    let _ = team.threads[h].set(std::thread::current());
-                    let _stop = StopTeam(team);
-                    team.help(h);
-                });
+                team.helpers.spawn(s, h, move || team.help(h));
             }
-            let _stop = StopTeam(&team);
+            let _stop = StopOnDrop(&team.helpers);
             let mut n = from;
             while n < to && self.dense && self.max_value < 1 << 15 {
                 let g = if !n.is_multiple_of(SAMPLE_EVERY) || self.dense_rule.is_some() {

@@ -849,6 +849,12 @@ impl Sparse {
         self.dense_tuner.forced = forced;
     }
 
+    /// The rules of the game, by removal count (tests).
+    #[cfg(test)]
+    pub(crate) fn split_rules(&self) -> &SplitRules {
+        &self.rules
+    }
+
     /// Computes the dense path on several threads in groups of heaps, the main thread
     /// waiting `wait` for a helper's heap (tests).
     #[cfg(test)]
