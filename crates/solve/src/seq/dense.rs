@@ -17,13 +17,13 @@
 //! Without AVX-512 VBMI every pair is marked (a byte store per pair), still without the rare
 //! pass.
 //!
-//! The path is chosen at each rebuild of the split (the heap count doubles between two) by
-//! [`wants_dense`]: from 2^13 heaps, when the heaps computed on the sparse path since the
-//! last rebuild marked three eighths of all their pairs or more on average (rare pairs and
-//! pairs of the marking scan; not those of its targeted scan, which is as cheap per pair).
-//! On the dense path one heap in [`SAMPLE_EVERY`] is still computed on the sparse path to
-//! keep that measure, and the rare list and the value counts are kept up to date, so a
-//! later rebuild may go back to the sparse path. Games with a sparse space (Officers,
+//! The path is chosen every eighth of the heaps so far ([`rule_after`]) by [`wants_dense`]:
+//! from 2^13 heaps, when the heaps computed on the sparse path since it was last chosen
+//! marked three eighths of all their pairs or more on average (rare pairs and pairs of the
+//! marking scan; not those of its targeted scan, which is as cheap per pair). On the dense
+//! path one heap in [`SAMPLE_EVERY`] is still computed on the sparse path to keep that
+//! measure, and the rare list and the value counts are kept up to date, so the path may go
+//! back to the sparse one. Games with a sparse space (Officers,
 //! Grundy's game, 0.106) mark about a tenth of all pairs or fewer (fewer as they grow) and
 //! never take it.
 //!
@@ -87,35 +87,53 @@ pub(super) const SHRINK_AFTER: usize = 8;
 pub(super) const DENSE_FROM: usize = 1 << 13;
 
 /// Heaps computed on the sparse path after a resume (from known values) before the dense
-/// rule is applied: the next rebuild comes that soon.
+/// rule is applied.
 pub(super) const RESUME_MEASURE: usize = 2048;
 
 /// On the dense path, heap n with n % `SAMPLE_EVERY` = 0 is computed on the sparse path
 /// all the same (the same value), to measure what the sparse path would cost now.
 pub(super) const SAMPLE_EVERY: usize = 64;
 
+/// The heap count at which the dense rule is applied next, having been applied at `len`
+/// heaps: an eighth of the heaps later, at least 16 samples later. A game may change its
+/// character within a doubling of the heap count: 0.007 marks 63 % of every pair from 2^17
+/// to 2^18 heaps (the dense path is faster) and 29 % from 2^18 to 2^19 (the sparse path is
+/// 1.5 times faster on one thread); applied at the rebuilds of the split only (every
+/// doubling), the rule kept 0.007 on the dense path to 2^19.
+pub(super) fn rule_after(len: usize) -> usize {
+    len + (len / 8).max(16 * SAMPLE_EVERY)
+}
+
 /// Whether the heaps from `len` on are computed on the dense path, `heaps` heaps since the
-/// last rebuild having been computed on the sparse path (all of them, or a sample on the
-/// dense path) and having marked `pairs` pairs one by one (rare pairs and pairs of the
-/// marking scan; the sparse path's own targeted scan, while values are below 512, costs
+/// rule was last applied having been computed on the sparse path (all of them, or a sample
+/// on the dense path) and having marked `pairs` pairs one by one (rare pairs and pairs of
+/// the marking scan; the sparse path's own targeted scan, while values are below 512, costs
 /// about what the dense path's does per pair, so its pairs do not count), when every heap
-/// since the last rebuild has `every_pair` pairs on average: from [`DENSE_FROM`] heaps,
-/// when the sparse path marked three eighths of every pair or more per heap with the
-/// targeted scan (`targeted`), all of them or more without (the dense path then marks every
-/// pair: no better than the sparse path, but no worse). The dense path's targeted scan
-/// costs well under half of a marked pair (2026-12-06: 0.114 to 2^19 on two threads, 17.2 s
-/// on the dense path from the start against 21.7 s by the rule of three quarters, which
-/// left the dense path at 384 536 heaps, where the sampled sparse heaps marked 62 % of
-/// every pair). The sparse games stay far below: Officers marks 13 % of every pair at
-/// 2^15 heaps, Grundy's game 10 %, and fewer as they grow. The measure is of single heaps
-/// sampled on the sparse path, which cost about twice a heap of its batches (8 heaps
-/// sharing a rare pass): 0.007 stays on the dense path from 2^18 heaps on, where its
-/// batched sparse path would be about twice as fast (0.8× main's time at 2^19; timing the
-/// samples against the dense heaps could not tell 0.007 from 0.114 there, whose samples
-/// cost 2.0 and 2.3–3 times a dense heap: sampling a whole batch is the next step).
-pub(super) fn wants_dense(len: usize, heaps: u64, pairs: u64, every_pair: u64, targeted: bool) -> bool {
+/// since then has `every_pair` pairs on average: from [`DENSE_FROM`] heaps, when the sparse
+/// path marked three eighths of every pair or more per heap with the targeted scan
+/// (`targeted`), all of them or more without (the dense path then marks every pair: no
+/// better than the sparse path, but no worse). None when fewer than 16 heaps were measured
+/// (the path stays as it is). On one thread the sparse path's time per heap is about 2.4
+/// times the dense path's times the share of pairs it marks (2026-12-06, 2^18 to 2^19 heaps:
+/// 0.007 marks 29 % and takes 0.69 of the dense path's time, 0.114 marks 61 % and takes
+/// 1.51 of it), so three eighths is about where they meet; the dense path's targeted scan
+/// costs well under half of a marked pair. The sparse games stay far below: Officers marks
+/// 13 % of every pair at 2^15 heaps, Grundy's game 10 %, and fewer as they grow.
+pub(super) fn wants_dense(
+    len: usize,
+    heaps: u64,
+    pairs: u64,
+    every_pair: u64,
+    targeted: bool,
+) -> Option<bool> {
+    if len < DENSE_FROM {
+        return Some(false);
+    }
+    if heaps < 16 {
+        return None;
+    }
     let share = if targeted { every_pair * 3 / 8 } else { every_pair };
-    len >= DENSE_FROM && heaps >= 16 && pairs >= share.saturating_mul(heaps)
+    Some(pairs >= share.saturating_mul(heaps))
 }
 
 /// What one heap of the dense path needs besides the cells: the rules, the kernel, the
@@ -978,9 +996,7 @@ impl Sparse {
                     if let Some(answer) = answer {
                         this.count_dense(answer);
                     }
-                    if this.wants_rebuild(m + 1) {
-                        this.rebuild(shared.settled(m + 1));
-                    }
+                    this.after_settled(shared.settled(m + 1));
                 };
                 settle(self, n, first.as_ref(), value);
                 for m in n + 1..end {
@@ -1053,9 +1069,7 @@ impl Sparse {
                 shared.write(n, g as u16);
                 self.note(n, g);
                 n += 1;
-                if self.wants_rebuild(n) {
-                    self.rebuild(shared.settled(n));
-                }
+                self.after_settled(shared.settled(n));
             }
             Ok(n)
         })

@@ -196,14 +196,16 @@ pub struct Sparse {
     /// Windows of targets of the dense path that were all witnessed, so that the pairs were
     /// scanned again for the next window (statistics, see `seq/dense.rs`).
     pub window_rescans: u64,
-    /// Whether heaps are computed on the dense path (chosen at each rebuild, see
-    /// `seq/dense.rs`).
+    /// Whether heaps are computed on the dense path (chosen by the dense rule every eighth
+    /// of the heaps so far, see `seq/dense.rs`).
     dense: bool,
-    /// Heaps when the split was last rebuilt.
-    len_at_rebuild: usize,
+    /// Heaps when the dense rule was last applied.
+    len_at_rule: usize,
     /// Heaps computed on the sparse path, and the pairs they looked at (rare pairs and
-    /// scanned pairs), when the split was last rebuilt: the measure of the dense rule.
-    sparse_at_rebuild: (u64, u64),
+    /// scanned pairs), when the dense rule was last applied: its measure.
+    sparse_at_rule: (u64, u64),
+    /// Heaps at which the dense rule is applied next ([`dense::rule_after`]).
+    next_rule: usize,
     /// Heaps computed on the sparse path (on the dense path, one heap in
     /// [`dense::SAMPLE_EVERY`], to measure what the sparse path would cost).
     sparse_heaps: u64,
@@ -634,8 +636,9 @@ impl Sparse {
             dense_wait: None,
             dense_tuner: Tuner::with_tries_of(dense::MIN_TRIAL),
             dense: false,
-            len_at_rebuild: 0,
-            sparse_at_rebuild: (0, 0),
+            len_at_rule: 0,
+            sparse_at_rule: (0, 0),
+            next_rule: 0,
             sparse_heaps: 0,
             prefix_fixed: false,
             prefix_quiet: 0,
@@ -654,11 +657,10 @@ impl Sparse {
             s.count(n, v.get());
         }
         s.rebuild(values);
-        if values.len() >= dense::DENSE_FROM {
-            // A resumed run has no measure for the dense rule yet (see `seq/dense.rs`):
-            // rebuild again soon, not only once the heaps have doubled.
-            s.next_rebuild = values.len() + dense::RESUME_MEASURE;
-        }
+        // A resumed run has no measure for the dense rule yet (see `seq/dense.rs`): the
+        // heaps from here on are computed on the sparse path until it has one.
+        s.len_at_rule = values.len();
+        s.next_rule = values.len() + dense::RESUME_MEASURE;
         s
     }
 
@@ -766,23 +768,44 @@ impl Sparse {
             }
         }
         self.rare_at_rebuild = self.rare.len();
-        // The path of the heaps to come, from what the sparse path cost per heap since the
-        // last rebuild (see `seq/dense.rs`): the pairs marked one by one.
-        let pairs = self.rare_pairs + self.scanned_pairs - self.targeted_pairs;
-        let (heaps0, pairs0) = self.sparse_at_rebuild;
-        let every_pair = self.rules.leave_two.len() as u64 * (self.len_at_rebuild + values.len()) as u64 / 4;
-        self.dense = self.dense_rule.unwrap_or_else(|| {
-            dense::wants_dense(
-                values.len(),
-                self.sparse_heaps - heaps0,
-                pairs - pairs0,
-                every_pair,
-                self.cpu.targeted().is_some(),
-            )
-        });
-        self.sparse_at_rebuild = (self.sparse_heaps, pairs);
-        self.len_at_rebuild = values.len();
         self.next_rebuild = (values.len() * 2).max(64);
+    }
+
+    /// Chooses the path of the heaps from `len` on, from what the sparse path cost per heap
+    /// since the rule was last applied (see `seq/dense.rs`): the pairs marked one by one.
+    /// Without enough heaps measured, the path stays and the measure goes on.
+    fn apply_dense_rule(&mut self, len: usize) {
+        let pairs = self.rare_pairs + self.scanned_pairs - self.targeted_pairs;
+        let (heaps0, pairs0) = self.sparse_at_rule;
+        let every_pair = self.rules.leave_two.len() as u64 * (self.len_at_rule + len) as u64 / 4;
+        let wants = dense::wants_dense(
+            len,
+            self.sparse_heaps - heaps0,
+            pairs - pairs0,
+            every_pair,
+            self.cpu.targeted().is_some(),
+        );
+        self.next_rule = dense::rule_after(len);
+        if let Some(dense) = wants {
+            self.dense = self.dense_rule.unwrap_or(dense);
+            self.sparse_at_rule = (self.sparse_heaps, pairs);
+            self.len_at_rule = len;
+        }
+    }
+
+    /// Rebuilds the split and applies the dense rule when they are due, `values` being the
+    /// heaps settled so far (one heap at a time).
+    fn after_settled<T: Cell>(&mut self, values: &[T]) {
+        let len = values.len();
+        if len >= self.next_rebuild
+            || (self.rare.len() > 2 * self.rare_at_rebuild + 256
+                && len >= self.next_rebuild / 2 + self.next_rebuild / 4)
+        {
+            self.rebuild(values);
+        }
+        if len >= self.next_rule {
+            self.apply_dense_rule(len);
+        }
     }
 
     /// The heap-parity split that leaves the fewest heaps rare with the counts so far, and
@@ -849,6 +872,12 @@ impl Sparse {
         self.dense_tuner.forced = forced;
     }
 
+    /// Heaps when the dense rule was last applied (tests).
+    #[cfg(test)]
+    pub(crate) fn len_at_rule(&self) -> usize {
+        self.len_at_rule
+    }
+
     /// The rules of the game, by removal count (tests).
     #[cfg(test)]
     pub(crate) fn split_rules(&self) -> &SplitRules {
@@ -896,7 +925,8 @@ impl Sparse {
             {
                 // The dense path shares its long scans among the threads (see
                 // `seq/dense.rs`), when that was measured faster (as for the pipeline).
-                let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
+                let end =
+                    to.min((n + (n / 16).max(4096)).min(self.next_rebuild.min(self.next_rule).max(n + 1)));
                 let started = std::time::Instant::now();
                 self.dense_tuner.up_to(threads);
                 let use_threads = self.dense_tuner.next_threads();
@@ -933,7 +963,7 @@ impl Sparse {
                 continue;
             }
             // Chunks end at rebuilds, so the split adapts as on one thread.
-            let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.max(n + 1)));
+            let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.min(self.next_rule).max(n + 1)));
             if self.dense || (self.max_value < 32 && !self.tuner.forced) {
                 // The dense path without the targeted scan runs on one thread (see
                 // `seq/dense.rs`). Values below 32 take one-word option sets on one thread, faster than the
@@ -967,6 +997,9 @@ impl Sparse {
             n = end;
             if n >= self.next_rebuild || self.rare.len() > 2 * self.rare_at_rebuild + 256 {
                 self.rebuild(&cells[..n]);
+            }
+            if n >= self.next_rule {
+                self.apply_dense_rule(n);
             }
         }
         Ok(())
@@ -1005,18 +1038,9 @@ impl Sparse {
                 self.settle(cells, n, g);
                 n += 1;
             }
-            if self.wants_rebuild(n) {
-                self.rebuild(&cells[..n]);
-            }
+            self.after_settled(&cells[..n]);
         }
         Ok(())
-    }
-
-    /// Whether the split is rebuilt once `len` heaps are settled (one heap at a time).
-    fn wants_rebuild(&self, len: usize) -> bool {
-        len >= self.next_rebuild
-            || (self.rare.len() > 2 * self.rare_at_rebuild + 256
-                && len >= self.next_rebuild / 2 + self.next_rebuild / 4)
     }
 
     /// The first heap computed in batches.
@@ -1544,5 +1568,25 @@ mod rare_below_tests {
             let top = (1usize << Rare::HEAP_BITS) - 1;
             prop_assert_eq!((Rare::new(top, v).heap(), Rare::new(top, v).value()), (top, v));
         }
+    }
+}
+
+#[cfg(test)]
+mod dense_rule_tests {
+    use super::dense::{rule_after, wants_dense, SAMPLE_EVERY};
+
+    /// The rule is applied an eighth of the heaps later, at least 16 samples later; it keeps
+    /// the path while it has measured fewer than 16 heaps, takes the dense path at three
+    /// eighths of every pair marked, never below 2^13 heaps.
+    #[test]
+    fn the_dense_rule_decides_from_its_measure() {
+        assert_eq!(rule_after(1 << 18), (1 << 18) + (1 << 15));
+        assert_eq!(rule_after(1 << 13), (1 << 13) + 16 * SAMPLE_EVERY);
+        assert_eq!(wants_dense(1 << 16, 15, u64::MAX, 1, true), None);
+        assert_eq!(wants_dense(1 << 16, 16, 6 * 16, 16, true), Some(true));
+        assert_eq!(wants_dense(1 << 16, 16, 5 * 16, 16, true), Some(false));
+        assert_eq!(wants_dense(1 << 16, 16, 15 * 16, 16, false), Some(false));
+        assert_eq!(wants_dense(1 << 16, 16, 16 * 16, 16, false), Some(true));
+        assert_eq!(wants_dense(1 << 12, 16, u64::MAX, 1, true), Some(false));
     }
 }

@@ -1269,3 +1269,25 @@ fn a_resumed_run_takes_the_dense_path_again() {
     );
     assert!((0..count).all(|i| e.get(i) == whole.get(i)));
 }
+
+/// The dense rule is applied every eighth of the heaps so far, not only at the rebuilds of
+/// the split (every doubling): a game may change its character within a doubling (0.007
+/// between 2^18 and 2^19 heaps, see `seq/dense.rs`).
+#[test]
+fn the_dense_rule_is_applied_every_eighth_of_the_heaps() {
+    let rules = rules_of("0.342");
+    let count = 30_000;
+    let mut e = SeqEngine::new(&rules, count, StoreOptions::default()).unwrap();
+    e.use_period(false);
+    e.compute_to(count).unwrap();
+    let Method::Sparse(s) = &e.method else {
+        panic!("not the rare/common method");
+    };
+    // The split was last rebuilt at 2^14 heaps or about; the rule since, at least twice.
+    let last = s.len_at_rule() as u64;
+    assert!(
+        last > count - count / 8 - 1024,
+        "the rule was last applied at {last} heaps"
+    );
+    assert!(s.is_dense(), "0.342 left the dense path");
+}
