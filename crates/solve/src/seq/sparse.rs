@@ -657,8 +657,8 @@ impl Sparse {
             s.count(n, v.get());
         }
         s.rebuild(values);
-        // A resumed run has no measure for the dense rule yet (see `seq/dense.rs`): the
-        // heaps from here on are computed on the sparse path until it has one.
+        // The dense rule is first applied a little way on (see `seq/dense.rs`): a resumed
+        // run has no measure yet, and its heaps are computed on the sparse path until then.
         s.len_at_rule = values.len();
         s.next_rule = values.len() + dense::RESUME_MEASURE;
         s
