@@ -299,7 +299,8 @@ pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
     let mut progress = |pr: &grundy_solve::search::Progress| {
         let now = start.elapsed();
         if pace.due(now) {
-            eprintln!("{}", progress_line(pr, now.as_secs_f64()));
+            let heap = grundy_core::memory::counting().then(grundy_core::memory::in_use);
+            eprintln!("{}", progress_line(pr, heap, now.as_secs_f64()));
         }
     };
     let checkpointed = args.checkpoint.is_some() || args.resume.is_some();
@@ -682,8 +683,10 @@ impl Pace {
     }
 }
 
-/// One progress line of the pruned search, `secs` seconds into it.
-fn progress_line(pr: &grundy_solve::search::Progress, secs: f64) -> String {
+/// One progress line of the pruned search, `secs` seconds into it: the shared table's
+/// size, and the whole heap in use (`heap`, when it is counted: the threads' own tables
+/// grow too, within half the memory budget together).
+fn progress_line(pr: &grundy_solve::search::Progress, heap: Option<usize>, secs: f64) -> String {
     let what = if pr.moves == 0 {
         "valuing the position".to_string()
     } else if pr.moves_done < pr.moves {
@@ -691,8 +694,11 @@ fn progress_line(pr: &grundy_solve::search::Progress, secs: f64) -> String {
     } else {
         format!("all {} moves settled, valuing the position", pr.moves)
     };
+    let heap = heap
+        .map(|b| format!(", heap {}", grundy_solve::dense::human_bytes(b as u64)))
+        .unwrap_or_default();
     format!(
-        "grundy: {what} ({:.1} M search nodes, table {}, {secs:.1} s)",
+        "grundy: {what} ({:.1} M search nodes, table {}{heap}, {secs:.1} s)",
         pr.stats.nodes as f64 / 1e6,
         grundy_solve::dense::human_bytes(pr.table_bytes as u64),
     )
@@ -729,10 +735,16 @@ mod tests {
             table_bytes: 8 << 20,
         };
         assert_eq!(
-            progress_line(&pr, 8.1),
+            progress_line(&pr, None, 8.1),
             "grundy: 6 of 67 moves settled (5.3 M search nodes, table 8.0 MiB, 8.1 s)"
         );
+        assert_eq!(
+            progress_line(&pr, Some(3 << 29), 8.1),
+            "grundy: 6 of 67 moves settled (5.3 M search nodes, table 8.0 MiB, heap 1.5 GiB, 8.1 s)"
+        );
         pr.moves_done = 67;
-        assert!(progress_line(&pr, 9.0).starts_with("grundy: all 67 moves settled, valuing the position"));
+        assert!(
+            progress_line(&pr, None, 9.0).starts_with("grundy: all 67 moves settled, valuing the position")
+        );
     }
 }
