@@ -925,8 +925,7 @@ impl Sparse {
             {
                 // The dense path shares its long scans among the threads (see
                 // `seq/dense.rs`), when that was measured faster (as for the pipeline).
-                let end =
-                    to.min((n + (n / 16).max(4096)).min(self.next_rebuild.min(self.next_rule).max(n + 1)));
+                let end = self.chunk_end(n, to);
                 let started = std::time::Instant::now();
                 self.dense_tuner.up_to(threads);
                 let use_threads = self.dense_tuner.next_threads();
@@ -962,8 +961,7 @@ impl Sparse {
                 n = end;
                 continue;
             }
-            // Chunks end at rebuilds, so the split adapts as on one thread.
-            let end = to.min((n + (n / 16).max(4096)).min(self.next_rebuild.min(self.next_rule).max(n + 1)));
+            let end = self.chunk_end(n, to);
             if self.dense || (self.max_value < 32 && !self.tuner.forced) {
                 // The dense path without the targeted scan runs on one thread (see
                 // `seq/dense.rs`). Values below 32 take one-word option sets on one thread, faster than the
@@ -1003,6 +1001,13 @@ impl Sparse {
             }
         }
         Ok(())
+    }
+
+    /// The end of the next chunk of [`Sparse::compute_parallel`] from heap `n` (below `to`):
+    /// a sixteenth of the heaps so far, at least 4096, and no further than the next rebuild
+    /// of the split or application of the dense rule, so that both come as on one thread.
+    fn chunk_end(&self, n: usize, to: usize) -> usize {
+        to.min((n + (n / 16).max(4096)).min(self.next_rebuild.min(self.next_rule).max(n + 1)))
     }
 
     /// Computes `cells[from..to]` from `cells[..from]`. Stops early and returns the index

@@ -1283,7 +1283,8 @@ fn the_dense_rule_is_applied_every_eighth_of_the_heaps() {
     let Method::Sparse(s) = &e.method else {
         panic!("not the rare/common method");
     };
-    // The split was last rebuilt at 2^14 heaps or about; the rule since, at least twice.
+    // The split was last rebuilt at 2^14 heaps or about; the rule was applied since, last
+    // within the last eighth of the heaps.
     let last = s.len_at_rule() as u64;
     assert!(
         last > count - count / 8 - 1024,
