@@ -92,7 +92,7 @@ fn a_tight_budget_slows_the_search_but_does_not_stop_it() {
     let v: serde_json::Value = serde_json::from_str(&stdout_of(&out)).unwrap();
     assert_eq!(v["grundy"], 1);
     // A long search is announced with its estimate, and keeps no limit on entries held.
-    let out = no_db(&["solve", "cram", "7x7", "--timeout", "0.5"]);
+    let out = no_db(&["solve", "cram", "7x7", "-j", "2", "--timeout", "0.5"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     let err = stderr_of(&out);
     assert!(
@@ -100,6 +100,17 @@ fn a_tight_budget_slows_the_search_but_does_not_stop_it() {
         "{err}"
     );
     assert!(!err.contains("gave up after storing"), "{err}");
+    // On two threads the notice gives what the three tables may take together.
+    assert!(
+        err.contains("with 2 threads, each with its own table beside the shared one, up to about"),
+        "{err}"
+    );
+    let out = no_db(&["solve", "cram", "7x7", "-j", "1", "--timeout", "0.3"]);
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("a long search") && !err.contains("threads, each"),
+        "{err}"
+    );
     // The value alone is estimated apart (about a third of the analysis): 7x7 is not a long
     // search then, 5x10 is.
     let out = no_db(&["solve", "cram", "7x7", "--value-only", "--timeout", "0.3"]);
