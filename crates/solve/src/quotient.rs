@@ -2047,6 +2047,64 @@ mod tests {
         assert!(rows >= 4);
     }
 
+    /// The quotients of every octal code 0.d1d2 and 0.d1d2d3 agree with those of MisereSolver,
+    /// Plambeck and Siegel's program (tests/data/quotients-miseresolver.tsv, made by
+    /// tests/data/miseresolver/run.sh from CGSuite's copy of it): the order of the quotient
+    /// of heaps 0..=m at every heap m both reached (to 30 at most here, each construction
+    /// held to 5000 states a step: 9761 heaps compared in all, 2026-12-06), and the size of
+    /// the P-portion at the last heap this engine reached (MisereSolver reached it for every
+    /// code).
+    #[test]
+    fn quotients_agree_with_miseresolver() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/quotients-miseresolver.tsv"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        // code -> [(order, P-portion size)] by heap.
+        let mut theirs: std::collections::BTreeMap<&str, Vec<(usize, usize)>> = Default::default();
+        for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 4, "{line}");
+            let heap: usize = f[1].parse().unwrap();
+            let rows = theirs.entry(f[0]).or_insert_with(|| vec![(1, 0)]);
+            assert_eq!(
+                rows.len(),
+                heap,
+                "{line}: the heaps of a code follow each other from 1"
+            );
+            rows.push((f[2].parse().unwrap(), f[3].parse().unwrap()));
+        }
+        assert!(theirs.len() >= 500, "{} codes", theirs.len());
+        let (mut orders, mut portions) = (0, 0);
+        for (code, rows) in &theirs {
+            let mut q = Quotient::new(read_code(code)).with_max_states(5_000);
+            let _ = q.extend_to(30);
+            let reached = (q.heaps() as usize).min(rows.len() - 1);
+            for (m, &(order, _)) in rows.iter().enumerate().take(reached + 1).skip(1) {
+                assert_eq!(
+                    q.orders()[m],
+                    order,
+                    "{code}: the order of the quotient of heaps 0..={m}"
+                );
+                orders += 1;
+            }
+            if (q.heaps() as usize) < rows.len() {
+                let m = q.heaps() as usize;
+                assert_eq!(
+                    q.p_portion().len(),
+                    rows[m].1,
+                    "{code}: the P-portion of heaps 0..={m}"
+                );
+                portions += 1;
+            }
+        }
+        assert!(
+            orders >= 9000 && portions >= 500,
+            "{orders} orders, {portions} P-portions compared"
+        );
+    }
+
     /// Plambeck and Siegel (2008): every misère quotient of a set of games that holds a
     /// nonzero game has even order (as stated by Rubinstein-Salzedo and Zhou, arXiv
     /// 2603.18244). Quotients of heaps up to 8 of every code of `codes()`; those that stop at
