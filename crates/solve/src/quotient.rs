@@ -2009,15 +2009,19 @@ mod tests {
         HeapRules::take_break(&digits, &[], repeat).unwrap()
     }
 
+    /// The rows of the tab-separated fixture tests/data/`name`: its lines but the comments
+    /// (`#`) and the header.
+    fn fixture_rows(name: &str) -> Vec<String> {
+        let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let rows = text.lines().filter(|l| !l.starts_with('#')).skip(1);
+        rows.map(str::to_string).collect()
+    }
+
     #[test]
     fn published_quotients() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/data/misere-quotients.tsv"
-        );
-        let text = std::fs::read_to_string(path).unwrap();
         let mut rows = 0;
-        for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        for line in &fixture_rows("misere-quotients.tsv") {
             let f: Vec<&str> = line.split('\t').collect();
             assert_eq!(f.len(), 7, "{line}");
             let rules = read_code(f[0]);
@@ -2056,14 +2060,10 @@ mod tests {
     /// code).
     #[test]
     fn quotients_agree_with_miseresolver() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/data/quotients-miseresolver.tsv"
-        );
-        let text = std::fs::read_to_string(path).unwrap();
+        let lines = fixture_rows("quotients-miseresolver.tsv");
         // code -> [(order, P-portion size)] by heap.
         let mut theirs: std::collections::BTreeMap<&str, Vec<(usize, usize)>> = Default::default();
-        for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        for line in &lines {
             let f: Vec<&str> = line.split('\t').collect();
             assert_eq!(f.len(), 4, "{line}");
             let heap: usize = f[1].parse().unwrap();
