@@ -7,8 +7,9 @@
 use crate::store::{load_seq, save_seq, SEQ_KEEP_MAX};
 use grundy_games::heap::HeapGame;
 use grundy_solve::genus::{tame_outcome, Genus, Tame};
+use grundy_solve::seq::canonical::CanonSeq;
 use grundy_solve::seq::checkpoint::{self, CheckpointWriter};
-use grundy_solve::seq::genus::{GenusMethod, GenusPeriod, GenusSeq};
+use grundy_solve::seq::genus::{GenusMethod, GenusPeriod, GenusSeq, MisereHeapSeq};
 use grundy_solve::seq::{Period, SeqEngine, SeqError, StoreOptions, Summary, MAX_COUNT};
 use grundy_store::Store;
 use std::fmt;
@@ -518,6 +519,56 @@ pub fn compute_genus(
     request: &SeqRequest,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<GenusComputed, Error> {
+    let (game, _) = request.parse()?;
+    let seq = GenusSeq::new(game.rules());
+    let (seq, count, period) = compute_misere(request, progress, seq, "genus")?;
+    Ok(GenusComputed {
+        game,
+        seq,
+        count,
+        period,
+    })
+}
+
+/// The answer to `grundy seq --misere --canonical`: the misère canonical forms of heaps
+/// 0 .. count − 1.
+pub struct CanonComputed {
+    /// The game.
+    pub game: HeapGame,
+    /// The engine holding the forms (it may hold more than `count`).
+    pub seq: CanonSeq,
+    /// Heaps answered: 0 .. count − 1.
+    pub count: u64,
+    /// The period of the forms proven by the `count` heaps, when the window theorem
+    /// applies and one is.
+    pub period: Option<GenusPeriod>,
+}
+
+/// Computes what `grundy seq --misere --canonical` shows: the misère canonical form of
+/// heaps 0 .. count − 1, as [`compute_genus`] does the genus (same progress, periods,
+/// memory budget and refusals).
+pub fn compute_canonical(
+    request: &SeqRequest,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<CanonComputed, Error> {
+    let (game, _) = request.parse()?;
+    let seq = CanonSeq::new(game.rules());
+    let (seq, count, period) = compute_misere(request, progress, seq, "canonical form")?;
+    Ok(CanonComputed {
+        game,
+        seq,
+        count,
+        period,
+    })
+}
+
+/// The driver of both misère sequences: `what` names the values in messages.
+fn compute_misere<S: MisereHeapSeq>(
+    request: &SeqRequest,
+    progress: &mut dyn FnMut(Progress<'_>),
+    mut seq: S,
+    what: &str,
+) -> Result<(S, u64, Option<GenusPeriod>), Error> {
     let (game, count) = request.parse()?;
     if request.checkpoint.is_some() || request.resume.is_some() {
         return Err(Error::NotForGenus(
@@ -533,7 +584,6 @@ pub fn compute_genus(
             phase,
         })
     };
-    let mut seq = GenusSeq::new(game.rules());
     let chunk_of = match seq.method() {
         GenusMethod::SingleHeaps => 4096,
         GenusMethod::Sums => 1,
@@ -541,24 +591,24 @@ pub fn compute_genus(
     report(progress, 0, Phase::Computing);
     let mut checks = check_points(count).peekable();
     let mut period = None;
-    let over = |seq: &GenusSeq, why: String| {
+    let over = |seq: &S, why: String| {
         Error::Memory(format!(
-            "{why}, after the genus of heaps 0..{} ({} sums of heaps stored)",
-            seq.len().saturating_sub(1),
-            seq.sums_stored()
+            "{why}, after the {what} of heaps 0..{} ({})",
+            seq.heaps_done().saturating_sub(1),
+            seq.stored()
         ))
     };
     loop {
         if request.until_period {
-            period = due_period(&mut checks, seq.len(), |at| seq.period_of(at));
+            period = due_period(&mut checks, seq.heaps_done(), |at| seq.period_of(at));
             if period.is_some() {
                 break;
             }
         }
-        if seq.len() >= count {
+        if seq.heaps_done() >= count {
             break;
         }
-        let mut stop = (seq.len() + chunk_of).min(count);
+        let mut stop = (seq.heaps_done() + chunk_of).min(count);
         if request.until_period {
             if let Some(&at) = checks.peek() {
                 stop = stop.min(at);
@@ -572,22 +622,17 @@ pub fn compute_genus(
             }
             Err(e) => return Err(Error::Engine(SeqError::Storage(e.to_string()))),
         }
-        report(progress, seq.len(), Phase::Computing);
+        report(progress, seq.heaps_done(), Phase::Computing);
         if let Err(e) = grundy_core::memory::Share::whole().check() {
             return Err(over(&seq, e.to_string()));
         }
     }
     let (count, period) = match period {
         Some((p, at)) => (at, Some(p)),
-        None => (count.min(seq.len()), seq.period_of(count)),
+        None => (count.min(seq.heaps_done()), seq.period_of(count)),
     };
     report(progress, count, Phase::Finished);
-    Ok(GenusComputed {
-        game,
-        seq,
-        count,
-        period,
-    })
+    Ok((seq, count, period))
 }
 
 /// The genus of each heap of a position of a heap game (`grundy solve ... --misere

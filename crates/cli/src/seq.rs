@@ -36,6 +36,11 @@ pub struct SeqArgs {
     /// wild heaps marked, and a proven period of the genus sequence for subtraction games).
     #[arg(long, conflicts_with_all = ["checkpoint", "resume", "every_heap"])]
     pub misere: bool,
+    /// With --misere: print each heap's misère canonical form instead of its genus (k for
+    /// the Nim heap *k, g0, g1, ... for the other games, defined by their options), the
+    /// first heap that is not a Nim heap, and a proven period of the forms.
+    #[arg(long, requires = "misere")]
+    pub canonical: bool,
     /// Print the values, one per line, instead of the summary.
     #[arg(long)]
     pub values: bool,
@@ -340,6 +345,13 @@ fn run_genus(args: SeqArgs) -> Result<(), CliError> {
         }
         Phase::FromStore | Phase::FromCheckpoint => {}
     };
+    if args.canonical {
+        let result = app::compute_canonical(&request, &mut progress);
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        return print_canonical(&args, &result.map_err(seq_error)?);
+    }
     let result = app::compute_genus(&request, &mut progress);
     if let Some(b) = bar {
         b.finish_and_clear();
@@ -359,6 +371,141 @@ fn run_genus(args: SeqArgs) -> Result<(), CliError> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Prints `grundy seq --misere --canonical`: the summary, one form a line (`--values`:
+/// the notation, and for a game that is not a Nim heap its options after a tab), or JSON.
+fn print_canonical(args: &SeqArgs, c: &app::CanonComputed) -> Result<(), CliError> {
+    let table = c.seq.table();
+    let names = c.seq.names(c.count);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let options = |g| format!("{{{}}}", names.options_of(table, g).join(","));
+    if args.json {
+        let values: Vec<String> = (0..c.count).map(|n| names.of(table, c.seq.form(n))).collect();
+        let nim: Vec<Option<u32>> = (0..c.count).map(|n| table.nim_value(c.seq.form(n))).collect();
+        let theorem = grundy_solve::seq::genus::window(c.seq.rules()).map(|_| CANON_THEOREM);
+        let v = serde_json::json!({
+            "game": c.game.name(),
+            "convention": "misere",
+            "count": c.count,
+            "values": values,
+            "nim": nim,
+            "first_non_nim": c.seq.first_non_nim().filter(|&n| n < c.count),
+            "period": c.period.map(|p| p.period),
+            "n0": c.period.map(|p| p.n0),
+            "checked_to": c.period.map(|p| p.checked_to),
+            "theorem": theorem,
+            "method": c.seq.method().forms_name(),
+            "games_stored": table.len(),
+        });
+        // The games last, written one by one (there may be millions): `"games":{"g0":[...]}`.
+        let head = v.to_string();
+        write!(out, "{},\"games\":{{", &head[..head.len() - 1])?;
+        for (i, &g) in names.named.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            let opts = serde_json::to_string(&names.options_of(table, g)).map_err(std::io::Error::other)?;
+            write!(out, "{sep}\"{}\":{opts}", names.of(table, g))?;
+        }
+        writeln!(out, "}}}}")?;
+    } else if args.values {
+        for n in 0..c.count {
+            let g = c.seq.form(n);
+            match table.nim_value(g) {
+                Some(k) => writeln!(out, "{k}")?,
+                None => writeln!(out, "{}\t{}", names.of(table, g), options(g))?,
+            }
+        }
+    } else {
+        write_canonical_summary(&mut out, c, &names)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// What proves a period of the canonical forms, in summaries and JSON.
+const CANON_THEOREM: &str =
+    "finite window: heaps n and n+p have the same form on max(S) consecutive heaps (subtraction games; quaternary codes)";
+
+fn write_canonical_summary(
+    out: &mut impl Write,
+    c: &app::CanonComputed,
+    names: &grundy_solve::seq::canonical::Names,
+) -> std::io::Result<()> {
+    let name = c.game.name();
+    if c.count == 0 {
+        return writeln!(out, "{name} (misère): no heaps (count 0)");
+    }
+    let table = c.seq.table();
+    writeln!(
+        out,
+        "{name} (misère): canonical forms of heaps 0 .. {} ({} heaps; {})",
+        c.count - 1,
+        c.count,
+        c.seq.method().forms_name()
+    )?;
+    writeln!(
+        out,
+        "k is the Nim heap *k (in every misère sum the heap plays like a heap of k in misère Nim); g0, g1, ... are other games, defined below by their options"
+    )?;
+    let shown = c.count.min(GENUS_SHOWN);
+    let cell = |n: u64| names.of(table, c.seq.form(n));
+    let width = (0..shown).map(|n| cell(n).len() + 1).max().unwrap_or(1);
+    for row in (0..shown).step_by(10) {
+        let cells: Vec<String> = (row..(row + 10).min(shown))
+            .map(|n| format!("{:<width$}", cell(n)))
+            .collect();
+        writeln!(out, "{row:>6}: {}", cells.join(" ").trim_end())?;
+    }
+    if shown < c.count {
+        writeln!(
+            out,
+            "        ... ({} more heaps: use --values or --json)",
+            c.count - shown
+        )?;
+    }
+    let nims = (0..c.count)
+        .filter(|&n| table.nim_value(c.seq.form(n)).is_some())
+        .count();
+    match c.seq.first_non_nim().filter(|&n| n < c.count) {
+        Some(n) => writeln!(
+            out,
+            "first heap that is not a Nim heap: {n}; {nims} of {} heaps are Nim heaps",
+            c.count
+        )?,
+        None => writeln!(out, "every heap up to {} is a Nim heap", c.count - 1)?,
+    }
+    // The games named, as far as the heaps shown reach them.
+    let used: std::collections::HashSet<_> = c.seq.reached(shown).into_iter().collect();
+    if !used.is_empty() {
+        writeln!(out, "games (options latest born first):")?;
+        const DEFINED: usize = 100;
+        for (listed, &g) in names.named.iter().filter(|g| used.contains(*g)).enumerate() {
+            if listed == DEFINED {
+                writeln!(out, "  ... ({} more: use --json)", used.len() - DEFINED)?;
+                break;
+            }
+            writeln!(
+                out,
+                "  {} = {{{}}}",
+                names.of(table, g),
+                names.options_of(table, g).join(",")
+            )?;
+        }
+    }
+    match (&c.period, grundy_solve::seq::genus::window(c.seq.rules())) {
+        (Some(p), _) => writeln!(
+            out,
+            "period {} of the forms from n0 = {}, proven ({CANON_THEOREM}): heaps n and n+{} have the same form for {} <= n < {}",
+            p.period, p.n0, p.period, p.n0, p.checked_to
+        ),
+        (None, Some(_)) => writeln!(out, "no period of the forms proven up to {}", c.count),
+        (None, None) => writeln!(
+            out,
+            "no period of the forms proven up to {} (no periodicity theorem applies to this game)",
+            c.count
+        ),
+    }
 }
 
 /// Genera shown in the human summary (the rest with --values or --json).

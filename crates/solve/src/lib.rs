@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod brute;
+pub mod canonical;
 mod code_table;
 pub mod dense;
 pub mod genus;

@@ -48,6 +48,14 @@ pub enum GenusMethod {
 }
 
 impl GenusMethod {
+    /// The method's name in summaries of canonical forms (`seq --misere --canonical`).
+    pub fn forms_name(self) -> &'static str {
+        match self {
+            GenusMethod::SingleHeaps => "form from the options' forms (moves leave single heaps)",
+            GenusMethod::Sums => "form of every sum of heaps met (moves split heaps)",
+        }
+    }
+
     /// The method's name in summaries.
     pub fn name(self) -> &'static str {
         match self {
@@ -201,29 +209,69 @@ impl GenusSeq {
     /// The least period (with its least n0) proven by the first `len` heaps, when the
     /// window theorem applies (see the module notes).
     pub fn period_of(&self, len: u64) -> Option<GenusPeriod> {
-        let (t, r) = window(&self.rules)?;
-        let len = len.min(self.len());
         let same =
             |a: u64, b: u64| self.ids[a as usize] == self.ids[b as usize] && self.tame(a) == self.tame(b);
-        let mut p = 1;
-        while p < len {
-            // The least n0 with state(n + p) = state(n) for all n0 ≤ n < len − p.
-            let mut n0 = len - p;
-            while n0 > 0 && same(n0 - 1, n0 - 1 + p) {
-                n0 -= 1;
-            }
-            let checked_to = (n0 + t).max(r);
-            if checked_to + p <= len {
-                return Some(GenusPeriod {
-                    period: p,
-                    n0,
-                    checked_to,
-                });
-            }
-            p += 1;
-        }
-        None
+        window_period(&self.rules, len.min(self.len()), same)
     }
+}
+
+/// A misère sequence of a heap game computed heap by heap (genera, canonical forms), as
+/// `grundy seq --misere` drives it.
+pub trait MisereHeapSeq {
+    /// How options are found (single heaps, or sums of heaps).
+    fn method(&self) -> GenusMethod;
+    /// Heaps computed: 0 .. heaps_done − 1.
+    fn heaps_done(&self) -> u64;
+    /// Computes heaps up to `to − 1`; [`SolveError::Halted`] at the memory budget.
+    fn compute_to(&mut self, to: u64) -> Result<(), SolveError>;
+    /// The least period proven by the first `len` heaps, when the window theorem applies.
+    fn period_of(&self, len: u64) -> Option<GenusPeriod>;
+    /// What is stored besides the heaps, for messages ("1234 sums of heaps").
+    fn stored(&self) -> String;
+}
+
+impl MisereHeapSeq for GenusSeq {
+    fn method(&self) -> GenusMethod {
+        GenusSeq::method(self)
+    }
+    fn heaps_done(&self) -> u64 {
+        GenusSeq::len(self)
+    }
+    fn compute_to(&mut self, to: u64) -> Result<(), SolveError> {
+        GenusSeq::compute_to(self, to)
+    }
+    fn period_of(&self, len: u64) -> Option<GenusPeriod> {
+        GenusSeq::period_of(self, len)
+    }
+    fn stored(&self) -> String {
+        format!("{} sums of heaps stored", self.sums_stored())
+    }
+}
+
+/// The least period p (with its least n0) of a sequence of heap states proven by its first
+/// `len` terms by the window theorem (module notes), when it applies to `rules`: `same(a, b)`
+/// says whether heaps a and b have the same state (a state that, from heap r on, is a
+/// function of the states of the heaps n − k for the removals k).
+pub fn window_period(rules: &HeapRules, len: u64, same: impl Fn(u64, u64) -> bool) -> Option<GenusPeriod> {
+    let (t, r) = window(rules)?;
+    let mut p = 1;
+    while p < len {
+        // The least n0 with state(n + p) = state(n) for all n0 ≤ n < len − p.
+        let mut n0 = len - p;
+        while n0 > 0 && same(n0 - 1, n0 - 1 + p) {
+            n0 -= 1;
+        }
+        let checked_to = (n0 + t).max(r);
+        if checked_to + p <= len {
+            return Some(GenusPeriod {
+                period: p,
+                n0,
+                checked_to,
+            });
+        }
+        p += 1;
+    }
+    None
 }
 
 #[cfg(test)]

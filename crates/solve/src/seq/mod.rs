@@ -5,6 +5,7 @@
 //! [`naive::values`] is the reference every engine is tested against.
 
 pub mod arith;
+pub mod canonical;
 pub mod checkpoint;
 pub mod general;
 pub mod genus;
