@@ -139,20 +139,21 @@ impl CanonTable {
         {
             return ZERO;
         }
-        // Reversal through a nonzero H: at a generation gap of the options by birthday.
-        let mut order = s.clone();
-        order.sort_unstable_by_key(|&o| (self.birthday(o), o));
+        // Reversal through a nonzero H: at a generation gap of the options by birthday
+        // (the distinct birthdays sorted; H's options are those born up to a gap's start).
+        let mut days: Vec<u32> = s.iter().map(|&o| self.birthday(o)).collect();
+        days.sort_unstable();
+        days.dedup();
         let mut prefix = Vec::new();
-        for j in 1..order.len() {
-            if self.birthday(order[j]) < self.birthday(order[j - 1]) + 2 {
+        for w in days.windows(2) {
+            if w[1] < w[0] + 2 {
                 continue;
             }
             prefix.clear();
-            prefix.extend_from_slice(&order[..j]);
-            prefix.sort_unstable();
+            prefix.extend(s.iter().copied().filter(|&o| self.birthday(o) <= w[0]));
             if let Some(&h) = self.index.get(&prefix[..]) {
-                if order[j..]
-                    .iter()
+                if s.iter()
+                    .filter(|&&o| self.birthday(o) > w[0])
                     .all(|&o| self.options(o).binary_search(&h).is_ok())
                 {
                     return h;
@@ -205,13 +206,14 @@ impl CanonTable {
         if let Some(&s) = self.sums.get(&key(a, b)) {
             return Ok(s);
         }
-        // Depth-first, one frame per sum being computed (its pair and the next option to
-        // look at): every sum is pushed once, and the stack is as deep as the games.
-        let mut stack: Vec<((GameId, GameId), usize)> = vec![(key(a, b), 0)];
-        let mut opts: Vec<GameId> = Vec::new();
+        // Depth-first, one frame per sum being computed: its pair, the next option to look
+        // at, and where its options' values start in `values` (the frames' values lie one
+        // after another). Every sum is pushed once; the stack is as deep as the games.
+        let mut stack: Vec<((GameId, GameId), usize, usize)> = vec![(key(a, b), 0, 0)];
+        let mut values: Vec<GameId> = Vec::new();
         let mut steps = 0u32;
-        while let Some(&mut ((x, y), ref mut next)) = stack.last_mut() {
-            // Options x′ + y, then x + y′: find the first not yet known.
+        while let Some(&mut ((x, y), ref mut next, base)) = stack.last_mut() {
+            // Options x′ + y, then x + y′.
             let nx = self.options[x as usize].len();
             let total = nx + self.options[y as usize].len();
             let mut missing = None;
@@ -221,27 +223,22 @@ impl CanonTable {
                 } else {
                     (self.options[y as usize][*next - nx], x)
                 };
-                if m != ZERO && !self.sums.contains_key(&key(m, other)) {
+                if m == ZERO {
+                    values.push(other);
+                } else if let Some(&s) = self.sums.get(&key(m, other)) {
+                    values.push(s);
+                } else {
                     missing = Some(key(m, other));
                     break;
                 }
                 *next += 1;
             }
             if let Some(pair) = missing {
-                stack.push((pair, 0));
+                stack.push((pair, 0, values.len()));
                 continue;
             }
-            opts.clear();
-            for (moved, other) in [(x, y), (y, x)] {
-                for &m in self.options[moved as usize].iter() {
-                    opts.push(if m == ZERO {
-                        other
-                    } else {
-                        self.sums[&key(m, other)]
-                    });
-                }
-            }
-            let s = self.of_options(&opts);
+            let s = self.of_options(&values[base..]);
+            values.truncate(base);
             self.sums.insert((x, y), s);
             stack.pop();
             steps += 1;
