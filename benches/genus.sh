@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks of `grundy seq CODE --misere` (genus sequences, docs/benchmarks.md).
-# Usage: benches/genus.sh [SCRATCH_DIR]
+# Usage: benches/genus.sh [SCRATCH_DIR]   (CARGO_TARGET_DIR=target reuses the build)
 # Builds grundy in release mode, then times each case, best of 3 (wall and user seconds,
 # peak memory). Baselines in the same run: the normal-play sequence of the same game and
 # count, and the whole-position misère search of the largest heap alone
@@ -41,3 +41,12 @@ best "grundy seq grundys-game --misere -n 40" "$G" --no-db seq grundys-game --mi
 best "grundy seq sub:1,3,4 --misere -n 1e6" "$G" --no-db seq sub:1,3,4 --misere -n 1e6 -q
 best "grundy seq sub:1,3,4 -n 1e6 (normal play)" "$G" --no-db seq sub:1,3,4 -n 1e6 -q
 best "grundy seq sub:2,5,6,11 --misere -n 1e6" "$G" --no-db seq sub:2,5,6,11 --misere -n 1e6 -q
+# Misère canonical forms (`--canonical`) of the same games, beside their genus runs above.
+for n in 40 50 60; do
+  best "grundy seq 0.77 --misere --canonical -n $n" "$G" --no-db seq 0.77 --misere --canonical -n $n -q
+done
+best "grundy seq 0.07 --misere --canonical -n 50" "$G" --no-db seq 0.07 --misere --canonical -n 50 -q
+best "grundy seq grundys-game --misere --canonical -n 40" "$G" --no-db seq grundys-game --misere --canonical -n 40 -q
+best "grundy seq 0.312 --misere --canonical -n 1e6" "$G" --no-db seq 0.312 --misere --canonical -n 1e6 -q
+best "grundy seq 0.312 --misere -n 1e6" "$G" --no-db seq 0.312 --misere -n 1e6 -q
+best "grundy seq sub:1,3,4 --misere --canonical -n 1e6" "$G" --no-db seq sub:1,3,4 --misere --canonical -n 1e6 -q
