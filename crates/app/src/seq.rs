@@ -674,7 +674,7 @@ pub fn position_genus(game: &HeapGame, heaps: &[u64]) -> Result<PositionGenus, E
         Ok(()) => {}
         Err(grundy_solve::SolveError::Halted) => {
             return Err(Error::Memory(format!(
-                "{}, after the genus of heaps 0..{} ({} sums of heaps stored)",
+                "{}, after the genus of heaps 0..{} ({} canonical games stored)",
                 grundy_core::memory::Share::whole().report(),
                 seq.len().saturating_sub(1),
                 seq.sums_stored()

@@ -8,9 +8,13 @@
 //!   of the heaps it can move to ([`Genus::from_options`]); each heap costs a few mex
 //!   computations over its options.
 //! - **sums of heaps**, for games that split heaps: the options of a heap are sums, whose
-//!   genera are not functions of their parts' genera, so the genus of every sum met is
-//!   computed from its own options ([`SumGenus`]), remembered across heaps. The sums grow
-//!   with the heap (roughly as the partitions of n), which bounds how far this goes.
+//!   genera are not functions of their parts' genera. The heaps' misère canonical forms
+//!   are computed instead ([`CanonSeq`]: a sum's form from its own options, equal sums one
+//!   entry), and the genus of each canonical game from its options' genera. The genus is
+//!   an invariant of misère equality (Conway defines it on misère values; CGSuite computes
+//!   it from canonical forms), and equal sums share one entry, which makes this far cheaper
+//!   than the genus of every sum met ([`crate::genus::SumGenus`], which the tests compare
+//!   it with). The forms still grow with the heap, which bounds how far this goes.
 //!
 //! A heap is *tame* when its genus and the genus of every heap in its options' sums are
 //! tame (hereditary tameness: its followers are sums of tame heaps, and sums of tame games
@@ -34,7 +38,9 @@
 //! is then simply no proof. For games that split heaps no such theorem is known: no period
 //! is claimed.
 
-use crate::genus::{Genus, GenusTable, SumGenus};
+use super::canonical::CanonSeq;
+use crate::canonical::{CanonTable, GameId};
+use crate::genus::{Genus, GenusTable};
 use crate::SolveError;
 use grundy_core::HeapRules;
 
@@ -43,7 +49,7 @@ use grundy_core::HeapRules;
 pub enum GenusMethod {
     /// Options are single heaps: each heap's genus from its options' genera.
     SingleHeaps,
-    /// Options are sums of heaps: the genus of every sum met.
+    /// Options are sums of heaps: the canonical form of every heap and sum met.
     Sums,
 }
 
@@ -60,7 +66,7 @@ impl GenusMethod {
     pub fn name(self) -> &'static str {
         match self {
             GenusMethod::SingleHeaps => "genus from the options' genera (moves leave single heaps)",
-            GenusMethod::Sums => "genus of every sum of heaps met (moves split heaps)",
+            GenusMethod::Sums => "genus of the canonical form of every heap (moves split heaps)",
         }
     }
 }
@@ -100,11 +106,15 @@ pub const THEOREM: &str =
 pub struct GenusSeq {
     rules: HeapRules,
     method: GenusMethod,
-    /// Genus of heap n, by number in `table` (single heaps) or in `sums.table`.
+    /// Genus of heap n, by number in `table`.
     ids: Vec<u32>,
     tame: Vec<bool>,
     table: GenusTable,
-    sums: SumGenus<u64>,
+    /// For games that split heaps: the heaps' misère canonical forms, with the sums their
+    /// moves leave (the genus is a function of the canonical form).
+    forms: CanonSeq,
+    /// The genus of each canonical game, by number in `table` (`u32::MAX`: not yet).
+    form_genus: Vec<u32>,
 }
 
 impl GenusSeq {
@@ -121,7 +131,8 @@ impl GenusSeq {
             ids: Vec::new(),
             tame: Vec::new(),
             table: GenusTable::default(),
-            sums: SumGenus::default().with_memory_check(true),
+            forms: CanonSeq::new(rules),
+            form_genus: Vec::new(),
         }
     }
 
@@ -145,18 +156,17 @@ impl GenusSeq {
         self.ids.is_empty()
     }
 
-    /// Sums of heaps whose genus is stored (0 for single heaps).
+    /// Canonical games stored (games that split heaps; 0 for single heaps).
     pub fn sums_stored(&self) -> usize {
-        self.sums.len()
+        match self.method {
+            GenusMethod::SingleHeaps => 0,
+            GenusMethod::Sums => self.forms.table().len(),
+        }
     }
 
     /// The genus of heap `n` (computed).
     pub fn genus(&self, n: u64) -> &Genus {
-        let id = self.ids[n as usize];
-        match self.method {
-            GenusMethod::SingleHeaps => self.table.get(id),
-            GenusMethod::Sums => self.sums.table.get(id),
-        }
+        self.table.get(self.ids[n as usize])
     }
 
     /// Whether heap `n` (computed) is tame.
@@ -191,8 +201,9 @@ impl GenusSeq {
                 }
                 GenusMethod::Sums => {
                     self.rules.heap_options(n, |p| parts.extend_from_slice(p));
-                    let pos: Vec<u64> = if n == 0 { Vec::new() } else { vec![n] };
-                    self.sums.genus_id(&self.rules, &pos)?
+                    self.forms.compute_to(n + 1)?;
+                    let form = self.forms.form(n);
+                    genus_of_form(self.forms.table(), &mut self.table, &mut self.form_genus, form)
                 }
             };
             if self.ids.len() == self.ids.capacity() && grundy_core::memory::Share::whole().over() {
@@ -215,6 +226,38 @@ impl GenusSeq {
     }
 }
 
+/// The genus of the canonical game `g` (numbered in `genera`), from its options' genera,
+/// depth-first with an explicit stack; `known` caches each game's.
+fn genus_of_form(table: &CanonTable, genera: &mut GenusTable, known: &mut Vec<u32>, g: GameId) -> u32 {
+    const NONE: u32 = u32::MAX;
+    if known.len() < table.len() {
+        known.resize(table.len(), NONE);
+    }
+    if known[g as usize] != NONE {
+        return known[g as usize];
+    }
+    let mut stack: Vec<(GameId, usize)> = vec![(g, 0)];
+    let mut option_ids: Vec<u32> = Vec::new();
+    while let Some(&mut (x, ref mut next)) = stack.last_mut() {
+        let opts = table.options(x);
+        while *next < opts.len() && known[opts[*next] as usize] != NONE {
+            *next += 1;
+        }
+        if *next < opts.len() {
+            let o = opts[*next];
+            stack.push((o, 0));
+            continue;
+        }
+        option_ids.clear();
+        option_ids.extend(opts.iter().map(|&o| known[o as usize]));
+        option_ids.sort_unstable();
+        option_ids.dedup();
+        known[x as usize] = genera.of_options(&option_ids);
+        stack.pop();
+    }
+    known[g as usize]
+}
+
 /// A misère sequence of a heap game computed heap by heap (genera, canonical forms), as
 /// `grundy seq --misere` drives it.
 pub trait MisereHeapSeq {
@@ -226,7 +269,7 @@ pub trait MisereHeapSeq {
     fn compute_to(&mut self, to: u64) -> Result<(), SolveError>;
     /// The least period proven by the first `len` heaps, when the window theorem applies.
     fn period_of(&self, len: u64) -> Option<GenusPeriod>;
-    /// What is stored besides the heaps, for messages ("1234 sums of heaps").
+    /// What is stored besides the heaps, for messages ("1234 canonical games stored").
     fn stored(&self) -> String;
 }
 
@@ -244,7 +287,7 @@ impl MisereHeapSeq for GenusSeq {
         GenusSeq::period_of(self, len)
     }
     fn stored(&self) -> String {
-        format!("{} sums of heaps stored", self.sums_stored())
+        format!("{} canonical games stored", self.sums_stored())
     }
 }
 
@@ -297,6 +340,33 @@ mod tests {
             seq.compute_to(40).unwrap();
             let mut e = GenusEngine::new(&rules);
             for n in 0..40u64 {
+                let pos: Vec<u64> = if n == 0 { vec![] } else { vec![n] };
+                assert_eq!(seq.genus(n), &e.sum_genus(&pos).unwrap(), "{rules:?} heap {n}");
+                let tame = n == 0 || e.tame(&n).unwrap().is_some();
+                assert_eq!(seq.tame(n), tame, "{rules:?} heap {n}");
+            }
+        }
+    }
+
+    /// For games that split heaps the genus comes from each heap's canonical form: it must
+    /// be the genus the sum engine computes from the heap's own tree (every sum met), for
+    /// every heap, with the same tameness.
+    #[test]
+    fn genus_of_forms_agrees_with_the_sum_engine() {
+        for rules in [
+            HeapRules::take_break(&[0, 7, 7], &[], 0).unwrap(),
+            HeapRules::take_break(&[0, 0, 7], &[], 0).unwrap(),
+            HeapRules::take_break(&[0, 1, 3, 7], &[], 0).unwrap(),
+            HeapRules::take_break(&[0, 4, 4], &[], 0).unwrap(),
+            HeapRules::take_break(&[0, 6, 4], &[], 0).unwrap(),
+            HeapRules::take_break(&[0, 1, 5, 2], &[], 0).unwrap(),
+            HeapRules::grundys_game(),
+        ] {
+            let mut seq = GenusSeq::new(&rules);
+            assert_eq!(seq.method(), GenusMethod::Sums);
+            seq.compute_to(22).unwrap();
+            let mut e = GenusEngine::new(&rules);
+            for n in 0..22u64 {
                 let pos: Vec<u64> = if n == 0 { vec![] } else { vec![n] };
                 assert_eq!(seq.genus(n), &e.sum_genus(&pos).unwrap(), "{rules:?} heap {n}");
                 let tame = n == 0 || e.tame(&n).unwrap().is_some();
