@@ -448,22 +448,7 @@ fn write_canonical_summary(
         out,
         "k is the Nim heap *k (in every misère sum the heap plays like a heap of k in misère Nim); g0, g1, ... are other games, defined below by their options"
     )?;
-    let shown = c.count.min(GENUS_SHOWN);
-    let cell = |n: u64| names.of(table, c.seq.form(n));
-    let width = (0..shown).map(|n| cell(n).len() + 1).max().unwrap_or(1);
-    for row in (0..shown).step_by(10) {
-        let cells: Vec<String> = (row..(row + 10).min(shown))
-            .map(|n| format!("{:<width$}", cell(n)))
-            .collect();
-        writeln!(out, "{row:>6}: {}", cells.join(" ").trim_end())?;
-    }
-    if shown < c.count {
-        writeln!(
-            out,
-            "        ... ({} more heaps: use --values or --json)",
-            c.count - shown
-        )?;
-    }
+    let shown = write_heap_grid(out, c.count, |n| names.of(table, c.seq.form(n)))?;
     let nims = (0..c.count)
         .filter(|&n| table.nim_value(c.seq.form(n)).is_some())
         .count();
@@ -508,6 +493,27 @@ fn write_canonical_summary(
     }
 }
 
+/// The first heaps' cells (at most [`GENUS_SHOWN`]), ten a row, each padded to the widest;
+/// a line saying how many more there are. Returns how many were shown.
+fn write_heap_grid(out: &mut impl Write, count: u64, cell: impl Fn(u64) -> String) -> std::io::Result<u64> {
+    let shown = count.min(GENUS_SHOWN);
+    let width = (0..shown).map(|n| cell(n).len() + 1).max().unwrap_or(1);
+    for row in (0..shown).step_by(10) {
+        let cells: Vec<String> = (row..(row + 10).min(shown))
+            .map(|n| format!("{:<width$}", cell(n)))
+            .collect();
+        writeln!(out, "{row:>6}: {}", cells.join(" ").trim_end())?;
+    }
+    if shown < count {
+        writeln!(
+            out,
+            "        ... ({} more heaps: use --values or --json)",
+            count - shown
+        )?;
+    }
+    Ok(shown)
+}
+
 /// Genera shown in the human summary (the rest with --values or --json).
 const GENUS_SHOWN: u64 = 200;
 
@@ -527,27 +533,10 @@ fn write_genus_summary(out: &mut impl Write, c: &app::GenusComputed) -> std::io:
         out,
         "genus g^(g0 g1 ...): g the normal value, gk the misère value with k heaps of 2 added; the last two superscript terms repeat forever; * marks a wild heap"
     )?;
-    let shown = c.count.min(GENUS_SHOWN);
-    let width = (0..shown)
-        .map(|n| c.seq.genus(n).notation().len() + 1)
-        .max()
-        .unwrap_or(1);
-    for row in (0..shown).step_by(10) {
-        let cells: Vec<String> = (row..(row + 10).min(shown))
-            .map(|n| {
-                let mark = if c.seq.tame(n) { "" } else { "*" };
-                format!("{:<width$}", format!("{}{mark}", c.seq.genus(n).notation()))
-            })
-            .collect();
-        writeln!(out, "{row:>6}: {}", cells.join(" ").trim_end())?;
-    }
-    if shown < c.count {
-        writeln!(
-            out,
-            "        ... ({} more heaps: use --values or --json)",
-            c.count - shown
-        )?;
-    }
+    write_heap_grid(out, c.count, |n| {
+        let mark = if c.seq.tame(n) { "" } else { "*" };
+        format!("{}{mark}", c.seq.genus(n).notation())
+    })?;
     let tame = (0..c.count).filter(|&n| c.seq.tame(n)).count();
     match c.seq.first_wild() {
         Some(w) if w < c.count => writeln!(
