@@ -34,7 +34,7 @@ pub struct SeqArgs {
     pub count: Option<String>,
     /// Misère play: print the genus sequence (Conway's g^(g0 g1 ...) of every heap, tame and
     /// wild heaps marked, and a proven period of the genus sequence for subtraction games).
-    #[arg(long, conflicts_with_all = ["checkpoint", "resume", "every_heap"])]
+    #[arg(long, conflicts_with_all = ["checkpoint", "resume", "every_heap", "format", "certificate"])]
     pub misere: bool,
     /// With --misere: print each heap's misère canonical form instead of its genus (k for
     /// the Nim heap *k, g0, g1, ... for the other games, defined by their options), the

@@ -226,6 +226,9 @@ fn bad_input_exits_2() {
         &["seq", "0.9x", "--misere"][..],
         &["seq", "0.77", "--misere", "--count", "many"],
         &["seq", "0.77", "--misere", "--checkpoint", "/tmp/x.ckpt"],
+        // Normal-play outputs, not for genus runs.
+        &["seq", "0.312", "--misere", "--format", "csv"],
+        &["seq", "0.312", "--misere", "--certificate", "/tmp/x.cert"],
         &["solve", "0.77", "3", "--genus"],
         &["solve", "cram", "3x3", "--misere", "--genus"],
         &["solve", "0.77", "3", "x", "--misere", "--genus"],

@@ -292,6 +292,12 @@ mod tests {
                     assert!(p.is_some(), ".{name}: Nim heaps to 400 but no period proven");
                     proven += 1;
                 }
+                // A period proven by the first 100 heaps holds over all 400.
+                if let Some(p) = seq.period_of(100) {
+                    for n in p.n0..400 - p.period {
+                        assert_eq!(seq.form(n), seq.form(n + p.period), ".{name} {p:?} at {n}");
+                    }
+                }
             }
         }
         assert_eq!(
