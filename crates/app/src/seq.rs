@@ -497,18 +497,25 @@ pub fn default_genus_count(rules: &grundy_core::HeapRules) -> u64 {
     }
 }
 
-/// The answer to a genus run: the genera of heaps 0 .. count − 1.
-pub struct GenusComputed {
+/// The answer to a misère sequence run (`grundy seq --misere`, with or without
+/// `--canonical`): the genera or canonical forms of heaps 0 .. count − 1.
+pub struct MisereComputed<S> {
     /// The game.
     pub game: HeapGame,
-    /// The engine holding the genera (it may hold more than `count`).
-    pub seq: GenusSeq,
+    /// The engine holding the values (it may hold more than `count`).
+    pub seq: S,
     /// Heaps answered: 0 .. count − 1.
     pub count: u64,
-    /// The period of the genus sequence proven by the `count` heaps (see
+    /// The period of the sequence proven by the `count` heaps (see
     /// [`grundy_solve::seq::genus`]), when the window theorem applies and one is.
     pub period: Option<GenusPeriod>,
 }
+
+/// The answer to a genus run.
+pub type GenusComputed = MisereComputed<GenusSeq>;
+
+/// The answer to `grundy seq --misere --canonical`.
+pub type CanonComputed = MisereComputed<CanonSeq>;
 
 /// Computes what `grundy seq --misere` shows: the genus of heaps 0 .. count − 1, telling
 /// `progress` how far it is (after each heap of a game that splits heaps, a few times a
@@ -519,29 +526,7 @@ pub fn compute_genus(
     request: &SeqRequest,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<GenusComputed, Error> {
-    let (game, _) = request.parse()?;
-    let seq = GenusSeq::new(game.rules());
-    let (seq, count, period) = compute_misere(request, progress, seq, "genus")?;
-    Ok(GenusComputed {
-        game,
-        seq,
-        count,
-        period,
-    })
-}
-
-/// The answer to `grundy seq --misere --canonical`: the misère canonical forms of heaps
-/// 0 .. count − 1.
-pub struct CanonComputed {
-    /// The game.
-    pub game: HeapGame,
-    /// The engine holding the forms (it may hold more than `count`).
-    pub seq: CanonSeq,
-    /// Heaps answered: 0 .. count − 1.
-    pub count: u64,
-    /// The period of the forms proven by the `count` heaps, when the window theorem
-    /// applies and one is.
-    pub period: Option<GenusPeriod>,
+    compute_misere(request, progress, GenusSeq::new, "genus")
 }
 
 /// Computes what `grundy seq --misere --canonical` shows: the misère canonical form of
@@ -551,25 +536,19 @@ pub fn compute_canonical(
     request: &SeqRequest,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<CanonComputed, Error> {
-    let (game, _) = request.parse()?;
-    let seq = CanonSeq::new(game.rules());
-    let (seq, count, period) = compute_misere(request, progress, seq, "canonical form")?;
-    Ok(CanonComputed {
-        game,
-        seq,
-        count,
-        period,
-    })
+    compute_misere(request, progress, CanonSeq::new, "canonical form")
 }
 
-/// The driver of both misère sequences: `what` names the values in messages.
+/// The driver of both misère sequences: `new` makes the engine for the game's rules,
+/// `what` names the values in messages.
 fn compute_misere<S: MisereHeapSeq>(
     request: &SeqRequest,
     progress: &mut dyn FnMut(Progress<'_>),
-    mut seq: S,
+    new: fn(&grundy_core::HeapRules) -> S,
     what: &str,
-) -> Result<(S, u64, Option<GenusPeriod>), Error> {
+) -> Result<MisereComputed<S>, Error> {
     let (game, count) = request.parse()?;
+    let mut seq = new(game.rules());
     if request.checkpoint.is_some() || request.resume.is_some() {
         return Err(Error::NotForGenus(
             "--checkpoint and --resume are not available with --misere (genus runs start afresh)".into(),
@@ -632,7 +611,12 @@ fn compute_misere<S: MisereHeapSeq>(
         None => (count.min(seq.heaps_done()), seq.period_of(count)),
     };
     report(progress, count, Phase::Finished);
-    Ok((seq, count, period))
+    Ok(MisereComputed {
+        game,
+        seq,
+        count,
+        period,
+    })
 }
 
 /// The genus of each heap of a position of a heap game (`grundy solve ... --misere
@@ -677,7 +661,7 @@ pub fn position_genus(game: &HeapGame, heaps: &[u64]) -> Result<PositionGenus, E
                 "{}, after the genus of heaps 0..{} ({} canonical games stored)",
                 grundy_core::memory::Share::whole().report(),
                 seq.len().saturating_sub(1),
-                seq.sums_stored()
+                seq.forms_stored()
             )))
         }
         Err(e) => return Err(Error::Engine(SeqError::Storage(e.to_string()))),

@@ -62,8 +62,6 @@ pub struct CanonTable {
     hasher: RandomState,
     /// The sum of two games (smaller number first).
     sums: HashMap<(GameId, GameId), GameId, RandomState>,
-    /// Bytes held, roughly (for the memory check).
-    bytes: usize,
 }
 
 impl Default for CanonTable {
@@ -84,7 +82,6 @@ impl CanonTable {
             index: HashTable::new(),
             hasher: RandomState::default(),
             sums: HashMap::default(),
-            bytes: 0,
         };
         t.insert(Vec::new());
         t
@@ -182,14 +179,11 @@ impl CanonTable {
         let birthday = s.iter().map(|&o| self.birthday(o) + 1).max().unwrap_or(0);
         // With options, P exactly when every option is an N-position; without, N.
         let p = !s.is_empty() && s.iter().all(|&o| !self.is_p_position(o));
-        let nim = {
-            let values: Option<Vec<u32>> = s.iter().map(|&o| self.nim_value(o)).collect();
-            match values {
-                Some(v) if v.iter().all(|&x| (x as usize) < s.len()) => Some(s.len() as u32),
-                _ => None,
-            }
-        };
-        self.bytes += s.len() * 4 + 32;
+        // The options are distinct games, so k Nim heaps all below *k are *0 .. *(k−1).
+        let nim = s
+            .iter()
+            .all(|&o| self.nim_value(o).is_some_and(|v| (v as usize) < s.len()))
+            .then_some(s.len() as u32);
         let h = self.hasher.hash_one(&s[..]);
         self.flat.extend_from_slice(&s);
         self.starts.push(self.flat.len());
@@ -201,16 +195,6 @@ impl CanonTable {
             hasher.hash_one(&flat[starts[x as usize]..starts[x as usize + 1]])
         });
         g
-    }
-
-    /// Sums stored.
-    pub fn sums_len(&self) -> usize {
-        self.sums.len()
-    }
-
-    /// Bytes the table holds, roughly.
-    pub fn bytes(&self) -> usize {
-        self.bytes + self.sums.len() * 16
     }
 
     /// The sum `a + b` in canonical form. Stops with [`SolveError::Halted`] when the

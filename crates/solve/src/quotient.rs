@@ -1765,6 +1765,7 @@ pub fn generator_name(g: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rules::fixture_rows;
     use crate::MisereSearch;
     use proptest::prelude::*;
 
@@ -2007,15 +2008,6 @@ mod tests {
             .chain(body.chars().filter_map(|c| c.to_digit(8)))
             .collect();
         HeapRules::take_break(&digits, &[], repeat).unwrap()
-    }
-
-    /// The rows of the tab-separated fixture tests/data/`name`: its lines but the comments
-    /// (`#`) and the header.
-    fn fixture_rows(name: &str) -> Vec<String> {
-        let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let rows = text.lines().filter(|l| !l.starts_with('#')).skip(1);
-        rows.map(str::to_string).collect()
     }
 
     #[test]

@@ -2,6 +2,15 @@
 
 use grundy_core::Ruleset;
 
+/// The rows of the tab-separated fixture tests/data/`name`: its lines but the comments
+/// (`#`) and the header.
+pub fn fixture_rows(name: &str) -> Vec<String> {
+    let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let rows = text.lines().filter(|l| !l.starts_with('#')).skip(1);
+    rows.map(str::to_string).collect()
+}
+
 /// Nim on heaps of `u32` tokens: take any positive number from one heap.
 pub struct Nim;
 

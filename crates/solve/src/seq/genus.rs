@@ -157,7 +157,7 @@ impl GenusSeq {
     }
 
     /// Canonical games stored (games that split heaps; 0 for single heaps).
-    pub fn sums_stored(&self) -> usize {
+    pub fn forms_stored(&self) -> usize {
         match self.method {
             GenusMethod::SingleHeaps => 0,
             GenusMethod::Sums => self.forms.table().len(),
@@ -287,7 +287,7 @@ impl MisereHeapSeq for GenusSeq {
         GenusSeq::period_of(self, len)
     }
     fn stored(&self) -> String {
-        format!("{} canonical games stored", self.sums_stored())
+        format!("{} canonical games stored", self.forms_stored())
     }
 }
 
@@ -338,13 +338,7 @@ mod tests {
             let mut seq = GenusSeq::new(&rules);
             assert_eq!(seq.method(), GenusMethod::SingleHeaps);
             seq.compute_to(40).unwrap();
-            let mut e = GenusEngine::new(&rules);
-            for n in 0..40u64 {
-                let pos: Vec<u64> = if n == 0 { vec![] } else { vec![n] };
-                assert_eq!(seq.genus(n), &e.sum_genus(&pos).unwrap(), "{rules:?} heap {n}");
-                let tame = n == 0 || e.tame(&n).unwrap().is_some();
-                assert_eq!(seq.tame(n), tame, "{rules:?} heap {n}");
-            }
+            agree_with_the_sum_engine(&seq, 40);
         }
     }
 
@@ -365,13 +359,20 @@ mod tests {
             let mut seq = GenusSeq::new(&rules);
             assert_eq!(seq.method(), GenusMethod::Sums);
             seq.compute_to(22).unwrap();
-            let mut e = GenusEngine::new(&rules);
-            for n in 0..22u64 {
-                let pos: Vec<u64> = if n == 0 { vec![] } else { vec![n] };
-                assert_eq!(seq.genus(n), &e.sum_genus(&pos).unwrap(), "{rules:?} heap {n}");
-                let tame = n == 0 || e.tame(&n).unwrap().is_some();
-                assert_eq!(seq.tame(n), tame, "{rules:?} heap {n}");
-            }
+            agree_with_the_sum_engine(&seq, 22);
+        }
+    }
+
+    /// The genus and tameness of heaps 0 .. len − 1 of `seq` are those the sum engine
+    /// computes from each heap's own tree.
+    fn agree_with_the_sum_engine(seq: &GenusSeq, len: u64) {
+        let rules = seq.rules();
+        let mut e = GenusEngine::new(rules);
+        for n in 0..len {
+            let pos: Vec<u64> = if n == 0 { vec![] } else { vec![n] };
+            assert_eq!(seq.genus(n), &e.sum_genus(&pos).unwrap(), "{rules:?} heap {n}");
+            let tame = n == 0 || e.tame(&n).unwrap().is_some();
+            assert_eq!(seq.tame(n), tame, "{rules:?} heap {n}");
         }
     }
 
@@ -382,17 +383,10 @@ mod tests {
         // 0.d1d2d3d4, digits 0 to 3, is computed; the set with a wild heap below 51 (a heap
         // of non-tame genus, or one that reaches such a heap, which is then also below 51)
         // must be exactly the published one.
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/data/quaternary-non-tame.tsv"
-        );
-        let text = std::fs::read_to_string(path).unwrap();
-        let published: std::collections::BTreeSet<String> = text
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .skip(1)
-            .map(str::to_owned)
-            .collect();
+        let published: std::collections::BTreeSet<String> =
+            crate::test_rules::fixture_rows("quaternary-non-tame.tsv")
+                .into_iter()
+                .collect();
         assert_eq!(published.len(), 23);
         let mut found = std::collections::BTreeSet::new();
         let mut codes = 0;
