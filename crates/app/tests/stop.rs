@@ -37,14 +37,15 @@ fn stopped_kind(req: SolveRequest, engine: EngineChoice, after: Duration) -> Err
 
 #[test]
 fn every_engine_ends_when_stopped() {
-    // Each takes seconds or more unstopped (release build: 7.7 s, 20 s and more, 3 s, 20 s
+    // Each takes seconds or more unstopped (release build: 7.7 s, 20 s and more, 20 s and
+    // more (Dawson's Kayles: its quotient outgrows a solve's limit, the sum is searched), 20 s
     // and more), and is stopped after 100 ms.
     let cases = [
         // The pruned search (normal play, Cram's engine).
         ("cram", "5x8", false, false, EngineChoice::Auto),
         // The memo engine, misère search and remoteness.
         ("cram", "6x6", false, false, EngineChoice::Memo),
-        ("0.77", "1500 1200 900", true, false, EngineChoice::Auto),
+        ("0.07", "1500 1200 900", true, false, EngineChoice::Auto),
         ("0.77", "20 30 40", false, true, EngineChoice::Auto),
     ];
     for (family, position, misere, remoteness, engine) in cases {

@@ -46,7 +46,7 @@ fn bad_codes_and_limits() {
     assert_eq!(o.status.code(), Some(2));
     // The states of one heap's search or check: a small limit stops Kayles with what it
     // proved and the flag that raises it; a limit of 0 is refused.
-    let o = grundy(&["quotient", "0.77", "--heaps", "14", "--max-states", "50"]);
+    let o = grundy(&["quotient", "0.77", "--heaps", "30", "--max-states", "50"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("--max-states"), "{}", stderr(&o));
     assert!(stderr(&o).contains("proven correct to heap"), "{}", stderr(&o));
