@@ -46,7 +46,7 @@ done; done; done
 end=$(date +%s.%N)
 total=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}')
 n=$(($(wc -l <"$OUT") - 1))
-ok=$(grep -c "order " "$OUT")
+ok=$(cut -f3 "$OUT" | grep -c "^order ")
 fin=$(grep -c "period proven 1" "$OUT")
 slowest=$(tail -n +2 "$OUT" | sort -t$'\t' -k2 -n -r | head -1 | cut -f1,2)
 echo "codes: $n, total ${total} s, slowest: $slowest"

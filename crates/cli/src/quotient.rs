@@ -32,12 +32,12 @@ pub struct QuotientArgs {
     #[arg(long, value_name = "N", value_parser = heaps)]
     pub heaps: u64,
     /// Stop (exit 1, with the largest heap reached) rather than let the quotient pass this
-    /// many elements.
+    /// many elements (a candidate on the way, twice as many).
     #[arg(long, value_name = "M", default_value_t = grundy_solve::quotient::DEFAULT_MAX_ORDER, value_parser = max_order)]
     pub max_order: usize,
     /// Stop (exit 1, with the largest heap reached) rather than let the search or the check
-    /// of one heap pass this many states; each takes about 200 bytes, and the memory budget
-    /// stops the work as well.
+    /// of one heap pass this many states; each holds a set of elements (the order / 8 bytes,
+    /// and about 50 more), and the memory budget stops the work as well.
     #[arg(long, value_name = "S", default_value_t = grundy_solve::quotient::DEFAULT_MAX_STATES, value_parser = max_states)]
     pub max_states: usize,
     /// Print the quotient as one JSON object (order, generators, relations, p_portion,

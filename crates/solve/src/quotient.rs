@@ -7,21 +7,29 @@
 //! The quotient of heaps up to n is the syntactic monoid of the set of misère P-positions
 //! among the sums of those heaps: two sums are one element when adding any sum of those
 //! heaps to either gives the same outcome. Adding a heap can split old elements (two sums
-//! no smaller heap tells apart may differ once a larger heap is in play), so the quotient of
-//! each n is *learned* anew ([`Quotient::extend_to`], heap by heap), by a table of sums in the
-//! manner of Angluin's L*: rows are representative sums (the states), columns are test sums,
-//! a cell is whether the row plus the column is a P-position (asked of [`MisereOracle`], a
-//! whole-position search that answers every sum of the smaller heaps from their proven
-//! quotient). Rows are kept distinct; a row plus one heap that matches no row is a new state.
-//! The table gives a candidate (states, a transition for each heap, P-portion), which is then
-//! *proven* by the check of Plambeck and Siegel's kind ([`Quotient::verify`]: for every sum,
-//! its state is in the P-portion exactly when the sum has a move and no option's state is;
-//! a finite walk over (state, option states) pairs, so every sum of the heaps is covered, not
-//! a sample). A failure of the check gives a sum whose candidate outcome is wrong; a binary
-//! search along it (Rivest and Schapire) finds a test sum that tells two merged rows apart,
-//! which becomes a new column, and the table is closed again. Proven candidates have
-//! pairwise distinguishable states, so they are the reduced quotient itself. The learned
-//! tests are kept for the next heap (old distinctions are found again at once).
+//! no smaller heap tells apart may differ once a larger heap is in play). Each heap's
+//! quotient is **built from the one before by algebra** (module `build`: MisereSolver's
+//! construction, written from Plambeck and Siegel's description): the new heap as an old
+//! element when that passes the checks, else a candidate made from the old quotient and a
+//! free cyclic monoid, its P-portion marked along the least sums of its elements, checked,
+//! and mended by freeing the heaps of its least failing sum until no sum fails. No game
+//! position is searched: the checks read only the heaps' options.
+//!
+//! The older construction stays as the fallback (a step the algebra gives up on) and as the
+//! reference the tests compare with ([`Quotient::learning`]): each quotient *learned* anew
+//! by a table of sums in the manner of Angluin's L*: rows are representative sums (the
+//! states), columns are test sums, a cell is whether the row plus the column is a
+//! P-position (asked of [`MisereOracle`], a whole-position search that answers every sum of
+//! the smaller heaps from their proven quotient). Rows are kept distinct; a row plus one
+//! heap that matches no row is a new state. The table gives a candidate (states, a
+//! transition for each heap, P-portion), which is then *proven* by the check of Plambeck
+//! and Siegel's kind ([`Quotient::verify`]: for every sum, its state is in the P-portion
+//! exactly when the sum has a move and no option's state is; a finite walk over (state,
+//! option states) pairs, so every sum of the heaps is covered, not a sample). A failure of
+//! the check gives a sum whose candidate outcome is wrong; a binary search along it (Rivest
+//! and Schapire) finds a test sum that tells two merged rows apart, which becomes a new
+//! column, and the table is closed again. Proven candidates have pairwise distinguishable
+//! states, so they are the reduced quotient itself.
 //!
 //! The elements are then numbered by their least sums (comparing heap sizes from the
 //! largest down), generators are the heaps whose element is not a product of smaller heaps'
@@ -45,7 +53,8 @@ pub type Element = u32;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum QuotientError {
     /// The next heap would make the quotient larger than the limit (or a candidate on the
-    /// way to it larger than four times the limit, or than 2^24 elements before reduction).
+    /// way to it larger than twice the limit, or a direct sum before reduction larger than 64
+    /// times the limit).
     #[error("the quotient would pass {limit} elements at heap {heap} (raise --max-order); it was complete to heap {reached}, order {order}")]
     MaxOrder {
         /// The limit.
@@ -540,27 +549,11 @@ impl Quotient {
             return self.clone();
         }
         let gens: Vec<Element> = (1..=n as usize).map(|h| self.heap_elem[h]).collect();
-        // The submonoid they generate.
-        let mut idx = vec![u32::MAX; self.order];
-        let mut list = vec![0 as Element];
-        idx[0] = 0;
-        let mut at = 0;
-        while at < list.len() {
-            let e = list[at];
-            for &g in &gens {
-                let f = self.mul(e, g);
-                if idx[f as usize] == u32::MAX {
-                    idx[f as usize] = list.len() as u32;
-                    list.push(f);
-                }
-            }
-            at += 1;
-        }
-        let k = list.len();
-        let mut mul = vec![0 as Element; k * k];
-        for (i, &a) in list.iter().enumerate() {
-            for (j, &b) in list.iter().enumerate() {
-                mul[i * k + j] = idx[self.mul(a, b) as usize];
+        let (k, mul, idx) = build::submonoid(self, &gens);
+        let mut list = vec![0 as Element; k];
+        for (e, &i) in idx.iter().enumerate() {
+            if i != u32::MAX {
+                list[i as usize] = e as Element;
             }
         }
         let p: Vec<bool> = list.iter().map(|&e| self.p[e as usize]).collect();
@@ -2078,6 +2071,11 @@ mod tests {
                         .map(|r| format!("{} = {}", q.word_name(&r.lhs), q.word_name(&r.rhs)))
                         .collect();
                     assert_eq!(rel.join(", "), f[4], "{line}");
+                }
+                "order" => {
+                    let q = Quotient::build(rules, heaps, 4096).unwrap();
+                    assert_eq!(q.order().to_string(), f[2], "{line}");
+                    assert_eq!(q.p_portion().len().to_string(), f[3], "{line}");
                 }
                 "recorded" => {
                     // Published, not yet reached by this engine within a test's time: only

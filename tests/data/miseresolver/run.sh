@@ -5,6 +5,7 @@
 # check of `grundy quotient`. Its sources are not part of grundy: give a checkout of CGSuite.
 #
 #   [OUT=file] bash tests/data/miseresolver/run.sh /path/to/cgsuite [HEAPS] [MAX_ORDER] [SECONDS]
+#   CLASSES=dir bash tests/data/miseresolver/run.sh /path/to/cgsuite   # only build, into dir
 #
 # Needs a JDK (javac, java; Debian: openjdk-17-jdk-headless). The files beside this script
 # are grundy's own: the octal rules (Octal.java), the rules' interface MisereSolver is
@@ -41,6 +42,11 @@ open(p, "w").write(s)
 PY
 mkdir "$work/out"
 javac -nowarn -d "$work/out" "$work"/*.java
+if [ -n "${CLASSES:-}" ]; then
+  mkdir -p "$CLASSES" && cp -r "$work/out/." "$CLASSES/"
+  echo "built $CLASSES (java -cp $CLASSES org.cgsuite.core.misere.solver.Main HEAPS MAX_ORDER SECONDS CODE...)"
+  exit 0
+fi
 codes=()
 for a in 0 1 2 3 4 5 6 7; do
   for b in 0 1 2 3 4 5 6 7; do
