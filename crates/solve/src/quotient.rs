@@ -2133,6 +2133,27 @@ mod tests {
         assert!(compared >= 12_441, "{compared} heaps compared");
     }
 
+    /// MisereSolver's quotients of heaps 0..=50 (tests/data/quotients-miseresolver-50.tsv: the
+    /// 213 codes it brought to heap 50 in 1 s each): the same order and P-portion size.
+    #[test]
+    fn quotients_to_heap_50_agree_with_miseresolver() {
+        let mut compared = 0;
+        for line in &fixture_rows("quotients-miseresolver-50.tsv") {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 4, "{line}");
+            let heaps: u64 = f[1].parse().unwrap();
+            let q = Quotient::build(read_code(f[0]), heaps, DEFAULT_MAX_ORDER)
+                .unwrap_or_else(|e| panic!("{line}: {}", e.1));
+            assert_eq!(
+                (q.order().to_string(), q.p_portion().len().to_string()),
+                (f[2].to_string(), f[3].to_string()),
+                "{line}"
+            );
+            compared += 1;
+        }
+        assert!(compared >= 213, "{compared} codes compared");
+    }
+
     /// The quotients built from the one before by algebra are those learned by search, to
     /// the presentation: every code of `codes()`, each heap the search reaches within 20 000
     /// states a step (to 14 at most).
