@@ -37,9 +37,9 @@
 //! is proven; when this construction gives up (no way to free the failure's heaps, a
 //! candidate past the limits), the caller learns the heap by search instead.
 
-use super::{canonical, Element, Quotient, QuotientError};
+use super::{canonical, refine, Element, Quotient, QuotientError};
 use foldhash::fast::RandomState;
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashSet;
 
 /// A sum of heaps, largest first. `Vec`'s order on these is the order sums are examined in.
 pub(super) type Word = Vec<u64>;
@@ -354,26 +354,20 @@ fn p_sets(q: &Quotient) -> Vec<u64> {
     out
 }
 
-/// The cache of `q`, built when missing (a full check of `q`, which must pass).
-fn cache_of(q: &Quotient, ctx: &Ctx<'_>) -> Result<Option<Cache>, QuotientError> {
-    if let Some(c) = &q.build {
-        return Ok(Some((**c).clone()));
-    }
+/// The cache of `q` made anew: a full check of `q` (`None` if it fails, which cannot happen
+/// for a quotient this engine built).
+fn fresh_cache(q: &Quotient, ctx: &Ctx<'_>) -> Result<Option<Cache>, QuotientError> {
     let (f, letters, chains) = least_failure(q, ctx)?;
-    if f.is_some() {
-        // Not a proven quotient (cannot happen for one this engine built).
-        return Ok(None);
-    }
-    Ok(Some(Cache {
+    Ok(f.is_none().then(|| Cache {
         letters,
         chains,
         pz: p_sets(q),
     }))
 }
 
-/// The quotient of heaps 0..=q.heaps+1 from `q`, or `None` when this construction gives up
-/// (the caller then learns the heap by search).
-pub(super) fn step(q: &Quotient, halt: &dyn Fn() -> bool) -> Result<Option<Quotient>, QuotientError> {
+/// Grows `q` to heaps 0..=q.heaps+1; `false` (and `q` as it was, but for its cache) when this
+/// construction gives up and the caller must learn the heap by search.
+pub(super) fn step(q: &mut Quotient, halt: &dyn Fn() -> bool) -> Result<bool, QuotientError> {
     let m = q.heaps + 1;
     let ctx = Ctx {
         halt,
@@ -382,61 +376,73 @@ pub(super) fn step(q: &Quotient, halt: &dyn Fn() -> bool) -> Result<Option<Quoti
         order: q.order,
         max_order: q.max_order,
     };
-    let mut opts_heaps: Vec<Vec<u64>> = Vec::new();
-    q.rules.heap_options(m, |parts| opts_heaps.push(parts.to_vec()));
-    if opts_heaps.is_empty() {
-        let mut next = q.clone();
-        next.heaps = m;
-        next.heap_elem.push(0);
-        next.orders.push(next.order);
-        next.period = next.find_periodicity();
-        return Ok(Some(next));
+    let tr = q.heap_option_elements(m);
+    if tr.is_empty() {
+        q.push_heap(0);
+        return Ok(true);
     }
-    let Some(mut cache) = cache_of(q, &ctx)? else {
+    if q.build.is_none() {
+        match fresh_cache(q, &ctx)? {
+            Some(c) => q.build = Some(Box::new(c)),
+            None => return Ok(false),
+        }
+    }
+    if let Some((x, walked)) = old_element(q, &tr, &ctx)? {
+        if let (Some((letters, chains)), Some(cache)) = (walked, q.build.as_deref_mut()) {
+            cache.letters = letters;
+            cache.chains = chains;
+        }
+        q.push_heap(x);
+        return Ok(true);
+    }
+    match grow(q, &ctx)? {
+        Some(next) => {
+            *q = next;
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// The element of `q` that heap q.heaps+1 (its options' elements `tr`) is, if any, with the
+/// cache's letters and states grown by the search that proved it (`None`: the heap's letter
+/// was known, nothing searched).
+#[allow(clippy::type_complexity)]
+fn old_element(
+    q: &Quotient,
+    tr: &[Element],
+    ctx: &Ctx<'_>,
+) -> Result<Option<(Element, Option<(Vec<Letter>, Antichains)>)>, QuotientError> {
+    let Some(cache) = q.build.as_deref() else {
         return Ok(None);
     };
-    let mut tr: Vec<Element> = opts_heaps
-        .iter()
-        .map(|parts| parts.iter().fold(0, |e, &h| q.mul(e, q.heap_elem[h as usize])))
-        .collect();
-    tr.sort_unstable();
-    tr.dedup();
     let alone_p = tr.iter().all(|&y| !q.p[y as usize]);
     let words = q.order.div_ceil(64).max(1);
     let compatible = |x: usize, y: usize| {
         let (a, b) = (&cache.pz[x * words..][..words], &cache.pz[y * words..][..words]);
         a.iter().zip(b).all(|(a, b)| a & b == 0)
     };
-    let fits: Vec<Element> = (0..q.order)
-        .filter(|&x| q.p[x] == alone_p && tr.iter().all(|&y| compatible(x, y as usize)))
-        .map(|x| x as Element)
-        .collect();
-    for x in fits {
-        let letter = Letter {
-            heap: m,
-            elem: x,
-            opts: tr.clone(),
-        };
-        let known = cache.letters.iter().any(|l| l.elem == x && l.opts == tr);
-        let mut letters = cache.letters.clone();
-        if !known {
-            letters.push(letter);
+    for x in 0..q.order {
+        if q.p[x] != alone_p || !tr.iter().all(|&y| compatible(x, y as usize)) {
+            continue;
         }
+        let x = x as Element;
+        if cache.letters.iter().any(|l| l.elem == x && l.opts == tr) {
+            return Ok(Some((x, None)));
+        }
+        let mut letters = cache.letters.clone();
+        letters.push(Letter {
+            heap: q.heaps + 1,
+            elem: x,
+            opts: tr.to_vec(),
+        });
         let mut chains = cache.chains.clone();
         let last = letters.len() - 1;
-        if known || n_walk(q, &letters, last..letters.len(), &mut chains, None, &ctx)?.is_none() {
-            let mut next = q.clone();
-            next.heaps = m;
-            next.heap_elem.push(x);
-            next.orders.push(next.order);
-            next.period = next.find_periodicity();
-            cache.letters = letters;
-            cache.chains = chains;
-            next.build = Some(Box::new(cache));
-            return Ok(Some(next));
+        if n_walk(q, &letters, last..letters.len(), &mut chains, None, ctx)?.is_none() {
+            return Ok(Some((x, Some((letters, chains)))));
         }
     }
-    grow(q, &ctx)
+    Ok(None)
 }
 
 /// A monoid given by its table (elements 0..k, 0 the identity) times cyclic monoids
@@ -594,30 +600,8 @@ fn realize(
         .flat_map(|&e| gens.iter().map(move |&g| (e, g)))
         .map(|(e, g)| pos[ds.mul(e, g)])
         .collect();
-    let mut class: Vec<u32> = reached.iter().map(|&e| u32::from(state[e] == 2)).collect();
-    let mut count = 0;
-    loop {
-        ctx.check(q)?;
-        let mut ids: HashMap<Vec<u32>, u32, RandomState> = HashMap::default();
-        let mut next = vec![0u32; r];
-        for i in 0..r {
-            let mut sig = Vec::with_capacity(gens.len() + 1);
-            sig.push(class[i]);
-            sig.extend(
-                delta[i * gens.len()..][..gens.len()]
-                    .iter()
-                    .map(|&j| class[j as usize]),
-            );
-            let n = ids.len() as u32;
-            next[i] = *ids.entry(sig).or_insert(n);
-        }
-        let n = ids.len();
-        class = next;
-        if n == count {
-            break;
-        }
-        count = n;
-    }
+    let start = reached.iter().map(|&e| u32::from(state[e] == 2)).collect();
+    let (class, count) = refine(&delta, gens.len(), start, &mut || ctx.check(q))?;
     if count > q.max_order.saturating_mul(CANDIDATE_FACTOR) {
         return Err(ctx.max_order());
     }
@@ -636,7 +620,9 @@ fn realize(
     }
     let p: Vec<bool> = rep.iter().map(|&e| state[e] == 2).collect();
     let heap_elem: Vec<Element> = phi.iter().map(|&e| class[pos[e] as usize]).collect();
-    Ok(Some(canonical(q.rules.clone(), m, &mul, &p, &heap_elem)))
+    let mut out = canonical(q.rules.clone(), m, &mul, &p, &heap_elem);
+    out.inherit(q);
+    Ok(Some(out))
 }
 
 /// The submonoid of `q` generated by `gens`: its table and the number of each element of
@@ -694,9 +680,6 @@ fn grow(q: &Quotient, ctx: &Ctx<'_>) -> Result<Option<Quotient>, QuotientError> 
     let Some(mut cand) = realize(q, &ds, &phi, None, ctx)? else {
         return Ok(None);
     };
-    cand.max_order = q.max_order;
-    cand.max_states = q.max_states;
-    cand.share = q.share;
     let mut failures: HashSet<Word, RandomState> = HashSet::default();
     for _round in 0..256 {
         ctx.check(q)?;
@@ -719,12 +702,7 @@ fn grow(q: &Quotient, ctx: &Ctx<'_>) -> Result<Option<Quotient>, QuotientError> 
         }
         let truth = !cand.p[cand.element_of_sum(&f).unwrap_or(0) as usize];
         match recalibrate(&cand, &f, truth, ctx)? {
-            Some(mut next) => {
-                next.max_order = q.max_order;
-                next.max_states = q.max_states;
-                next.share = q.share;
-                cand = next;
-            }
+            Some(next) => cand = next,
             None => return Ok(None),
         }
     }
