@@ -14,8 +14,10 @@
 //!   target is witnessed, every value of the window is an option: the next window is
 //!   scanned the same way (counted in [`Sparse::window_rescans`]).
 //!
-//! Without AVX-512 VBMI every pair is marked (a byte store per pair), still without the rare
-//! pass.
+//! Without AVX-512 VBMI the same is done with AVX2 and windows of 192 values (256 looked
+//! up, four byte shuffles for 32 pairs); more heaps then need later windows (1.6 rescans a
+//! heap for 0.114 to 2^18, 8.7 for 0.414). Without AVX2 either every pair is marked (a byte
+//! store per pair), still without the rare pass.
 //!
 //! The path is chosen every eighth of the heaps so far ([`rule_after`]) by [`wants_dense`]:
 //! from 2^13 heaps, when the heaps computed on the sparse path since it was last chosen
@@ -25,7 +27,8 @@
 //! measure, and the rare list and the value counts are kept up to date, so the path may go
 //! back to the sparse one. Games with a sparse space (Officers,
 //! Grundy's game, 0.106) mark about a tenth of all pairs or fewer (fewer as they grow) and
-//! never take it.
+//! never take it (without AVX-512, whose targeted scan the sparse path then lacks, Officers
+//! and Grundy's game mark most pairs of their first 2^14 heaps and take it that while).
 //!
 //! On several threads (`-j`, [`Sparse::compute_parallel`]) the dense path computes heaps
 //! in groups when the split rules allow it ([`Groups`]): when every split rule removes j
@@ -57,12 +60,14 @@
 //! (the helper's answer then comes too late and is dropped). And as for the pipeline, the
 //! thread count is measured: one thread, two or all of them, tried now and then for
 //! [`MIN_TRIAL`] heaps or about 20 ms, the fastest kept (a second tuner, apart from the
-//! pipeline's). Without AVX-512 VBMI (every pair marked, no targeted scan) the dense path
-//! runs on one thread.
+//! pipeline's). Without AVX-512 VBMI the windows are AVX2's ([`simd::WindowIsa`]): 256
+//! values, 192 of them targets, looked up by byte shuffles; the prefix then grows to 4096
+//! pairs at most ([`max_prefix`]). Without AVX2 either (every pair marked, no targeted
+//! scan) the dense path runs on one thread.
 
 use super::pipeline::{SharedCells, SPIN_FOR};
 use super::{limit_of, Rare, Sparse, SplitRules};
-use crate::seq::simd::{self, TargetIsa, Window, WINDOW_VALUES};
+use crate::seq::simd::{self, Window, WindowIsa, WINDOW_VALUES};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -76,8 +81,26 @@ use std::time::{Duration, Instant};
 pub(super) const PREFIX: usize = 1024;
 
 /// Values a window of targets holds: those of the kernel's table but its last 64 (the
-/// last byte of the table must be 0, see [`simd::witness_window`]).
-const STEP: usize = WINDOW_VALUES - 64;
+/// last byte of the table must be 0, see [`simd::witness_window`]): 1984 with AVX-512, 192
+/// with AVX2.
+fn step(isa: WindowIsa) -> usize {
+    isa.values() - 64
+}
+
+/// The largest prefix with the windows of `isa`. With AVX-512's windows of 1984 values a
+/// longer prefix brings the mex close enough to G(n) for the first window to hold it. The
+/// AVX2 kernel's windows of 192 values miss G(n) on most heaps whatever the prefix (0.114
+/// and 0.007 to 2^18 heaps on one thread, every heap on the dense path, 2026-12-07: 1.6
+/// rescans a heap with a prefix of 1024 pairs, 1.5 with 16 384), and a marked pair costs
+/// about three scanned ones, so the prefix grows to 4096 pairs only (5.6–5.8 s against 6.3
+/// with 1024 and 6.1–6.6 with 16 384; grown without a bound, it reached 140 000 pairs and
+/// took 13.8 s).
+fn max_prefix(isa: WindowIsa) -> usize {
+    match isa {
+        WindowIsa::Avx512(_) => 1 << 24,
+        WindowIsa::Avx2(_) => 4 * PREFIX,
+    }
+}
 
 /// Heaps in a row that needed one window only, after which the prefix shrinks.
 pub(super) const SHRINK_AFTER: usize = 8;
@@ -110,8 +133,8 @@ pub(super) fn rule_after(len: usize) -> usize {
 /// the marking scan; the sparse path's own targeted scan, while values are below 512, costs
 /// about what the dense path's does per pair, so its pairs do not count), when every heap
 /// since then has `every_pair` pairs on average: from [`DENSE_FROM`] heaps, when the sparse
-/// path marked three eighths of every pair or more per heap with the targeted scan
-/// (`targeted`), all of them or more without (the dense path then marks every pair: no
+/// path marked three eighths of every pair or more per heap with a windowed scan
+/// (`window`), all of them or more without (the dense path then marks every pair: no
 /// better than the sparse path, but no worse). None when fewer than 16 heaps were measured
 /// (the path stays as it is). On one thread the sparse path's time per heap is about 2.4
 /// times the dense path's times the share of pairs it marks (2026-12-06, 2^18 to 2^19 heaps:
@@ -121,10 +144,9 @@ pub(super) fn rule_after(len: usize) -> usize {
 /// 13 % of every pair at 2^15 heaps, Grundy's game 10 %, and fewer as they grow.
 pub(super) fn wants_dense(
     len: usize,
-    heaps: u64,
-    pairs: u64,
+    (heaps, pairs): (u64, u64),
     every_pair: u64,
-    targeted: bool,
+    window: bool,
 ) -> Option<bool> {
     if len < DENSE_FROM {
         return Some(false);
@@ -132,7 +154,7 @@ pub(super) fn wants_dense(
     if heaps < 16 {
         return None;
     }
-    let share = if targeted { every_pair * 3 / 8 } else { every_pair };
+    let share = if window { every_pair * 3 / 8 } else { every_pair };
     Some(pairs >= share.saturating_mul(heaps))
 }
 
@@ -142,7 +164,7 @@ pub(super) fn wants_dense(
 #[derive(Clone, Copy)]
 pub(super) struct HeapJob<'r> {
     rules: &'r SplitRules,
-    isa: Option<TargetIsa>,
+    isa: Option<WindowIsa>,
     /// Pairs of each split rule marked before the targeted scan.
     prefix: usize,
     /// Options are below `limit − 1` = 2^bits, the mex at most 2^bits (`limit_of`).
@@ -178,7 +200,7 @@ impl HeapAnswer {
         if !late.contains(&self.value) {
             return Some(self.value);
         }
-        (0..STEP)
+        (0..WINDOW_VALUES - 64)
             .filter(|&i| self.rest[i / 8] >> (i % 8) & 1 == 1)
             .map(|i| self.base + i)
             .find(|v| !late.contains(v))
@@ -265,7 +287,7 @@ pub(super) fn dense_heap(
 #[allow(clippy::too_many_arguments)]
 fn witness_windows(
     job: &HeapJob<'_>,
-    isa: TargetIsa,
+    isa: WindowIsa,
     cells: &[u16],
     set: &[u8; 1 << 16],
     mex: usize,
@@ -283,7 +305,8 @@ fn witness_windows(
         // The unmarked values of the window that can be options (below limit − 1 =
         // 2^bits; 2^bits itself is never one, so a window that reaches it keeps it).
         let mut words = [0u64; WINDOW_VALUES / 64];
-        simd::pack_bytes_avx2(isa.avx2(), &set[base..base + WINDOW_VALUES], &mut words);
+        let values = isa.values();
+        simd::pack_bytes_avx2(isa.avx2(), &set[base..base + values], &mut words[..values / 64]);
         let mut targets: Window = [0; WINDOW_VALUES / 8];
         // The last word's values are left to the next window: the kernel wants the last
         // byte 0.
@@ -291,7 +314,7 @@ fn witness_windows(
             .chunks_exact_mut(8)
             .zip(&words)
             .enumerate()
-            .take(STEP / 64)
+            .take(step(isa) / 64)
         {
             // Values base + 64w + i below the limit.
             let start = base + 64 * w;
@@ -320,7 +343,7 @@ fn witness_windows(
         // Every value of the window is an option: the next one (2^bits is never an
         // option, so some window before it stops).
         answer.rescans += 1;
-        base += STEP;
+        base += step(isa);
         if base >= limit {
             answer.value = limit - 1;
             answer.rest = [0; WINDOW_VALUES / 8];
@@ -334,7 +357,7 @@ impl Sparse {
     fn heap_job(&self) -> HeapJob<'_> {
         HeapJob {
             rules: &self.rules,
-            isa: self.cpu.targeted(),
+            isa: self.cpu.window(),
             prefix: self.dense_prefix,
             limit: limit_of(self.max_value),
             share_from: self.dense_share_from,
@@ -367,12 +390,13 @@ impl Sparse {
         answer.value
     }
 
-    /// Doubles the prefix after a heap that needed a second window (`rescanned`), shrinks it
-    /// by an eighth after [`SHRINK_AFTER`] heaps in a row that did not (not below
-    /// [`PREFIX`]).
+    /// Grows the prefix by a quarter after a heap that needed a second window (`rescanned`),
+    /// shrinks it by a sixteenth after [`SHRINK_AFTER`] heaps in a row that did not (not
+    /// below [`PREFIX`], not above [`max_prefix`]).
     fn adapt_prefix(&mut self, rescanned: bool) {
         if rescanned {
-            self.dense_prefix = (self.dense_prefix + self.dense_prefix / 4).min(1 << 24);
+            let most = self.cpu.window().map_or(1 << 24, max_prefix);
+            self.dense_prefix = (self.dense_prefix + self.dense_prefix / 4).min(most);
             self.prefix_quiet = 0;
         } else {
             self.prefix_quiet += 1;
@@ -410,7 +434,7 @@ fn mark_pairs(set: &mut [u8; 1 << 16], low: &[u16], high: &[u16], count: usize) 
 /// pairs past the prefix of every split rule (`spans`: (m, half, prefix) per rule) counted
 /// one after the other; stops early when none is left. Returns the pairs looked at.
 fn scan_pairs(
-    isa: TargetIsa,
+    isa: WindowIsa,
     cells: &[u16],
     base: u16,
     targets: &mut Window,
@@ -462,7 +486,7 @@ const MAX_PIECES: usize = 64;
 struct Job {
     /// The scan's number (the low 32 bits are those of [`Team::claim`]).
     id: u32,
-    isa: Option<TargetIsa>,
+    isa: Option<WindowIsa>,
     /// The heap: the cells below are settled.
     n: usize,
     base: u16,
@@ -568,7 +592,7 @@ impl<'a> Team<'a> {
     /// team. Returns the pairs scanned (about: statistics).
     fn scan(
         &self,
-        isa: TargetIsa,
+        isa: WindowIsa,
         cells: &[u16],
         base: u16,
         targets: &mut Window,
@@ -833,13 +857,13 @@ struct Slot {
 pub(super) struct Groups<'a> {
     cells: &'a SharedCells,
     rules: &'a SplitRules,
-    isa: Option<TargetIsa>,
+    isa: Option<WindowIsa>,
     slots: Vec<Slot>,
     helpers: Helpers,
 }
 
 impl<'a> Groups<'a> {
-    fn new(cells: &'a SharedCells, rules: &'a SplitRules, isa: Option<TargetIsa>, helpers: usize) -> Self {
+    fn new(cells: &'a SharedCells, rules: &'a SplitRules, isa: Option<WindowIsa>, helpers: usize) -> Self {
         Groups {
             cells,
             rules,
@@ -941,7 +965,7 @@ impl Sparse {
         if size < 2 {
             return Ok(from);
         }
-        let isa = self.cpu.targeted();
+        let isa = self.cpu.window();
         let shared = SharedCells::new(cells, to);
         let groups = Groups::new(&shared, &rules, isa, size - 1);
         // The main thread's option set for the dense path (the sampled heaps use the

@@ -10,12 +10,13 @@
 //! | [`unpack_bits_avx2`]        | AVX2                                 | [`unpack_bits_portable`]  |
 //! | [`or_rare_avx2`]            | AVX2                                 | [`or_rare_portable`]      |
 //! | [`witness`]                 | AVX-512 F, BW, VBMI, VBMI2, POPCNT   | [`witness_portable`]      |
-//! | [`witness_window`]          | AVX-512 F, BW, VBMI, VBMI2, POPCNT   | `witness_window_portable` |
+//! | [`witness_window`]          | AVX-512 F, BW, VBMI, VBMI2, POPCNT,  | `witness_window_portable` |
+//! |                             | or AVX2 (windows of 256 values)      |                           |
 //! | [`with_avx2`] (any code)    | AVX2                                 | the same code without it  |
 //!
 //! What the CPU has is a [`Cpu`] value, detected once per process ([`Cpu::detect`]) and held
 //! by the engine; [`Cpu::PORTABLE`] turns every fast kernel off (tests and benchmarks of the
-//! portable code). The fast kernels take a token, [`Avx2`] or [`TargetIsa`], that only a
+//! portable code). The fast kernels take a token, [`Avx2`], [`TargetIsa`] or [`WindowIsa`], that only a
 //! detected [`Cpu`] hands out: that is the one invariant every `unsafe` block here relies
 //! on (a token exists only when the CPU has its features). The dispatching functions
 //! ([`pack_bytes`], [`unpack_bits`], [`or_rare`], [`with_avx2`]) take the [`Cpu`] or the
@@ -54,6 +55,38 @@ impl TargetIsa {
     #[inline(always)]
     pub(crate) fn avx2(self) -> Avx2 {
         Avx2(self.0)
+    }
+}
+
+/// Proof that the CPU can run the windowed scan of the dense path ([`witness_window`]), and
+/// with which instructions: AVX-512 VBMI looks up windows of 2048 values, AVX2 windows of
+/// 256 (made only by [`Cpu::window`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum WindowIsa {
+    /// AVX-512 F, BW, VBMI, VBMI2 and POPCNT: a table of 256 bytes in four registers.
+    Avx512(TargetIsa),
+    /// AVX2 only: a table of 32 bytes looked up by byte shuffles.
+    Avx2(Avx2),
+}
+
+impl WindowIsa {
+    /// The values of a window: the targets lie below `values() − 64` (the last 64 are left
+    /// to the next window, see [`witness_window`]).
+    #[inline(always)]
+    pub(crate) fn values(self) -> usize {
+        match self {
+            WindowIsa::Avx512(_) => WINDOW_VALUES,
+            WindowIsa::Avx2(_) => AVX2_WINDOW_VALUES,
+        }
+    }
+
+    /// The CPU has AVX2 (both kinds do).
+    #[inline(always)]
+    pub(crate) fn avx2(self) -> Avx2 {
+        match self {
+            WindowIsa::Avx512(t) => t.avx2(),
+            WindowIsa::Avx2(a) => a,
+        }
     }
 }
 
@@ -118,6 +151,27 @@ impl Cpu {
         #[cfg(not(target_arch = "x86_64"))]
         {
             None
+        }
+    }
+
+    /// The token of the dense path's windowed scan: AVX-512 VBMI where the CPU has it, else
+    /// AVX2, else none (the dense path then marks every pair).
+    #[inline(always)]
+    pub(crate) fn window(self) -> Option<WindowIsa> {
+        match (self.targeted(), self.avx2()) {
+            (Some(t), _) => Some(WindowIsa::Avx512(t)),
+            (None, Some(a)) => Some(WindowIsa::Avx2(a)),
+            (None, None) => None,
+        }
+    }
+
+    /// This CPU without its AVX-512 kernels (AVX2 and the portable code only): for tests and
+    /// benchmarks of the AVX2 kernels on a CPU that has both.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn without_avx512(self) -> Cpu {
+        Cpu {
+            avx2: self.avx2,
+            targeted: false,
         }
     }
 }
@@ -319,15 +373,20 @@ pub(crate) const WINDOW_VALUES: usize = 2048;
 /// A window of targets: value base + v is a target when bit v % 8 of byte v / 8 is set.
 pub(crate) type Window = [u8; WINDOW_VALUES / 8];
 
-/// [`witness`] for targets in the window `base..base + 2048` ([`Window`]), for the dense
-/// scan (see `seq/dense.rs`), whose values pass 512: two two-table byte permutes look up 32
-/// pairs at once. `base + 2048` must be at most 2^16, and the last byte of the table 0
-/// (values outside the window look it up).
+/// The values a window of the AVX2 windowed scan holds: 256, a table of 32 bytes.
+pub(crate) const AVX2_WINDOW_VALUES: usize = 256;
+
+/// [`witness`] for targets in the window `base..base + isa.values()` ([`Window`], of which
+/// the AVX2 kernel reads the first 32 bytes), for the dense scan (see `seq/dense.rs`), whose
+/// values pass 512. With AVX-512 VBMI two two-table byte permutes look up 32 pairs at once;
+/// with AVX2, four byte shuffles of two 16-byte tables. `base + isa.values()` must be at most
+/// 2^16, the last byte of the window's table 0 (values outside the window look it up), and
+/// no target at or past `isa.values()`.
 #[inline(always)]
 #[allow(unsafe_code)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(crate) fn witness_window(
-    isa: TargetIsa,
+    isa: WindowIsa,
     base: u16,
     targets: &mut Window,
     low: &[u16],
@@ -335,17 +394,25 @@ pub(crate) fn witness_window(
     from: usize,
     to: usize,
 ) -> usize {
-    debug_assert!(base as usize + WINDOW_VALUES <= 1 << 16 && targets[WINDOW_VALUES / 8 - 1] == 0);
+    debug_assert!(
+        base as usize + isa.values() <= 1 << 16 && targets[isa.values() / 8 - 1..].iter().all(|&t| t == 0)
+    );
     #[cfg(target_arch = "x86_64")]
     {
-        let _ = isa;
-        // SAFETY: the token `isa` exists only when the CPU has AVX-512 F, BW, VBMI, VBMI2 and
-        // POPCNT (`Cpu::targeted`).
-        let i = unsafe { x86::witness_window_blocks(base, targets, low, high, from, to) };
+        let i = match isa {
+            // SAFETY: the token exists only when the CPU has AVX-512 F, BW, VBMI, VBMI2 and
+            // POPCNT (`Cpu::targeted`).
+            WindowIsa::Avx512(_) => unsafe { x86::witness_window_blocks(base, targets, low, high, from, to) },
+            // SAFETY: the token exists only when the CPU has AVX2 (`Cpu::avx2`).
+            WindowIsa::Avx2(_) => unsafe { x86::witness_window_avx2(base, targets, low, high, from, to) },
+        };
         witness_one_by_one(base, targets, low, high, i, to)
     }
     #[cfg(not(target_arch = "x86_64"))]
-    match isa.0 {}
+    match isa {
+        WindowIsa::Avx512(t) => match t.0 {},
+        WindowIsa::Avx2(a) => match a.0 {},
+    }
 }
 
 /// [`witness`] with its token.
@@ -427,7 +494,7 @@ fn witness_one_by_one(
 /// CPU has the features (the safe wrappers above check the token).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Rare, Targets, Window, TARGET_VALUES, WINDOW_VALUES};
+    use super::{Rare, Targets, Window, AVX2_WINDOW_VALUES, TARGET_VALUES, WINDOW_VALUES};
     use std::arch::x86_64::*;
 
     /// Pairs looked up at once by `witness`.
@@ -669,6 +736,106 @@ mod x86 {
         }
         i
     }
+
+    /// The whole steps of 32 pairs of `witness_window` with AVX2, for the window
+    /// `base..base + 256` (the first 32 bytes of `targets`): the values v − base of 16 pairs
+    /// at a time, capped at 255 (a value that is never a target) and packed to bytes, look up
+    /// their byte (v − base) / 8 in two 16-byte tables (a byte shuffle each, one of them
+    /// zeroed by the place's range) and test their bit (v − base) % 8. A step that hits
+    /// crosses its targets off at once, so no target hits twice: a window of at most 192
+    /// targets costs at most 192 such steps. Returns where it stopped (after the step that
+    /// crossed off the last target, or where fewer than 32 pairs are left).
+    #[target_feature(enable = "avx2")]
+    #[allow(unsafe_code)]
+    pub(super) fn witness_window_avx2(
+        base: u16,
+        targets: &mut Window,
+        low: &[u16],
+        high: &[u16],
+        from: usize,
+        to: usize,
+    ) -> usize {
+        const STEP: usize = 32;
+        let half = low.len();
+        // Reverses the eight 16-bit lanes of each 128-bit half (the halves are then swapped).
+        let reverse = _mm256_setr_epi8(
+            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5,
+            2, 3, 0, 1,
+        );
+        let start = _mm256_set1_epi16(base as i16);
+        let cap = _mm256_set1_epi16(AVX2_WINDOW_VALUES as i16 - 1);
+        let low5 = _mm256_set1_epi8(0x1f);
+        let seven = _mm256_set1_epi8(7);
+        // Places 0..16 plus 0x70 keep their low nibble with bit 7 clear; 16..32 get bit 7
+        // (the shuffle gives 0). Minus 16, places 16..32 become 0..16 and 0..16 get bit 7.
+        let lift = _mm256_set1_epi8(0x70);
+        let sixteen = _mm256_set1_epi8(16);
+        let bits = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2,
+            4, 8, 16, 32, 64, -128,
+        );
+        let zero = _mm256_setzero_si256();
+        macro_rules! load {
+            ($t:expr) => {
+                // SAFETY: the table has 256 bytes: two 16-byte loads of its first 32.
+                unsafe {
+                    (
+                        _mm256_broadcastsi128_si256(_mm_loadu_si128($t.as_ptr().cast())),
+                        _mm256_broadcastsi128_si256(_mm_loadu_si128($t.as_ptr().add(16).cast())),
+                    )
+                }
+            };
+        }
+        let (mut t0, mut t1) = load!(targets);
+        let whole = to - (to - from) % STEP;
+        let mut i = from;
+        while i < whole {
+            let xs = &low[i..i + STEP];
+            let ys = &high[half - i - STEP..half - i];
+            // SAFETY: both slices hold 32 values of 16 bits: two 32-byte loads each.
+            let (x0, x1, y0, y1) = unsafe {
+                (
+                    _mm256_loadu_si256(xs.as_ptr().cast()),
+                    _mm256_loadu_si256(xs.as_ptr().add(16).cast()),
+                    _mm256_loadu_si256(ys.as_ptr().cast()),
+                    _mm256_loadu_si256(ys.as_ptr().add(16).cast()),
+                )
+            };
+            // low[i + l] pairs with high[half − 1 − i − l] = ys[31 − l]: x0 with y1
+            // reversed, x1 with y0 reversed.
+            let r1 = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(y1, reverse), 0x4e);
+            let r0 = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(y0, reverse), 0x4e);
+            let w0 = _mm256_min_epu16(_mm256_sub_epi16(_mm256_xor_si256(x0, r1), start), cap);
+            let w1 = _mm256_min_epu16(_mm256_sub_epi16(_mm256_xor_si256(x1, r0), start), cap);
+            // 32 places of 0..=255 (the order of the lanes does not matter).
+            let w = _mm256_packus_epi16(w0, w1);
+            let place = _mm256_and_si256(_mm256_srli_epi16(w, 3), low5);
+            let byte = _mm256_or_si256(
+                _mm256_shuffle_epi8(t0, _mm256_adds_epu8(place, lift)),
+                _mm256_shuffle_epi8(t1, _mm256_sub_epi8(place, sixteen)),
+            );
+            let bit = _mm256_shuffle_epi8(bits, _mm256_and_si256(w, seven));
+            let hit = _mm256_and_si256(byte, bit);
+            i += STEP;
+            if _mm256_testz_si256(hit, hit) == 0 {
+                let mut lanes = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero)) as u32);
+                let mut found = [0u8; 32];
+                // SAFETY: `found` has 32 bytes: one 32-byte store.
+                unsafe { _mm256_storeu_si256(found.as_mut_ptr().cast(), w) };
+                while lanes != 0 {
+                    let w = found[lanes.trailing_zeros() as usize];
+                    targets[(w >> 3) as usize] &= !(1 << (w & 7));
+                    lanes &= lanes - 1;
+                }
+                (t0, t1) = load!(targets);
+                let any = _mm256_or_si256(t0, t1);
+                if _mm256_testz_si256(any, any) == 1 {
+                    break;
+                }
+            }
+        }
+        i
+    }
 }
 
 #[cfg(test)]
@@ -695,6 +862,14 @@ mod tests {
     fn the_portable_cpu_has_no_fast_path() {
         assert!(Cpu::PORTABLE.avx2().is_none());
         assert!(Cpu::PORTABLE.targeted().is_none());
+        assert!(Cpu::PORTABLE.window().is_none());
+        // Without AVX-512 the windowed scan takes AVX2, where the CPU has it.
+        let avx2_only = Cpu::detect().without_avx512();
+        assert!(avx2_only.targeted().is_none());
+        assert_eq!(
+            matches!(avx2_only.window(), Some(WindowIsa::Avx2(_))),
+            Cpu::detect().avx2().is_some()
+        );
         // Detection is cached: the same value every time.
         assert_eq!(Cpu::detect(), Cpu::detect());
         // The targeted scan's instructions include AVX2.
@@ -856,6 +1031,47 @@ mod tests {
         }
     }
 
+    /// The windowed scan of `isa` against the portable one and against crossing off every
+    /// pair, with targets at `picks` (below the window's values less 8: its last byte stays
+    /// 0, the kernel's contract).
+    fn window_case(
+        isa: WindowIsa,
+        cells: &[u16],
+        picks: &[usize],
+        base: u16,
+        cut: usize,
+        start: usize,
+    ) -> Result<(), TestCaseError> {
+        let half = cells.len() / 2;
+        let (low, high) = (&cells[..half], &cells[cells.len() - half..]);
+        let to = cut % (half + 1);
+        let from = if to == 0 { 0 } else { start % (to + 1) };
+        let mut targets = [0u8; WINDOW_VALUES / 8];
+        for &p in picks {
+            let p = p % (isa.values() - 8);
+            targets[p >> 3] |= 1 << (p & 7);
+        }
+        let mut want = targets;
+        for p in from..to {
+            let v = (low[p] ^ high[half - 1 - p]) as usize;
+            if (base as usize..base as usize + WINDOW_VALUES).contains(&v) {
+                let w = v - base as usize;
+                want[w >> 3] &= !(1 << (w & 7));
+            }
+        }
+        let (mut fast, mut plain) = (targets, targets);
+        let stop = witness_window(isa, base, &mut fast, low, high, from, to);
+        let plain_stop = witness_window_portable(base, &mut plain, low, high, from, to);
+        prop_assert_eq!(fast, plain);
+        prop_assert!(stop >= plain_stop && stop <= to);
+        if stop < to {
+            prop_assert_eq!(fast, [0; WINDOW_VALUES / 8]);
+        } else {
+            prop_assert_eq!(fast, want);
+        }
+        Ok(())
+    }
+
     proptest! {
         /// The AVX-512 windowed scan against the portable one, values around and past the
         /// window (below it, in it, above it), and against crossing off every pair.
@@ -868,35 +1084,22 @@ mod tests {
             cut in 0usize..1000,
             start in 0usize..1000,
         ) {
-            let isa = targeted();
-            let half = cells.len() / 2;
-            let (low, high) = (&cells[..half], &cells[cells.len() - half..]);
-            let to = cut % (half + 1);
-            let from = if to == 0 { 0 } else { start % (to + 1) };
-            let mut targets = [0u8; WINDOW_VALUES / 8];
-            for p in picks {
-                targets[p >> 3] |= 1 << (p & 7);
-            }
-            // The last byte stays 0 (the kernel's contract).
-            targets[WINDOW_VALUES / 8 - 1] = 0;
-            let mut want = targets;
-            for p in from..to {
-                let v = (low[p] ^ high[half - 1 - p]) as usize;
-                if (base as usize..base as usize + WINDOW_VALUES).contains(&v) {
-                    let w = v - base as usize;
-                    want[w >> 3] &= !(1 << (w & 7));
-                }
-            }
-            let (mut fast, mut plain) = (targets, targets);
-            let stop = witness_window(isa, base, &mut fast, low, high, from, to);
-            let plain_stop = witness_window_portable(base, &mut plain, low, high, from, to);
-            prop_assert_eq!(fast, plain);
-            prop_assert!(stop >= plain_stop && stop <= to);
-            if stop < to {
-                prop_assert_eq!(fast, [0; WINDOW_VALUES / 8]);
-            } else {
-                prop_assert_eq!(fast, want);
-            }
+            window_case(WindowIsa::Avx512(targeted()), &cells, &picks, base, cut, start)?;
+        }
+
+        /// The AVX2 windowed scan (256 values) against the portable one, as above: values
+        /// below, in and above the window (and the cap at 255 of the values past it), few
+        /// targets or many.
+        #[test]
+        #[cfg_attr(not(has_avx2), ignore = "this CPU has no AVX2: the fast path cannot run here")]
+        fn avx2_window_witness_matches_portable(
+            cells in proptest::collection::vec(0u16..1024, 2..700),
+            picks in proptest::collection::vec(0usize..AVX2_WINDOW_VALUES, 0..250),
+            base in 0u16..900,
+            cut in 0usize..1000,
+            start in 0usize..1000,
+        ) {
+            window_case(WindowIsa::Avx2(avx2()), &cells, &picks, base, cut, start)?;
         }
     }
 

@@ -780,10 +780,9 @@ impl Sparse {
         let every_pair = self.rules.leave_two.len() as u64 * (self.len_at_rule + len) as u64 / 4;
         let wants = dense::wants_dense(
             len,
-            self.sparse_heaps - heaps0,
-            pairs - pairs0,
+            (self.sparse_heaps - heaps0, pairs - pairs0),
             every_pair,
-            self.cpu.targeted().is_some(),
+            self.cpu.window().is_some(),
         );
         self.next_rule = dense::rule_after(len);
         if let Some(dense) = wants {
@@ -842,6 +841,13 @@ impl Sparse {
     /// the portable code; the values are the same).
     pub fn portable_only(&mut self) {
         self.cpu = Cpu::PORTABLE;
+    }
+
+    /// Never use the AVX-512 kernels, even where the CPU has them (tests of the AVX2
+    /// windowed scan of the dense path on a CPU that has both; the values are the same).
+    #[cfg(test)]
+    pub(crate) fn without_avx512(&mut self) {
+        self.cpu = self.cpu.without_avx512();
     }
 
     /// The SIMD instructions the kernels may use.
@@ -919,7 +925,7 @@ impl Sparse {
         while n < to {
             if self.dense
                 && self.max_value < 1 << 15
-                && self.cpu.targeted().is_some()
+                && self.cpu.window().is_some()
                 && threads >= 2
                 && !self.rules.leave_two.is_empty()
             {
@@ -1587,11 +1593,11 @@ mod dense_rule_tests {
     fn the_dense_rule_decides_from_its_measure() {
         assert_eq!(rule_after(1 << 18), (1 << 18) + (1 << 15));
         assert_eq!(rule_after(1 << 13), (1 << 13) + 16 * SAMPLE_EVERY);
-        assert_eq!(wants_dense(1 << 16, 15, u64::MAX, 1, true), None);
-        assert_eq!(wants_dense(1 << 16, 16, 6 * 16, 16, true), Some(true));
-        assert_eq!(wants_dense(1 << 16, 16, 5 * 16, 16, true), Some(false));
-        assert_eq!(wants_dense(1 << 16, 16, 15 * 16, 16, false), Some(false));
-        assert_eq!(wants_dense(1 << 16, 16, 16 * 16, 16, false), Some(true));
-        assert_eq!(wants_dense(1 << 12, 16, u64::MAX, 1, true), Some(false));
+        assert_eq!(wants_dense(1 << 16, (15, u64::MAX), 1, true), None);
+        assert_eq!(wants_dense(1 << 16, (16, 6 * 16), 16, true), Some(true));
+        assert_eq!(wants_dense(1 << 16, (16, 5 * 16), 16, true), Some(false));
+        assert_eq!(wants_dense(1 << 16, (16, 15 * 16), 16, false), Some(false));
+        assert_eq!(wants_dense(1 << 16, (16, 16 * 16), 16, false), Some(true));
+        assert_eq!(wants_dense(1 << 12, (16, u64::MAX), 1, true), Some(false));
     }
 }
