@@ -16,8 +16,10 @@
 //!
 //! Without AVX-512 VBMI the same is done with AVX2 and windows of 192 values (256 looked
 //! up, four byte shuffles for 32 pairs); more heaps then need later windows (1.6 rescans a
-//! heap for 0.114 to 2^18, 8.7 for 0.414). Without AVX2 either every pair is marked (a byte
-//! store per pair), still without the rare pass.
+//! heap for 0.114 to 2^18, 8.7 for 0.414), and where the windows scan more than
+//! [`SCANS_PER_MARK`] times a heap's pairs, every pair is marked instead (one heap in
+//! [`PROBE_EVERY`] still scans, to keep the measure). Without AVX2 either every pair is
+//! marked (a byte store per pair), still without the rare pass.
 //!
 //! The path is chosen every eighth of the heaps so far ([`rule_after`]) by [`wants_dense`]:
 //! from 2^13 heaps, when the heaps computed on the sparse path since it was last chosen
@@ -102,6 +104,17 @@ fn max_prefix(isa: WindowIsa) -> usize {
     }
 }
 
+/// With AVX2's windows, the pairs a heap's windows may scan (rescans included), as a
+/// multiple of its pairs, before marking every pair is cheaper: a marked pair costs about
+/// four scanned ones (2026-12-07, AMD EPYC, one thread: 0.114 to 2^17 0.87 ns a marked pair
+/// on the sparse path, 0.18–0.22 ns a scanned pair on the dense path). 0.414, whose values
+/// pass 5000 by 2^18 heaps, scans about 5.8 times its pairs (8.7 rescans a heap); 0.114,
+/// 0.135 and 0.342 2.0–2.6 times.
+const SCANS_PER_MARK: f64 = 4.0;
+
+/// While AVX2's windows lose to marking, one dense heap in `PROBE_EVERY` still scans them.
+const PROBE_EVERY: u64 = 16;
+
 /// Heaps in a row that needed one window only, after which the prefix shrinks.
 pub(super) const SHRINK_AFTER: usize = 8;
 
@@ -185,6 +198,8 @@ pub(super) struct HeapAnswer {
     /// Pairs marked or scanned, and windows all witnessed (statistics).
     pairs: u64,
     rescans: u64,
+    /// Pairs the heap has (of every split rule): what marking them all would cost.
+    every: u64,
     /// Whether pairs past the prefix were scanned for targets (the prefix adapts to those
     /// heaps).
     windowed: bool,
@@ -239,6 +254,7 @@ pub(super) fn dense_heap(
         }
     }
     let mut pairs = 0;
+    let mut every = 0;
     // Per split rule: (m, half, pairs marked).
     let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(rules.leave_two.len());
     for &k in &rules.leave_two {
@@ -260,6 +276,7 @@ pub(super) fn dense_heap(
         mark_pairs(set, &cells[1..=half], &cells[m - half..m], pre);
         spans.push((m, half, pre));
         pairs += pre as u64;
+        every += half as u64;
     }
     let mex = memchr::memchr(0, &set[..limit]).unwrap_or(limit);
     let mut answer = HeapAnswer {
@@ -268,6 +285,7 @@ pub(super) fn dense_heap(
         rest: [0; WINDOW_VALUES / 8],
         pairs,
         rescans: 0,
+        every,
         windowed: false,
         shared: 0,
     };
@@ -358,9 +376,20 @@ impl Sparse {
         HeapJob {
             rules: &self.rules,
             isa: self.cpu.window(),
-            prefix: self.dense_prefix,
+            prefix: self.prefix_now(),
             limit: limit_of(self.max_value),
             share_from: self.dense_share_from,
+        }
+    }
+
+    /// The prefix of the next heap: the adapted one, or every pair while AVX2's windows
+    /// cost more than marking (one heap in [`PROBE_EVERY`] still scans its windows, to
+    /// keep the measure).
+    fn prefix_now(&self) -> usize {
+        if self.windows_lose && !self.dense_heaps.is_multiple_of(PROBE_EVERY) {
+            usize::MAX
+        } else {
+            self.dense_prefix
         }
     }
 
@@ -371,6 +400,12 @@ impl Sparse {
         self.window_rescans += answer.rescans;
         self.shared_scans += answer.shared;
         if answer.windowed && !self.prefix_fixed {
+            if let Some(WindowIsa::Avx2(_)) = self.cpu.window() {
+                // A running mean over about the last 16 heaps with windows.
+                let cost = answer.pairs as f64 / answer.every.max(1) as f64;
+                self.window_cost += (cost - self.window_cost) / 16.0;
+                self.windows_lose = self.window_cost > SCANS_PER_MARK;
+            }
             self.adapt_prefix(answer.rescans > 0);
         }
     }
@@ -992,7 +1027,7 @@ impl Sparse {
                 let job = HeapJob {
                     rules: &rules,
                     isa,
-                    prefix: self.dense_prefix,
+                    prefix: self.prefix_now(),
                     limit: limit_of(self.max_value),
                     share_from: usize::MAX,
                 };
@@ -1043,7 +1078,7 @@ impl Sparse {
                         }
                         None => {
                             let job = HeapJob {
-                                prefix: self.dense_prefix,
+                                prefix: self.prefix_now(),
                                 limit: limit_of(self.max_value),
                                 ..job
                             };

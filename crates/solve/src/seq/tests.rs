@@ -996,8 +996,11 @@ fn dense_values(
     let Method::Sparse(s) = &mut e.method else {
         panic!("not the rare/common method");
     };
-    if kernels == Kernels::Avx2 {
+    if kernels == Kernels::Avx2 || kernels == Kernels::Avx2Losing {
         s.without_avx512();
+    }
+    if kernels == Kernels::Avx2Losing {
+        s.make_windows_lose();
     }
     s.force_dense(Some(true), prefix);
     for to in [97, 700, 1301, count] {
@@ -1020,6 +1023,9 @@ enum Kernels {
     Detected,
     /// AVX2 at most (the AVX2 windows where the CPU has AVX2).
     Avx2,
+    /// AVX2 at most, its windows taken to lose to marking: every pair marked but on one
+    /// heap in 16.
+    Avx2Losing,
     /// None (the dense path marks every pair).
     Portable,
 }
@@ -1038,6 +1044,8 @@ proptest! {
             (Kernels::Detected, 2),
             (Kernels::Avx2, 1),
             (Kernels::Avx2, 2),
+            (Kernels::Avx2Losing, 1),
+            (Kernels::Avx2Losing, 2),
         ] {
             let (got, heaps, _) = dense_values(&rules, count, prefix, kernels, threads);
             prop_assert_eq!(heaps, count, "every heap on the dense path");
