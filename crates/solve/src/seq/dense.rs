@@ -15,7 +15,7 @@
 //!   scanned the same way (counted in [`Sparse::window_rescans`]).
 //!
 //! Without AVX-512 VBMI the same is done with AVX2 and windows of 192 values (256 looked
-//! up, four byte shuffles for 32 pairs); more heaps then need later windows (1.6 rescans a
+//! up, three byte shuffles for 32 pairs); more heaps then need later windows (1.6 rescans a
 //! heap for 0.114 to 2^18, 8.7 for 0.414), and where the windows scan more than
 //! [`SCANS_PER_MARK`] times a heap's pairs, every pair is marked instead (one heap in
 //! [`PROBE_EVERY`] still scans, to keep the measure). Without AVX2 either every pair is
@@ -94,7 +94,7 @@ fn step(isa: WindowIsa) -> usize {
 /// AVX2 kernel's windows of 192 values miss G(n) on most heaps whatever the prefix (0.114
 /// and 0.007 to 2^18 heaps on one thread, every heap on the dense path, 2026-12-07: 1.6
 /// rescans a heap with a prefix of 1024 pairs, 1.5 with 16 384), and a marked pair costs
-/// about three scanned ones, so the prefix grows to 4096 pairs only (5.6–5.8 s against 6.3
+/// about four scanned ones ([`SCANS_PER_MARK`]), so the prefix grows to 4096 pairs only (5.6–5.8 s against 6.3
 /// with 1024 and 6.1–6.6 with 16 384; grown without a bound, it reached 140 000 pairs and
 /// took 13.8 s).
 fn max_prefix(isa: WindowIsa) -> usize {
@@ -386,7 +386,7 @@ impl Sparse {
     /// cost more than marking (one heap in [`PROBE_EVERY`] still scans its windows, to
     /// keep the measure).
     fn prefix_now(&self) -> usize {
-        if self.windows_lose && !self.dense_heaps.is_multiple_of(PROBE_EVERY) {
+        if self.window_cost > SCANS_PER_MARK && !self.dense_heaps.is_multiple_of(PROBE_EVERY) {
             usize::MAX
         } else {
             self.dense_prefix
@@ -404,7 +404,6 @@ impl Sparse {
                 // A running mean over about the last 16 heaps with windows.
                 let cost = answer.pairs as f64 / answer.every.max(1) as f64;
                 self.window_cost += (cost - self.window_cost) / 16.0;
-                self.windows_lose = self.window_cost > SCANS_PER_MARK;
             }
             self.adapt_prefix(answer.rescans > 0);
         }

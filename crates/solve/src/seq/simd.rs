@@ -16,9 +16,9 @@
 //!
 //! What the CPU has is a [`Cpu`] value, detected once per process ([`Cpu::detect`]) and held
 //! by the engine; [`Cpu::PORTABLE`] turns every fast kernel off (tests and benchmarks of the
-//! portable code). The fast kernels take a token, [`Avx2`], [`TargetIsa`] or [`WindowIsa`], that only a
-//! detected [`Cpu`] hands out: that is the one invariant every `unsafe` block here relies
-//! on (a token exists only when the CPU has its features). The dispatching functions
+//! portable code). The fast kernels take a token, [`Avx2`], [`TargetIsa`] or [`WindowIsa`],
+//! that only a detected [`Cpu`] hands out: that is the one invariant every `unsafe` block
+//! here relies on (a token exists only when the CPU has its features). The dispatching functions
 //! ([`pack_bytes`], [`unpack_bits`], [`or_rare`], [`with_avx2`]) take the [`Cpu`] or the
 //! token and choose; no caller detects anything itself.
 //!
@@ -165,9 +165,9 @@ impl Cpu {
         }
     }
 
-    /// This CPU without its AVX-512 kernels (AVX2 and the portable code only): for tests and
-    /// benchmarks of the AVX2 kernels on a CPU that has both.
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// This CPU without its AVX-512 kernels (AVX2 and the portable code only): for tests of
+    /// the AVX2 kernels on a CPU that has both.
+    #[cfg(test)]
     pub(crate) fn without_avx512(self) -> Cpu {
         Cpu {
             avx2: self.avx2,
@@ -379,7 +379,7 @@ pub(crate) const AVX2_WINDOW_VALUES: usize = 256;
 /// [`witness`] for targets in the window `base..base + isa.values()` ([`Window`], of which
 /// the AVX2 kernel reads the first 32 bytes), for the dense scan (see `seq/dense.rs`), whose
 /// values pass 512. With AVX-512 VBMI two two-table byte permutes look up 32 pairs at once;
-/// with AVX2, four byte shuffles of two 16-byte tables. `base + isa.values()` must be at most
+/// with AVX2, three byte shuffles (two 16-byte tables, then the bit). `base + isa.values()` must be at most
 /// 2^16, the last byte of the window's table 0 (values outside the window look it up), and
 /// no target at or past `isa.values()`.
 #[inline(always)]

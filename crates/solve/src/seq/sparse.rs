@@ -221,10 +221,9 @@ pub struct Sparse {
     /// ([`dense::PREFIX`]; tests make it small).
     pub(crate) dense_prefix: usize,
     /// With AVX2's windows: the pairs the dense path's heaps with windows scanned over the
-    /// pairs they have (a running mean), and whether that is past what marking every pair
-    /// costs (then the dense path marks every pair, see `seq/dense.rs`).
+    /// pairs they have (a running mean; past what marking every pair costs, the dense path
+    /// marks every pair, see `seq/dense.rs`).
     window_cost: f64,
-    windows_lose: bool,
     /// Batches of the pipeline that the main thread marked itself, their helper being late
     /// (statistics, see `seq/pipeline.rs`).
     pub taken_batches: u64,
@@ -650,7 +649,6 @@ impl Sparse {
             dense_rule: None,
             dense_prefix: dense::PREFIX,
             window_cost: 0.0,
-            windows_lose: false,
             taken_batches: 0,
             take_after: pipeline::TAKE_AFTER,
             tuner: Tuner::default(),
@@ -862,7 +860,6 @@ impl Sparse {
     #[cfg(test)]
     pub(crate) fn make_windows_lose(&mut self) {
         self.window_cost = f64::INFINITY;
-        self.windows_lose = true;
     }
 
     /// The SIMD instructions the kernels may use.

@@ -996,7 +996,7 @@ fn dense_values(
     let Method::Sparse(s) = &mut e.method else {
         panic!("not the rare/common method");
     };
-    if kernels == Kernels::Avx2 || kernels == Kernels::Avx2Losing {
+    if matches!(kernels, Kernels::Avx2 | Kernels::Avx2Losing) {
         s.without_avx512();
     }
     if kernels == Kernels::Avx2Losing {
@@ -1101,8 +1101,9 @@ fn dense_threads_match_naive(
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     /// The dense path with every targeted scan shared among 2 and 3 threads (AVX-512's
-    /// windows or AVX2's, in pieces of 1 to 200 pairs; the main thread scanning a helper's piece itself at once, never, or
-    /// after its own wait): the reference's values, for codes without a sparse space.
+    /// windows or AVX2's, in pieces of 1 to 200 pairs; the main thread scanning a helper's
+    /// piece itself at once, never, or after its own wait): the reference's values, for
+    /// codes without a sparse space.
     #[test]
     fn the_shared_dense_path_matches_naive(
         code in 0usize..DENSE_CODES.len(),
