@@ -17,7 +17,7 @@ type Key = (String, u64, usize);
 static CACHE: Mutex<Vec<(Key, Arc<GameFile>)>> = Mutex::new(Vec::new());
 
 /// The game file `source` (its name, for errors) with this `text`: read once, then kept
-/// among the last [`KEPT`] files read. A file that does not read is a usage error naming
+/// among the last `KEPT` (8) files read. A file that does not read is a usage error naming
 /// its line and column.
 pub fn load(source: &str, text: &str) -> Result<Arc<GameFile>, AppError> {
     let key = (

@@ -16,6 +16,8 @@ use std::path::PathBuf;
     grundy quotient sub:1,2 --heaps 20\n  \
     grundy quotient --game spec.toml --heaps 20")]
 pub struct QuotientArgs {
+    // `0.[3]` is a code, not a link (the doc comment is the --help text).
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// The game: a take-and-break code (0.75, 4.07, 0.F, 0.{0,1,4}, 4!.0, 0.[3]),
     /// grundys-game, sub:1,3,4 or sub-all-but:2,5 (none with --game FILE).
     #[arg(

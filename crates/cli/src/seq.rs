@@ -15,6 +15,8 @@ use std::path::PathBuf;
 /// Arguments of `grundy seq`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SeqArgs {
+    // `0.[3]` is a code, not a link (the doc comment is the --help text).
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// The game: a take-and-break code (0.77, 4.07, 0.F, 0.{0,1,4}, 4!.0, 0.[3]),
     /// grundys-game, sub:1,3,4 or sub-all-but:2,5 (none with --game FILE).
     #[arg(

@@ -264,7 +264,7 @@ pub fn position_text(words: &[String], file: Option<&PathBuf>) -> Result<String,
 }
 
 /// Runs `grundy solve`; with a store, answers from it when it holds the position, and
-/// keeps what it computes (the application layer's [`solve_with`], as the server does).
+/// keeps what it computes (the application layer's [`grundy_app::solve::solve_with`], as the server does).
 pub fn run(mut args: SolveArgs, db: &DbOptions) -> Result<(), CliError> {
     (args.family, args.position) = family_and_words(&args.family, &args.position, &args.game);
     let text = read_position(&args.family, &args.position, args.file.as_ref())?;

@@ -3,7 +3,7 @@
 //!
 //! A binary installs [`CountingAllocator`] as its global allocator; from then on
 //! [`in_use`] is the number of bytes its heap allocations hold, exactly. Engines (through
-//! the application layer's bounded view of a game) ask [`over`] as they go and wind down
+//! the application layer's bounded view of a game) ask [`Share::over`] as they go and wind down
 //! when the limit of the work in hand is passed, so a solve stops with a message naming the
 //! limit instead of growing until the system's OOM killer or swap takes the machine.
 //!
@@ -126,7 +126,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
 }
 
 /// Marks the counting allocator as installed and counting (call once, first thing in
-/// `main`). Before this, [`counting`] is false and [`over`] never answers true.
+/// `main`). Before this, [`counting`] is false and [`Share::over`] never answers true.
 pub fn start_counting() {
     COUNTING.store(true, Ordering::Relaxed);
 }

@@ -252,7 +252,7 @@ impl Rule {
     }
 
     /// Single-head values `g[0..=len]` (`g[0]` = 0), in bulk, or fewer when they grow past
-    /// [`MAX_TABLE_VALUE`].
+    /// `MAX_TABLE_VALUE` (2^22).
     pub fn compute(&self, len: u32) -> Vec<u32> {
         let mut g: Vec<u32> = vec![0];
         if self.consecutive {

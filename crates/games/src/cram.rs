@@ -829,9 +829,9 @@ impl Game for Cram {
     }
 }
 
-/// A whole Cram board ranked for [`grundy_solve::dense`]: the states are the subsets of the
-/// board's initially empty cells (at most [`MAX_DENSE_CELLS`]), tier k holding those with k
-/// empty cells, in colex order. A domino goes from tier k to tier k − 2.
+/// A whole Cram board ranked for `grundy_solve::dense` (a dev-dependency here): the states
+/// are the subsets of the board's initially empty cells (at most [`MAX_DENSE_CELLS`]), tier
+/// k holding those with k empty cells, in colex order. A domino goes from tier k to k − 2.
 #[derive(Clone, Debug)]
 pub struct CramDense {
     board: Board,

@@ -1,7 +1,7 @@
 //! Games defined in a file (issue 12): a TOML spec whose `kind` names one of the shapes the
 //! literature uses, or a Lua script for any other game. A file is read once into a
 //! [`GameFile`]; the registry then hands it to the family that reads its kind
-//! ([`FileKind::family`]), so every front end reads a game file as it reads a built-in
+//! (by its [`FileKind`]), so every front end reads a game file as it reads a built-in
 //! family: `FamilyOptions::game` carries it, and [`crate::registry::with_game`] picks the
 //! family from it.
 //!

@@ -61,7 +61,7 @@ fn worth(w: Word) -> u64 {
     valued << 8 | (w & WEIGHT) >> 24
 }
 
-/// The table of the searches of several threads: [`SHARDS`] forgetful [`CodeTable`]s, a
+/// The table of the searches of several threads: `SHARDS` forgetful `CodeTable`s, a
 /// code going to the shard its hash picks, each behind a lock (a lookup or an update takes
 /// one lock, held for one bucket's work).
 pub struct SharedTable {

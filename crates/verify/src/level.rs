@@ -6,7 +6,7 @@
 //! The claim is G(n + p) = G(n) + s for every n ≥ n0, with s = 2^m. Write every value as
 //! v = low(v) + s·level(v), low(v) < s. With n1 = max(n0, 1), the heaps 1 ≤ a < n1 are
 //! *small*, the heaps in [n1, n1 + p) are *bases*, and every heap a ≥ n1 is r + p·q for a
-//! base r. [`derive`] lists every *type* of move (the removal k, the sizes of the small
+//! base r. [`derive()`] lists every *type* of move (the removal k, the sizes of the small
 //! parts, the bases of the large parts), works out which levels each type certainly reaches
 //! and which it may reach, runs the four checks of the docs for every base ρ and every class
 //! of the level Q* modulo 2^B, and returns the heap M0 from which the induction runs. The

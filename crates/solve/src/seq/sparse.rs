@@ -923,7 +923,7 @@ impl Sparse {
 
     /// Like [`Sparse::compute`], on up to `threads` threads (a pipeline, see
     /// `seq/pipeline.rs`) once heaps are past the first few thousand: one, two or all of
-    /// them, whichever was measured fastest lately (see [`Tuner`]).
+    /// them, whichever was measured fastest lately (see `Tuner`).
     pub fn compute_parallel(
         &mut self,
         cells: &mut [u16],
