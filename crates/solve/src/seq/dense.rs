@@ -15,7 +15,8 @@
 //!   scanned the same way (counted in [`Sparse::window_rescans`]).
 //!
 //! Without AVX-512 VBMI the same is done with AVX2 and windows of 192 values (256 looked
-//! up, three byte shuffles for 32 pairs); more heaps then need later windows (1.6 rescans a
+//! up, three byte shuffles for 32 pairs, the high values read forward from a [`Mirror`] of
+//! the cells in reverse order); more heaps then need later windows (1.6 rescans a
 //! heap for 0.114 to 2^18, 8.7 for 0.414), and where the windows scan more than
 //! [`SCANS_PER_MARK`] times a heap's pairs, every pair is marked instead (one heap in
 //! [`PROBE_EVERY`] still scans, to keep the measure). Without AVX2 either every pair is
@@ -117,6 +118,73 @@ const PROBE_EVERY: u64 = 16;
 
 /// Heaps in a row that needed one window only, after which the prefix shrinks.
 pub(super) const SHRINK_AFTER: usize = 8;
+
+/// The settled cells of the dense path and, where the AVX2 windows read them, the same in
+/// reverse order: `rev[t] == cells[cells.len() − 1 − t]` ([`Mirror`]; empty otherwise).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Settled<'a> {
+    /// The cells below the heap, settled.
+    pub(super) cells: &'a [u16],
+    /// The same in reverse order, or empty.
+    pub(super) rev: &'a [u16],
+}
+
+impl<'a> Settled<'a> {
+    /// `cells` without a mirror (the AVX-512 windows reverse the high values themselves).
+    pub(super) fn plain(cells: &'a [u16]) -> Settled<'a> {
+        Settled { cells, rev: &[] }
+    }
+}
+
+/// The cells of the dense path kept a second time in reverse order, for AVX2's windows:
+/// the high values of a split rule's pairs, G(m − 1), G(m − 2), ..., are then read forward
+/// as the low ones are, and the kernel has nothing to reverse (1.3 times fewer samples in
+/// the kernel than with the reversing shuffles, 0.114 to 2^17, 2026-12-07), at two more bytes
+/// a heap. Cell j is at `buf[buf.len() − 1 − j]`; the cells below `synced` are there.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Mirror {
+    buf: Vec<u16>,
+    synced: usize,
+}
+
+impl Mirror {
+    /// Makes room for `end` cells (at least) and mirrors the settled `cells` not mirrored yet.
+    pub(super) fn sync(&mut self, cells: &[u16], end: usize) {
+        let cap = self.buf.len();
+        if end > cap {
+            // Doubling: a heap's cells are copied O(1) times on average.
+            let grown = end.max(2 * cap).max(1 << 12);
+            let mut buf = vec![0u16; grown];
+            buf[grown - self.synced..].copy_from_slice(&self.buf[cap - self.synced..]);
+            self.buf = buf;
+        }
+        let cap = self.buf.len();
+        for (j, &v) in cells.iter().enumerate().skip(self.synced) {
+            self.buf[cap - 1 - j] = v;
+        }
+        self.synced = self.synced.max(cells.len());
+    }
+
+    /// The settled `cells` with their mirror.
+    pub(super) fn settled<'a>(&'a mut self, cells: &'a [u16]) -> Settled<'a> {
+        self.sync(cells, cells.len());
+        let cap = self.buf.len();
+        Settled {
+            cells,
+            rev: &self.buf[cap - cells.len()..],
+        }
+    }
+
+    /// The cells below `n` were written through the [`SharedCells`] this mirror was lent to.
+    pub(super) fn written_to(&mut self, n: usize) {
+        self.synced = self.synced.max(n);
+    }
+
+    /// The buffer and its length, for [`SharedCells::with_mirror`].
+    pub(super) fn raw(&mut self) -> (*mut u16, usize) {
+        (self.buf.as_mut_ptr(), self.buf.len())
+    }
+}
 
 /// Heaps from which the dense path may be taken: below, scans are short and the sparse path
 /// costs little whatever the split.
@@ -231,10 +299,11 @@ impl HeapAnswer {
 pub(super) fn dense_heap(
     job: &HeapJob<'_>,
     seen: &mut [u8],
-    cells: &[u16],
+    settled: Settled<'_>,
     n: usize,
     team: Option<&Team<'_>>,
 ) -> HeapAnswer {
+    let cells = settled.cells;
     let limit = job.limit;
     let set = match <&mut [u8; 1 << 16]>::try_from(&mut seen[..1 << 16]) {
         Ok(s) => s,
@@ -292,7 +361,7 @@ pub(super) fn dense_heap(
     if let Some(isa) = job.isa {
         if spans.iter().any(|&(_, half, pre)| pre < half) {
             answer.windowed = true;
-            witness_windows(job, isa, cells, set, mex, &spans, team, &mut answer);
+            witness_windows(job, isa, settled, set, mex, &spans, team, &mut answer);
         }
     }
     answer
@@ -306,7 +375,7 @@ pub(super) fn dense_heap(
 fn witness_windows(
     job: &HeapJob<'_>,
     isa: WindowIsa,
-    cells: &[u16],
+    cells: Settled<'_>,
     set: &[u8; 1 << 16],
     mex: usize,
     spans: &[(usize, usize, usize)],
@@ -412,8 +481,8 @@ impl Sparse {
     /// G(n) on the dense path (values below 2^15, so that every window fits in 16 bits).
     /// With `team`, the targeted scans of at least [`Sparse::dense_share_from`] pairs are
     /// shared among its threads ([`Team::scan`]).
-    pub(super) fn dense_value(&mut self, cells: &[u16], n: usize, team: Option<&Team<'_>>) -> usize {
-        debug_assert!(self.max_value < 1 << 15 && cells.len() == n);
+    pub(super) fn dense_value(&mut self, cells: Settled<'_>, n: usize, team: Option<&Team<'_>>) -> usize {
+        debug_assert!(self.max_value < 1 << 15 && cells.cells.len() == n);
         let mut seen = std::mem::take(&mut self.seen);
         if seen.len() < 1 << 16 {
             seen.resize(1 << 16, 0);
@@ -469,7 +538,7 @@ fn mark_pairs(set: &mut [u8; 1 << 16], low: &[u16], high: &[u16], count: usize) 
 /// one after the other; stops early when none is left. Returns the pairs looked at.
 fn scan_pairs(
     isa: WindowIsa,
-    cells: &[u16],
+    settled: Settled<'_>,
     base: u16,
     targets: &mut Window,
     spans: &[(usize, usize, usize)],
@@ -485,10 +554,16 @@ fn scan_pairs(
         let len = half - pre;
         let (a, b) = (from.max(start), to.min(start + len));
         if a < b {
+            let (cells, len) = (settled.cells, settled.cells.len());
             let low = &cells[1..=half];
             let high = &cells[m - half..m];
+            // high[half − 1 − i] = G(m − 1 − i) = rev[len − m + i].
+            let rev = match settled.rev {
+                [] => &[][..],
+                rev => &rev[len - m..len - m + half],
+            };
             let (p0, p1) = (pre + a - start, pre + b - start);
-            let stop = simd::witness_window(isa, base, targets, low, high, p0, p1);
+            let stop = simd::witness_window(isa, base, targets, low, high, rev, p0, p1);
             pairs += (stop - p0) as u64;
             if *targets == [0; WINDOW_VALUES / 8] {
                 break;
@@ -627,7 +702,7 @@ impl<'a> Team<'a> {
     fn scan(
         &self,
         isa: WindowIsa,
-        cells: &[u16],
+        cells: Settled<'_>,
         base: u16,
         targets: &mut Window,
         spans: &[(usize, usize, usize)],
@@ -650,7 +725,7 @@ impl<'a> Team<'a> {
             let mut j = self.job.lock().unwrap_or_else(|e| e.into_inner());
             j.id = id;
             j.isa = Some(isa);
-            j.n = cells.len();
+            j.n = cells.cells.len();
             j.base = base;
             j.targets = *targets;
             j.spans.clear();
@@ -728,7 +803,7 @@ impl<'a> Team<'a> {
             // claims just after it): then the next wait returns at once, for that job.
             last = id;
             let Some(isa) = job.isa else { continue };
-            let cells = self.cells.settled(job.n);
+            let cells = self.cells.settled_mirrored(job.n);
             let pieces = job.cuts.len() - 1;
             let mut local = job.targets;
             while let Some(c) = self.claim_piece(job.id, pieces) {
@@ -962,7 +1037,7 @@ impl<'a> Groups<'a> {
                 limit,
                 share_from: usize::MAX,
             };
-            let answer = dense_heap(&job, &mut seen, self.cells.settled(first), heap, None);
+            let answer = dense_heap(&job, &mut seen, self.cells.settled_mirrored(first), heap, None);
             *slot.answer.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
             slot.done.store(id, Ordering::Release);
         }
@@ -1000,12 +1075,13 @@ impl Sparse {
             return Ok(from);
         }
         let isa = self.cpu.window();
-        let shared = SharedCells::new(cells, to);
+        let mut mirror = std::mem::take(&mut self.mirror);
+        let shared = self.share(cells, from, to, &mut mirror);
         let groups = Groups::new(&shared, &rules, isa, size - 1);
         // The main thread's option set for the dense path (the sampled heaps use the
         // engine's own).
         let mut seen = vec![0u8; 1 << 16];
-        std::thread::scope(|s| {
+        let reached = std::thread::scope(|s| {
             for h in 0..groups.helpers.len() {
                 let groups = &groups;
                 groups.helpers.spawn(s, h, move || groups.help(h));
@@ -1042,7 +1118,7 @@ impl Sparse {
                     }
                     (g, None)
                 } else {
-                    let answer = dense_heap(&job, &mut seen, shared.settled(n), n, None);
+                    let answer = dense_heap(&job, &mut seen, shared.settled_mirrored(n), n, None);
                     (answer.value, Some(answer))
                 };
                 let wait = self
@@ -1081,7 +1157,7 @@ impl Sparse {
                                 limit: limit_of(self.max_value),
                                 ..job
                             };
-                            let answer = dense_heap(&job, &mut seen, shared.settled(m), m, None);
+                            let answer = dense_heap(&job, &mut seen, shared.settled_mirrored(m), m, None);
                             settle(self, m, Some(&answer), answer.value);
                         }
                     }
@@ -1089,7 +1165,9 @@ impl Sparse {
                 n = end;
             }
             Ok(n)
-        })
+        });
+        self.take_back(mirror, reached);
+        reached
     }
 
     /// Computes the heaps `from..to` on the dense path with a [`Team`] of `threads` threads
@@ -1104,9 +1182,10 @@ impl Sparse {
         to: usize,
         threads: usize,
     ) -> Result<usize, usize> {
-        let shared = SharedCells::new(cells, to);
+        let mut mirror = std::mem::take(&mut self.mirror);
+        let shared = self.share(cells, from, to, &mut mirror);
         let team = Team::new(&shared, threads.max(2) - 1, self.dense_wait, self.dense_piece);
-        std::thread::scope(|s| {
+        let reached = std::thread::scope(|s| {
             for h in 0..team.helpers.len() {
                 let team = &team;
                 team.helpers.spawn(s, h, move || team.help(h));
@@ -1115,7 +1194,7 @@ impl Sparse {
             let mut n = from;
             while n < to && self.dense && self.max_value < 1 << 15 {
                 let g = if !n.is_multiple_of(SAMPLE_EVERY) || self.dense_rule.is_some() {
-                    self.dense_value(shared.settled(n), n, Some(&team))
+                    self.dense_value(shared.settled_mirrored(n), n, Some(&team))
                 } else {
                     // The sample of the sparse path, as on one thread.
                     let g = self.value_of(shared.settled(n), n);
@@ -1130,6 +1209,78 @@ impl Sparse {
                 self.after_settled(shared.settled(n));
             }
             Ok(n)
-        })
+        });
+        self.take_back(mirror, reached);
+        reached
+    }
+
+    /// Whether the dense path keeps a [`Mirror`] of the cells: with AVX2's windows.
+    pub(super) fn mirrored(&self) -> bool {
+        matches!(self.cpu.window(), Some(WindowIsa::Avx2(_)))
+    }
+
+    /// The cells `..to` to share among the threads of the dense path, `..from` settled, with
+    /// `mirror` (taken out of the engine, [`Sparse::take_back`] after) lent to them when
+    /// the dense path keeps one.
+    fn share(&self, cells: &mut [u16], from: usize, to: usize, mirror: &mut Mirror) -> SharedCells {
+        if !self.mirrored() {
+            return SharedCells::new(cells, to);
+        }
+        mirror.sync(&cells[..from], to.min(cells.len()));
+        SharedCells::new(cells, to).with_mirror(mirror)
+    }
+
+    /// Puts back the mirror lent by [`Sparse::share`] once the threads are done, `reached` the
+    /// heap they got to (the cells below are written, through the mirror too).
+    fn take_back(&mut self, mut mirror: Mirror, reached: Result<usize, usize>) {
+        if self.mirrored() {
+            mirror.written_to(reached.unwrap_or_else(|n| n));
+        }
+        self.mirror = mirror;
+    }
+}
+
+#[cfg(test)]
+mod mirror_tests {
+    use super::{Mirror, SharedCells};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The mirror holds the cells in reverse order whatever the order of its syncs and
+        /// growths (from 4096 cells on), and cells written through [`SharedCells`] lent it.
+        #[test]
+        fn the_mirror_is_the_cells_reversed(
+            mut cells in proptest::collection::vec(any::<u16>(), 0..12_000),
+            cuts in proptest::collection::vec((0usize..12_000, any::<bool>()), 1..6),
+        ) {
+            let mut mirror = Mirror::default();
+            let mut cuts: Vec<(usize, bool)> = cuts.into_iter().map(|(k, s)| (k % (cells.len() + 1), s)).collect();
+            cuts.sort_unstable();
+            let mut done = 0;
+            for (k, shared) in cuts {
+                if shared && k > done {
+                    // Cells done..k written by the threads' path, the mirror lent.
+                    let written: Vec<u16> = cells[done..k].to_vec();
+                    mirror.sync(&cells[..done], k);
+                    {
+                        let sh = SharedCells::new(&mut cells, k).with_mirror(&mut mirror);
+                        for (j, &v) in written.iter().enumerate() {
+                            sh.write(done + j, v);
+                        }
+                        let view = sh.settled_mirrored(k);
+                        prop_assert!(view.rev.iter().eq(cells_rev(view.cells).iter()));
+                    }
+                    mirror.written_to(k);
+                }
+                done = done.max(k);
+                let view = mirror.settled(&cells[..k]);
+                prop_assert_eq!(view.rev.len(), k);
+                prop_assert!(view.rev.iter().eq(cells[..k].iter().rev()));
+            }
+        }
+    }
+
+    fn cells_rev(cells: &[u16]) -> Vec<u16> {
+        cells.iter().rev().copied().collect()
     }
 }

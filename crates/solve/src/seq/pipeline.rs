@@ -32,6 +32,7 @@
 //! thread); the rare list only grows at its end, and a heap's rare entry is published
 //! before the heap itself.
 
+use super::dense::{Mirror, Settled};
 use super::{limit_of, mark_rare, Marks, Rare, Seen, Small, Sparse, BATCH};
 use crate::seq::simd::{self, Cpu};
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering};
@@ -80,10 +81,14 @@ fn taken(t: usize) -> usize {
 pub(super) const TAKE_AFTER: std::time::Duration = std::time::Duration::from_micros(8);
 
 /// The 16-bit cells, shared by the threads. Only the main thread writes, each cell once,
-/// before publishing it; the helpers read only cells published before they look.
+/// before publishing it; the helpers read only cells published before they look. With a
+/// [`Mirror`] lent to it, every cell written goes to the mirror too.
 pub(super) struct SharedCells {
     ptr: *mut u16,
     len: usize,
+    /// The mirror's buffer (cell j at `rev + rev_len − 1 − j`), or null.
+    rev: *mut u16,
+    rev_len: usize,
 }
 
 // SAFETY: the pointer is only used as the type's methods document: reads of published
@@ -102,7 +107,31 @@ impl SharedCells {
         SharedCells {
             ptr: cells.as_mut_ptr(),
             len: cells.len().min(end),
+            rev: std::ptr::null_mut(),
+            rev_len: 0,
         }
+    }
+
+    /// The same with `mirror`, which must already hold the cells settled now and have room
+    /// for every cell of these ([`Mirror::sync`]), and must not be touched while these live
+    /// (then [`Mirror::written_to`] with the cells written).
+    pub(super) fn with_mirror(self, mirror: &mut Mirror) -> SharedCells {
+        let (rev, rev_len) = mirror.raw();
+        assert!(rev_len >= self.len);
+        SharedCells { rev, rev_len, ..self }
+    }
+
+    /// [`SharedCells::settled`] with the mirror's cells below `n` (empty without a mirror).
+    #[allow(unsafe_code)]
+    pub(super) fn settled_mirrored(&self, n: usize) -> Settled<'_> {
+        let cells = self.settled(n);
+        if self.rev.is_null() {
+            return Settled::plain(cells);
+        }
+        // SAFETY: the mirror has room for every cell (`with_mirror`), and those below `n`
+        // are settled there too: written with their cell, before it was published.
+        let rev = unsafe { std::slice::from_raw_parts(self.rev.add(self.rev_len - n), n) };
+        Settled { cells, rev }
     }
 
     /// The cells below `n`, all of them settled: no cell below `n` may be written while the
@@ -121,6 +150,11 @@ impl SharedCells {
         assert!(n < self.len);
         // SAFETY: in bounds (checked); cell n is not published, so no thread reads it.
         unsafe { self.ptr.add(n).write(v) }
+        if !self.rev.is_null() {
+            // SAFETY: n < len <= rev_len (`with_mirror`); the mirror's cell n is not
+            // published either.
+            unsafe { self.rev.add(self.rev_len - 1 - n).write(v) }
+        }
     }
 }
 

@@ -381,9 +381,11 @@ pub(crate) const AVX2_WINDOW_VALUES: usize = 256;
 /// values pass 512. With AVX-512 VBMI two two-table byte permutes look up 32 pairs at once;
 /// with AVX2, three byte shuffles (two 16-byte tables, then the bit). `base + isa.values()` must be at most
 /// 2^16, the last byte of the window's table 0 (values outside the window look it up), and
-/// no target at or past `isa.values()`.
+/// no target at or past `isa.values()`. The AVX2 kernel reads the high values in pair order,
+/// `rev` (`rev[i] == high[high.len() − 1 − i]`, as long as `low`; the dense path keeps them
+/// in a mirror of its cells); the AVX-512 kernel reverses `high` itself (`rev` may be empty).
 #[inline(always)]
-#[allow(unsafe_code)]
+#[allow(unsafe_code, clippy::too_many_arguments)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(crate) fn witness_window(
     isa: WindowIsa,
@@ -391,6 +393,7 @@ pub(crate) fn witness_window(
     targets: &mut Window,
     low: &[u16],
     high: &[u16],
+    rev: &[u16],
     from: usize,
     to: usize,
 ) -> usize {
@@ -404,7 +407,7 @@ pub(crate) fn witness_window(
             // POPCNT (`Cpu::targeted`).
             WindowIsa::Avx512(_) => unsafe { x86::witness_window_blocks(base, targets, low, high, from, to) },
             // SAFETY: the token exists only when the CPU has AVX2 (`Cpu::avx2`).
-            WindowIsa::Avx2(_) => unsafe { x86::witness_window_avx2(base, targets, low, high, from, to) },
+            WindowIsa::Avx2(_) => unsafe { x86::witness_window_avx2(base, targets, low, rev, from, to) },
         };
         witness_one_by_one(base, targets, low, high, i, to)
     }
@@ -741,29 +744,24 @@ mod x86 {
     /// `base..base + 256` (the first 32 bytes of `targets`): the values v − base of 16 pairs
     /// at a time, capped at 255 (a value that is never a target) and packed to bytes, look up
     /// their byte (v − base) / 8 in two 16-byte tables (a byte shuffle each, one of them
-    /// zeroed by the place's range) and test their bit (v − base) % 8. A step that hits
-    /// crosses its targets off at once, so no target hits twice: a window of at most 192
-    /// targets costs at most 192 such steps. Returns where it stopped (after the step that
-    /// crossed off the last target, or where fewer than 32 pairs are left). Panics unless
-    /// `from <= to <= low.len() == high.len()`.
+    /// zeroed by the place's range) and test their bit (v − base) % 8. `low[i]` pairs with
+    /// `rev[i]` (the high values in pair order: both are read forward, nothing to reverse).
+    /// A step that hits crosses its targets off at once, so no target hits twice: a window of
+    /// at most 192 targets costs at most 192 such steps. Returns where it stopped (after the
+    /// step that crossed off the last target, or where fewer than 32 pairs are left). Panics
+    /// unless `from <= to <= low.len() == rev.len()`.
     #[target_feature(enable = "avx2")]
     #[allow(unsafe_code)]
     pub(super) fn witness_window_avx2(
         base: u16,
         targets: &mut Window,
         low: &[u16],
-        high: &[u16],
+        rev: &[u16],
         from: usize,
         to: usize,
     ) -> usize {
         const STEP: usize = 32;
         let half = low.len();
-        // Reverses the eight 16-bit lanes of each 128-bit half (the loads swap the halves:
-        // a word permute across them costs more on AMD's cores, 2026-12-07).
-        let reverse = _mm256_setr_epi8(
-            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5,
-            2, 3, 0, 1,
-        );
         let start = _mm256_set1_epi16(base as i16);
         let cap = _mm256_set1_epi16(AVX2_WINDOW_VALUES as i16 - 1);
         let low5 = _mm256_set1_epi8(0x1f);
@@ -791,29 +789,22 @@ mod x86 {
         let (mut t0, mut t1) = load!(targets);
         let whole = to - (to - from) % STEP;
         // The loads below stay within both slices: i + 32 <= whole <= to <= half.
-        assert!(from <= to && to <= half && high.len() == half);
+        assert!(from <= to && to <= half && rev.len() == half);
         let mut i = from;
         while i < whole {
-            // SAFETY: i + 32 <= half (above): 32 values of `low` from i and of `high` from
-            // half − i − 32: two 32-byte loads of the first, four 16-byte broadcasts of the second.
-            let (x0, x1, y0, y1) = unsafe {
-                let xs = low.as_ptr().add(i);
-                let ys = high.as_ptr().add(half - i - STEP);
-                let y = |k: usize| _mm256_broadcastsi128_si256(_mm_loadu_si128(ys.add(8 * k).cast()));
+            // SAFETY: i + 32 <= half (above): 32 values of `low` and of `rev` from i, two
+            // 32-byte loads of each.
+            let (x0, x1, r0, r1) = unsafe {
+                let (xs, ys) = (low.as_ptr().add(i), rev.as_ptr().add(i));
                 (
                     _mm256_loadu_si256(xs.cast()),
                     _mm256_loadu_si256(xs.add(16).cast()),
-                    // ys[0..16] and ys[16..32] with their two halves swapped.
-                    _mm256_blend_epi32(y(1), y(0), 0xf0),
-                    _mm256_blend_epi32(y(3), y(2), 0xf0),
+                    _mm256_loadu_si256(ys.cast()),
+                    _mm256_loadu_si256(ys.add(16).cast()),
                 )
             };
-            // low[i + l] pairs with high[half − 1 − i − l] = ys[31 − l]: x0 with y1
-            // reversed, x1 with y0 reversed (the halves are swapped already).
-            let r1 = _mm256_shuffle_epi8(y1, reverse);
-            let r0 = _mm256_shuffle_epi8(y0, reverse);
-            let w0 = _mm256_min_epu16(_mm256_sub_epi16(_mm256_xor_si256(x0, r1), start), cap);
-            let w1 = _mm256_min_epu16(_mm256_sub_epi16(_mm256_xor_si256(x1, r0), start), cap);
+            let w0 = _mm256_min_epu16(_mm256_sub_epi16(_mm256_xor_si256(x0, r0), start), cap);
+            let w1 = _mm256_min_epu16(_mm256_sub_epi16(_mm256_xor_si256(x1, r1), start), cap);
             // 32 places of 0..=255 (the order of the lanes does not matter).
             let w = _mm256_packus_epi16(w0, w1);
             let place = _mm256_and_si256(_mm256_srli_epi16(w, 3), low5);
@@ -1067,7 +1058,8 @@ mod tests {
             }
         }
         let (mut fast, mut plain) = (targets, targets);
-        let stop = witness_window(isa, base, &mut fast, low, high, from, to);
+        let rev: Vec<u16> = high.iter().rev().copied().collect();
+        let stop = witness_window(isa, base, &mut fast, low, high, &rev, from, to);
         let plain_stop = witness_window_portable(base, &mut plain, low, high, from, to);
         prop_assert_eq!(fast, plain);
         prop_assert!(stop >= plain_stop && stop <= to);

@@ -155,6 +155,9 @@ pub struct Sparse {
     /// The option values of the heap being computed: `seen[v] != 0` when v is an option.
     /// Bytes rather than bits: marking is a plain store, with no read to wait for.
     seen: Vec<u8>,
+    /// The cells again in reverse order, for the dense path's AVX2 windows (empty without
+    /// them).
+    mirror: dense::Mirror,
     max_value: usize,
     next_rebuild: usize,
     rare_at_rebuild: usize,
@@ -621,6 +624,7 @@ impl Sparse {
             counts: Default::default(),
             rare: Vec::new(),
             seen: vec![0; 2],
+            mirror: dense::Mirror::default(),
             max_value: 0,
             next_rebuild: 64,
             rare_at_rebuild: 0,
@@ -1037,7 +1041,14 @@ impl Sparse {
             let dense = self.dense && T::MAX <= 0xFFFF && self.max_value < 1 << 15;
             if dense && (!n.is_multiple_of(dense::SAMPLE_EVERY) || self.dense_rule.is_some()) {
                 // Only 16-bit cells come here.
-                let g = self.dense_value(bytemuck::cast_slice(&cells[..n]), n, None);
+                let settled: &[u16] = bytemuck::cast_slice(&cells[..n]);
+                let mut mirror = std::mem::take(&mut self.mirror);
+                let g = if self.mirrored() {
+                    self.dense_value(mirror.settled(settled), n, None)
+                } else {
+                    self.dense_value(dense::Settled::plain(settled), n, None)
+                };
+                self.mirror = mirror;
                 self.settle(cells, n, g);
                 n += 1;
             } else if !dense
