@@ -91,9 +91,10 @@ pub(super) struct SharedCells {
     rev_len: usize,
 }
 
-// SAFETY: the pointer is only used as the type's methods document: reads of published
-// cells (never written again) and writes of unpublished ones by one thread. Sending it to
-// another thread keeps that so.
+// SAFETY: the pointers (the cells', the mirror's) are only used as the type's methods
+// document: reads of published cells (never written again) and writes of unpublished ones
+// by one thread, a cell and its mirror's copy together. Sending it to another thread keeps
+// that so.
 #[allow(unsafe_code)]
 unsafe impl Send for SharedCells {}
 // SAFETY: as for `Send`: shared between the threads, the cells are only read once published
