@@ -781,8 +781,8 @@ mod tests {
         let mut stack = vec![vec![h]];
         while let Some(sum) = stack.pop() {
             if sum.len() < most {
-                let last = *sum.last().unwrap_or(&heaps);
-                let top = if sum.len() == 1 { heaps } else { last };
+                // The heaps after h in no increasing order: each sum once.
+                let top = if sum.len() == 1 { heaps } else { sum[sum.len() - 1] };
                 for x in 1..=top {
                     let mut next = sum.clone();
                     next.push(x);
@@ -794,7 +794,6 @@ mod tests {
             out.push(sorted);
         }
         out.sort();
-        out.dedup();
         out
     }
 

@@ -95,9 +95,9 @@ fn step(isa: WindowIsa) -> usize {
 /// AVX2 kernel's windows of 192 values miss G(n) on most heaps whatever the prefix (0.114
 /// and 0.007 to 2^18 heaps on one thread, every heap on the dense path, 2026-12-07: 1.6
 /// rescans a heap with a prefix of 1024 pairs, 1.5 with 16 384), and a marked pair costs
-/// about four scanned ones ([`SCANS_PER_MARK`]), so the prefix grows to 4096 pairs only (5.6–5.8 s against 6.3
-/// with 1024 and 6.1–6.6 with 16 384; grown without a bound, it reached 140 000 pairs and
-/// took 13.8 s).
+/// about four scanned ones ([`SCANS_PER_MARK`]), so the prefix grows to 4096 pairs only
+/// (5.6–5.8 s against 6.3 with 1024 and 6.1–6.6 with 16 384; grown without a bound, it
+/// reached 140 000 pairs and took 13.8 s).
 fn max_prefix(isa: WindowIsa) -> usize {
     match isa {
         WindowIsa::Avx512(_) => 1 << 24,
@@ -165,8 +165,12 @@ impl Mirror {
         self.synced = self.synced.max(cells.len());
     }
 
-    /// The settled `cells` with their mirror.
-    pub(super) fn settled<'a>(&'a mut self, cells: &'a [u16]) -> Settled<'a> {
+    /// The settled `cells` with their mirror when `kept` (the dense path keeps one, see
+    /// [`Sparse::avx2_windows`]), else without.
+    pub(super) fn settled<'a>(&'a mut self, cells: &'a [u16], kept: bool) -> Settled<'a> {
+        if !kept {
+            return Settled::plain(cells);
+        }
         self.sync(cells, cells.len());
         let cap = self.buf.len();
         Settled {
@@ -469,7 +473,7 @@ impl Sparse {
         self.window_rescans += answer.rescans;
         self.shared_scans += answer.shared;
         if answer.windowed && !self.prefix_fixed {
-            if let Some(WindowIsa::Avx2(_)) = self.cpu.window() {
+            if self.avx2_windows() {
                 // A running mean over about the last 16 heaps with windows.
                 let cost = answer.pairs as f64 / answer.every.max(1) as f64;
                 self.window_cost += (cost - self.window_cost) / 16.0;
@@ -554,13 +558,13 @@ fn scan_pairs(
         let len = half - pre;
         let (a, b) = (from.max(start), to.min(start + len));
         if a < b {
-            let (cells, len) = (settled.cells, settled.cells.len());
+            let (cells, settled_to) = (settled.cells, settled.cells.len());
             let low = &cells[1..=half];
             let high = &cells[m - half..m];
-            // high[half − 1 − i] = G(m − 1 − i) = rev[len − m + i].
+            // high[half − 1 − i] = G(m − 1 − i) = rev[settled_to − m + i].
             let rev = match settled.rev {
                 [] => &[][..],
-                rev => &rev[len - m..len - m + half],
+                rev => &rev[settled_to - m..settled_to - m + half],
             };
             let (p0, p1) = (pre + a - start, pre + b - start);
             let stop = simd::witness_window(isa, base, targets, low, high, rev, p0, p1);
@@ -1214,8 +1218,9 @@ impl Sparse {
         reached
     }
 
-    /// Whether the dense path keeps a [`Mirror`] of the cells: with AVX2's windows.
-    pub(super) fn mirrored(&self) -> bool {
+    /// Whether the dense path's windows are AVX2's: then it keeps a [`Mirror`] of the
+    /// cells, and measures what the windows cost against marking ([`SCANS_PER_MARK`]).
+    pub(super) fn avx2_windows(&self) -> bool {
         matches!(self.cpu.window(), Some(WindowIsa::Avx2(_)))
     }
 
@@ -1223,7 +1228,7 @@ impl Sparse {
     /// `mirror` (taken out of the engine, [`Sparse::take_back`] after) lent to them when
     /// the dense path keeps one.
     fn share(&self, cells: &mut [u16], from: usize, to: usize, mirror: &mut Mirror) -> SharedCells {
-        if !self.mirrored() {
+        if !self.avx2_windows() {
             return SharedCells::new(cells, to);
         }
         mirror.sync(&cells[..from], to.min(cells.len()));
@@ -1233,7 +1238,7 @@ impl Sparse {
     /// Puts back the mirror lent by [`Sparse::share`] once the threads are done, `reached` the
     /// heap they got to (the cells below are written, through the mirror too).
     fn take_back(&mut self, mut mirror: Mirror, reached: Result<usize, usize>) {
-        if self.mirrored() {
+        if self.avx2_windows() {
             mirror.written_to(reached.unwrap_or_else(|n| n));
         }
         self.mirror = mirror;
@@ -1273,7 +1278,7 @@ mod mirror_tests {
                     mirror.written_to(k);
                 }
                 done = done.max(k);
-                let view = mirror.settled(&cells[..k]);
+                let view = mirror.settled(&cells[..k], true);
                 prop_assert_eq!(view.rev.len(), k);
                 prop_assert!(view.rev.iter().eq(cells[..k].iter().rev()));
             }

@@ -379,9 +379,9 @@ pub(crate) const AVX2_WINDOW_VALUES: usize = 256;
 /// [`witness`] for targets in the window `base..base + isa.values()` ([`Window`], of which
 /// the AVX2 kernel reads the first 32 bytes), for the dense scan (see `seq/dense.rs`), whose
 /// values pass 512. With AVX-512 VBMI two two-table byte permutes look up 32 pairs at once;
-/// with AVX2, three byte shuffles (two 16-byte tables, then the bit). `base + isa.values()` must be at most
-/// 2^16, the last byte of the window's table 0 (values outside the window look it up), and
-/// no target at or past `isa.values()`. The AVX2 kernel reads the high values in pair order,
+/// with AVX2, three byte shuffles (two 16-byte tables, then the bit). `base + isa.values()`
+/// must be at most 2^16, the last byte of the window's table 0 (values outside the window
+/// look it up), and no target at or past `isa.values()`. The AVX2 kernel reads the high values in pair order,
 /// `rev` (`rev[i] == high[high.len() − 1 − i]`, as long as `low`; the dense path keeps them
 /// in a mirror of its cells); the AVX-512 kernel reverses `high` itself (`rev` may be empty).
 #[inline(always)]

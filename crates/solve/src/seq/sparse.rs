@@ -1043,11 +1043,7 @@ impl Sparse {
                 // Only 16-bit cells come here.
                 let settled: &[u16] = bytemuck::cast_slice(&cells[..n]);
                 let mut mirror = std::mem::take(&mut self.mirror);
-                let g = if self.mirrored() {
-                    self.dense_value(mirror.settled(settled), n, None)
-                } else {
-                    self.dense_value(dense::Settled::plain(settled), n, None)
-                };
+                let g = self.dense_value(mirror.settled(settled, self.avx2_windows()), n, None);
                 self.mirror = mirror;
                 self.settle(cells, n, g);
                 n += 1;
