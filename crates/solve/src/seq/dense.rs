@@ -35,15 +35,17 @@
 //!
 //! On several threads (`-j`, [`Sparse::compute_parallel`]) the dense path computes heaps
 //! in groups when the split rules allow it ([`Groups`]): when every split rule removes j
-//! tokens or more, the split options of heaps n, ..., n + j are all heaps below n, so up
-//! to j + 1 threads compute one heap each at once, the main thread heap n, helper i heap
-//! n + 1 + i. A helper does not see the options of its heap that are heaps of n or more
-//! (a move that leaves one heap, as 0.342's taking of one token): it hands back the window
-//! of targets left after its scan, and the main thread, once those heaps are settled,
-//! takes the smallest target that none of them equals (or computes the heap again when the
-//! window holds no other, which is rare). Each thread scans a whole heap with no hand-over
-//! between them (a group costs one post and one answer per helper), and the prefix marking
-//! and packing of targets run on every thread too.
+//! tokens or more, the split options of heap x are all heaps below x − j, so heap x may
+//! start once those are settled, and up to j + 1 heaps are under way at once. Each thread
+//! claims the next heap that may start and computes it whole (no hand-over inside a heap);
+//! the main thread settles the heaps in order, computing the next heaps itself while the
+//! heap to settle is a helper's, so that no thread waits for a slow heap of another (the
+//! heaps' costs differ by the windows each needs). A helper does not see the options of
+//! its heap that are heaps settled after it claimed it (a move that leaves one heap, as
+//! 0.342's taking of one token): it hands back the window of targets left after its scan,
+//! and the main thread, once those heaps are settled, takes the smallest target that none
+//! of them equals (or computes the heap again when the window holds no other, which is
+//! rare). The prefix marking and packing of targets run on every thread too.
 //!
 //! Where the rules do not allow groups for every thread (a split rule removing fewer than
 //! threads − 1 tokens, as 0.414's split after taking one, on three threads), the targeted
@@ -199,8 +201,13 @@ pub(super) const DENSE_FROM: usize = 1 << 13;
 pub(super) const RESUME_MEASURE: usize = 2048;
 
 /// On the dense path, heap n with n % `SAMPLE_EVERY` = 0 is computed on the sparse path
-/// all the same (the same value), to measure what the sparse path would cost now.
-pub(super) const SAMPLE_EVERY: usize = 64;
+/// all the same (the same value), to measure what the sparse path would cost now. A sample
+/// is one heap alone on the sparse path and, with AVX2's windows (no targeted scan on the
+/// sparse path), costs about 13 dense heaps (0.342 to 2^19 on two threads, 2026-12-07: one
+/// sample in 64 heaps took 13.4 s, no sample 9.5 s; on several threads the other threads
+/// wait for it, since it needs every heap below it): one in 256 should cost about a
+/// twentieth (not measured apart).
+pub(super) const SAMPLE_EVERY: usize = 256;
 
 /// The heap count at which the dense rule is applied next, having been applied at `len`
 /// heaps: an eighth of the heaps later, at least 16 samples later. A game may change its
@@ -218,9 +225,8 @@ pub(super) fn rule_after(len: usize) -> usize {
 /// the marking scan; the sparse path's own targeted scan, while values are below 512, costs
 /// about what the dense path's does per pair, so its pairs do not count), when every heap
 /// since then has `every_pair` pairs on average: from [`DENSE_FROM`] heaps, when the sparse
-/// path marked three eighths of every pair or more per heap with a windowed scan
-/// (`window`), all of them or more without (the dense path then marks every pair: no
-/// better than the sparse path, but no worse). None when fewer than 16 heaps were measured
+/// path marked the `share` (numerator, denominator) of every pair or more per heap
+/// ([`dense_share`]). None when fewer than 16 heaps were measured
 /// (the path stays as it is). On one thread the sparse path's time per heap is about 2.4
 /// times the dense path's times the share of pairs it marks (2026-12-06, 2^18 to 2^19 heaps:
 /// 0.007 marks 29 % and takes 0.69 of the dense path's time, 0.114 marks 61 % and takes
@@ -231,7 +237,7 @@ pub(super) fn wants_dense(
     len: usize,
     (heaps, pairs): (u64, u64),
     every_pair: u64,
-    window: bool,
+    (above, below): (u64, u64),
 ) -> Option<bool> {
     if len < DENSE_FROM {
         return Some(false);
@@ -239,8 +245,35 @@ pub(super) fn wants_dense(
     if heaps < 16 {
         return None;
     }
-    let share = if window { every_pair * 3 / 8 } else { every_pair };
+    let share = every_pair * above / below;
     Some(pairs >= share.saturating_mul(heaps))
+}
+
+/// Heaps from which the dense path with AVX2's windows stays taken down to three sixteenths
+/// of every pair marked ([`dense_share`]).
+pub(super) const STAY_FROM: usize = 1 << 18;
+
+/// The share of every pair the sparse path must mark for [`wants_dense`] to take the dense
+/// path (or, `dense` true, to stay on it at `len` heaps) with the windows of `isa`: three
+/// eighths with AVX-512's (the measures above); with AVX2's, three eighths to take it and,
+/// from [`STAY_FROM`] heaps, three sixteenths to stay on it: there the sparse path has no
+/// targeted scan, and from 2^19 heaps a marked pair costs eight or more scanned ones (0.11
+/// ns a scanned pair, 0.87 a marked one; four at 2^17), so the dense path stays faster well
+/// below three eighths (2026-12-07, two threads,
+/// every heap dense against the rule at three eighths: 0.007 to 2^19 5.8 s against 9.2 s,
+/// the rule having left the dense path at 29 %; 0.114 to 2^20 22.1 s against 28.3–31.4 s,
+/// left at about 22 %), while games with a sparse space (Kayles, Officers), whose young
+/// heaps mark a fifth to a half of every pair without a targeted scan, must not take it
+/// (so not three sixteenths to take it) nor stay on it (Officers marks more than three
+/// sixteenths of every pair past 2^15 heaps); without windows all of them (the dense path then
+/// marks every pair: no better than the sparse path, but no worse).
+pub(super) fn dense_share(isa: Option<WindowIsa>, dense: bool, len: usize) -> (u64, u64) {
+    match isa {
+        Some(WindowIsa::Avx512(_)) => (3, 8),
+        Some(WindowIsa::Avx2(_)) if dense && len >= STAY_FROM => (3, 16),
+        Some(WindowIsa::Avx2(_)) => (3, 8),
+        None => (1, 1),
+    }
 }
 
 /// What one heap of the dense path needs besides the cells: the rules, the kernel, the
@@ -944,124 +977,186 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
-/// A helper's heap of a group ([`Groups`]), in cache lines of its own.
+/// Heaps whose answers [`Groups`] keeps at once (heap x in entry x % `RING`): more than can
+/// be under way (the heaps from the next to settle up to [`Groups::ahead`] past it), so that
+/// only a heap the main thread took back from a late helper can come back to an entry after
+/// it was reused (and is then dropped).
+const RING: usize = 64;
+
+/// An answer of [`Groups`], in cache lines of its own.
 #[repr(align(128))]
-struct Slot {
-    /// The last group posted to this slot.
-    posted: AtomicU64,
-    /// The last group claimed, by the helper or by the main thread (`fetch_max`: whoever
-    /// raises it computes the heap).
-    claimed: AtomicU64,
-    /// The last group whose answer is in `answer`.
-    done: AtomicU64,
-    /// The group posted: (its number, its first heap, the heap of this slot, prefix, limit).
-    job: Mutex<(u64, usize, usize, usize, usize)>,
-    answer: Mutex<Option<HeapAnswer>>,
+struct Answer {
+    /// 1 + the heap whose answer `slot` holds (0: none): read without the lock.
+    heap: AtomicUsize,
+    /// The answer, the cells it saw (those below the second) and whether a helper computed
+    /// it.
+    slot: Mutex<Option<(HeapAnswer, usize, bool)>>,
 }
 
-/// The threads that compute the heaps of the dense path in groups: heaps n, n + 1, ...,
-/// n + j at once when every split rule removes j tokens or more (the split options of heap
-/// n + i are heaps below n + i − j, all settled), the main thread heap n and helper i − 1
-/// heap n + i. A helper sees only the heaps below n: the options of heap n + i that leave
-/// one heap of n or more come after ([`HeapAnswer::without`]). The main thread never waits
-/// long: a heap not done within about 1.5 times the main thread's own is the main
-/// thread's (a helper that had not started it never will; one that had drops its late
-/// answer).
+/// The threads that compute the heaps of the dense path several at once: heap x may start
+/// once the heaps below x − j are settled, j the fewest tokens a split rule removes (the
+/// split options of heap x are heaps below x − j). Each thread claims the next heap that
+/// may start (a shared counter) and computes it from the cells settled then; the main
+/// thread settles the heaps in order from their answers, computing the next heaps itself
+/// while the one to settle is a helper's. A helper sees only the heaps settled when it
+/// claimed its heap: the options of that heap that leave one heap of those or more come
+/// after ([`HeapAnswer::without`]). The main thread never waits long: a heap not done
+/// within about four times the main thread's own heaps is computed by the main thread
+/// itself (a helper's late answer is then dropped). Heaps that are samples of the sparse
+/// path are the main thread's, when every heap below them is settled.
 pub(super) struct Groups<'a> {
     cells: &'a SharedCells,
     rules: &'a SplitRules,
     isa: Option<WindowIsa>,
-    slots: Vec<Slot>,
+    /// Heap x may start once the heaps below x − `ahead` are settled: the fewest tokens a
+    /// split rule removes, at most [`RING`] − 1.
+    ahead: usize,
+    /// Whether one heap in [`SAMPLE_EVERY`] is a sample of the sparse path.
+    sampling: bool,
+    /// Heaps below are settled (their cells written).
+    settled: AtomicUsize,
+    /// The next heap to claim.
+    next: AtomicUsize,
+    /// Heaps from here on are not claimed.
+    end: AtomicUsize,
+    /// The prefix and the bound of the options for the heaps claimed now.
+    prefix: AtomicUsize,
+    limit: AtomicUsize,
+    answers: Vec<Answer>,
     helpers: Helpers,
 }
 
 impl<'a> Groups<'a> {
-    fn new(cells: &'a SharedCells, rules: &'a SplitRules, isa: Option<WindowIsa>, helpers: usize) -> Self {
+    fn new(
+        cells: &'a SharedCells,
+        rules: &'a SplitRules,
+        isa: Option<WindowIsa>,
+        helpers: usize,
+        (from, to, sampling): (usize, usize, bool),
+    ) -> Self {
         Groups {
             cells,
             rules,
             isa,
-            slots: (0..helpers)
-                .map(|_| Slot {
-                    posted: AtomicU64::new(0),
-                    claimed: AtomicU64::new(0),
-                    done: AtomicU64::new(0),
-                    job: Mutex::new((0, 0, 0, 0, 0)),
-                    answer: Mutex::new(None),
+            ahead: rules.leave_two.iter().min().copied().unwrap_or(0).min(RING - 1),
+            sampling,
+            settled: AtomicUsize::new(from),
+            next: AtomicUsize::new(from),
+            end: AtomicUsize::new(to),
+            prefix: AtomicUsize::new(PREFIX),
+            limit: AtomicUsize::new(0),
+            answers: (0..RING)
+                .map(|_| Answer {
+                    heap: AtomicUsize::new(0),
+                    slot: Mutex::new(None),
                 })
                 .collect(),
             helpers: Helpers::new(helpers),
         }
     }
 
-    /// Posts heap `heap` of group `id` (first heap `first`) to helper `h`.
-    fn post(&self, h: usize, id: u64, first: usize, heap: usize, prefix: usize, limit: usize) {
-        let slot = &self.slots[h];
-        *slot.job.lock().unwrap_or_else(|e| e.into_inner()) = (id, first, heap, prefix, limit);
-        slot.posted.store(id, Ordering::SeqCst);
-        self.helpers.wake(h);
+    /// Whether heap `x` is a sample of the sparse path (the main thread's).
+    fn is_sample(&self, x: usize) -> bool {
+        self.sampling && x.is_multiple_of(SAMPLE_EVERY)
     }
 
-    /// Helper `h`'s answer for group `id`, waiting for it at most `wait`; None when it is
-    /// not done by then: the heap is the main thread's (a helper that has not started it
-    /// never will; one that has drops its late answer).
-    fn collect(&self, h: usize, id: u64, wait: Duration) -> Option<HeapAnswer> {
-        let slot = &self.slots[h];
-        let since = Instant::now();
-        let mut spins = 0u32;
-        while slot.done.load(Ordering::Acquire) != id {
-            spins += 1;
-            if spins.is_multiple_of(16) && (since.elapsed() >= wait || self.helpers.stopped()) {
-                slot.claimed.fetch_max(id, Ordering::AcqRel);
+    /// Whether a heap may be claimed now.
+    fn claimable(&self) -> bool {
+        let x = self.next.load(Ordering::Acquire);
+        x < self.end.load(Ordering::Acquire) && x <= self.settled.load(Ordering::Acquire) + self.ahead
+    }
+
+    /// Claims the next heap that may start: (the heap, the heaps settled below it then).
+    fn claim(&self) -> Option<(usize, usize)> {
+        loop {
+            let x = self.next.load(Ordering::Acquire);
+            let settled = self.settled.load(Ordering::Acquire);
+            if x >= self.end.load(Ordering::Acquire) || x > settled + self.ahead {
                 return None;
             }
-            std::hint::spin_loop();
-        }
-        // The helper stores no other answer before the next group is posted.
-        slot.answer.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-
-    /// Helper `h`: computes the heaps posted to it until the groups stop.
-    fn help(&self, h: usize) {
-        let slot = &self.slots[h];
-        let mut seen = vec![0u8; 1 << 16];
-        let mut last = 0;
-        while let Some(posted) = self.wait_post(h, last) {
-            // The job may be of a group posted after `posted` (then the next wait returns
-            // at once).
-            let (id, first, heap, prefix, limit) = *slot.job.lock().unwrap_or_else(|e| e.into_inner());
-            last = posted.max(id);
-            if slot.claimed.fetch_max(id, Ordering::AcqRel) >= id {
-                continue;
+            if self
+                .next
+                .compare_exchange(x, x + 1, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                return Some((x, settled));
             }
-            let job = HeapJob {
-                rules: self.rules,
-                isa: self.isa,
-                prefix,
-                limit,
-                share_from: usize::MAX,
-            };
-            let answer = dense_heap(&job, &mut seen, self.cells.settled_mirrored(first), heap, None);
-            *slot.answer.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
-            slot.done.store(id, Ordering::Release);
         }
     }
 
-    /// Waits for a group after group `last` posted to helper `h` and returns its number:
-    /// spins for [`SPIN_FOR`], then sleeps until the main thread wakes it. None when the
-    /// groups stop.
-    fn wait_post(&self, h: usize, last: u64) -> Option<u64> {
-        let slot = &self.slots[h];
-        self.helpers.wait(h, || {
-            Some(slot.posted.load(Ordering::SeqCst)).filter(|&id| id != last)
-        })
+    /// Heap `x` from the cells below `first`, with the prefix and bound published now.
+    fn compute(&self, seen: &mut [u8], x: usize, first: usize) -> HeapAnswer {
+        let job = HeapJob {
+            rules: self.rules,
+            isa: self.isa,
+            prefix: self.prefix.load(Ordering::Acquire),
+            limit: self.limit.load(Ordering::Acquire),
+            share_from: usize::MAX,
+        };
+        dense_heap(&job, seen, self.cells.settled_mirrored(first), x, None)
+    }
+
+    /// Keeps the answer of heap `x` from the cells below `first`, computed by a helper when
+    /// `helped` (unless its entry holds a later heap's already: a late helper's answer to a
+    /// heap the main thread took back).
+    fn store(&self, x: usize, answer: HeapAnswer, first: usize, helped: bool) {
+        let entry = &self.answers[x % RING];
+        let mut slot = entry.slot.lock().unwrap_or_else(|e| e.into_inner());
+        if entry.heap.load(Ordering::Acquire) <= x {
+            *slot = Some((answer, first, helped));
+            entry.heap.store(x + 1, Ordering::Release);
+        }
+    }
+
+    /// The answer of heap `x`, when it is in.
+    fn take(&self, x: usize) -> Option<(HeapAnswer, usize, bool)> {
+        let entry = &self.answers[x % RING];
+        if entry.heap.load(Ordering::Acquire) != x + 1 {
+            return None;
+        }
+        let mut slot = entry.slot.lock().unwrap_or_else(|e| e.into_inner());
+        if entry.heap.load(Ordering::Acquire) == x + 1 {
+            slot.take()
+        } else {
+            None
+        }
+    }
+
+    /// Helper `h`: claims and computes heaps until the groups stop.
+    fn help(&self, h: usize) {
+        let mut seen = vec![0u8; 1 << 16];
+        while self.helpers.wait(h, || self.claimable().then_some(())).is_some() {
+            while let Some((x, first)) = self.claim() {
+                if !self.is_sample(x) {
+                    let answer = self.compute(&mut seen, x, first);
+                    self.store(x, answer, first, true);
+                }
+            }
+        }
+    }
+
+    /// The heaps from `settled` on may be claimed (the cells below are written), with this
+    /// prefix and bound; wakes the helpers that sleep.
+    fn publish(&self, settled: usize, prefix: usize, limit: usize) {
+        self.prefix.store(prefix, Ordering::Release);
+        self.limit.store(limit, Ordering::Release);
+        self.settled.store(settled, Ordering::Release);
+        for h in 0..self.helpers.len() {
+            self.helpers.wake(h);
+        }
     }
 }
 
 impl Sparse {
-    /// Computes the heaps `from..to` on the dense path in groups of up to `threads` heaps
+    /// Computes the heaps `from..to` on the dense path with up to `threads` heaps under way
     /// at once ([`Groups`]: every split rule must remove a token or more), as
     /// [`Sparse::compute`] would on one thread. Returns as [`Sparse::compute_dense_shared`].
+    ///
+    /// The threads need not keep in step: each claims the next heap that may start. (Groups
+    /// computed in step, heaps n and n + 1 together and then the next two, lost a fifth of
+    /// two threads' time to unequal heaps, a heap whose first window holds G(n) costing far
+    /// less than one that needs three: 0.114 to 2^19 heaps, from the pairs each heap
+    /// scanned, 2026-12-07.)
     pub(super) fn compute_dense_groups(
         &mut self,
         cells: &mut [u16],
@@ -1073,7 +1168,7 @@ impl Sparse {
         let Some(&least) = rules.leave_two.iter().min() else {
             return Ok(from);
         };
-        // Heaps n..n + least are independent in their split options.
+        // Heaps n..=n + least are independent in their split options.
         let size = threads.min(least + 1);
         if size < 2 {
             return Ok(from);
@@ -1081,7 +1176,14 @@ impl Sparse {
         let isa = self.cpu.window();
         let mut mirror = std::mem::take(&mut self.mirror);
         let shared = self.share(cells, from, to, &mut mirror);
-        let groups = Groups::new(&shared, &rules, isa, size - 1);
+        let groups = Groups::new(
+            &shared,
+            &rules,
+            isa,
+            size - 1,
+            (from, to, self.dense_rule.is_none()),
+        );
+        groups.publish(from, self.prefix_now(), limit_of(self.max_value));
         // The main thread's option set for the dense path (the sampled heaps use the
         // engine's own).
         let mut seen = vec![0u8; 1 << 16];
@@ -1091,84 +1193,110 @@ impl Sparse {
                 groups.helpers.spawn(s, h, move || groups.help(h));
             }
             let _stop = StopOnDrop(&groups.helpers);
-            let mut n = from;
-            let mut id = 0u64;
-            let mut late = Vec::with_capacity(rules.leave_one.len());
-            while n < to && self.dense && self.max_value < 1 << 15 {
-                // Heap n may be a sample of the sparse path (the main thread's heap of its
-                // group, as on one thread); no later heap of the group is.
-                let sampled = self.dense_rule.is_none();
-                let mut end = (n + size).min(to);
-                if sampled {
-                    end = end.min((n / SAMPLE_EVERY + 1) * SAMPLE_EVERY);
-                }
-                id += 1;
-                let job = HeapJob {
-                    rules: &rules,
-                    isa,
-                    prefix: self.prefix_now(),
-                    limit: limit_of(self.max_value),
-                    share_from: usize::MAX,
-                };
-                for m in n + 1..end {
-                    groups.post(m - n - 1, id, n, m, job.prefix, job.limit);
-                }
+            // About how long the main thread's own heaps take (how long it waits for a
+            // helper's heap before it computes that heap itself).
+            let own_time = std::cell::Cell::new(Duration::from_micros(20));
+            let own = |seen: &mut [u8], x: usize, first: usize| {
                 let started = Instant::now();
-                // (G(n), the dense path's answer: None for a sample).
-                let (value, first) = if sampled && n.is_multiple_of(SAMPLE_EVERY) {
-                    let g = self.value_of(shared.settled(n), n);
-                    if g > u16::MAX as usize || g > Rare::MAX_VALUE {
-                        return Err(n);
-                    }
-                    (g, None)
-                } else {
-                    let answer = dense_heap(&job, &mut seen, shared.settled_mirrored(n), n, None);
-                    (answer.value, Some(answer))
-                };
-                let wait = self
-                    .dense_wait
-                    .unwrap_or(started.elapsed() * 3 / 2 + Duration::from_micros(2));
-                let settle = |this: &mut Sparse, m: usize, answer: Option<&HeapAnswer>, value: usize| {
-                    shared.write(m, value as u16);
-                    this.note(m, value);
-                    if let Some(answer) = answer {
-                        this.count_dense(answer);
-                    }
-                    this.after_settled(shared.settled(m + 1));
-                };
-                settle(self, n, first.as_ref(), value);
-                for m in n + 1..end {
-                    let helped = groups.collect(m - n - 1, id, wait);
-                    // The options the helper could not see: heaps of n and more left by a
-                    // move that leaves one heap.
-                    late.clear();
-                    let cells_now = shared.settled(m);
-                    late.extend(
-                        rules
-                            .leave_one
-                            .iter()
-                            .filter(|&&k| k < m && m - k >= n)
-                            .map(|&k| cells_now[m - k] as usize),
-                    );
-                    match helped.as_ref().and_then(|a| a.without(&late).map(|v| (a, v))) {
-                        Some((answer, value)) => {
-                            self.grouped_heaps += 1;
-                            settle(self, m, Some(answer), value);
-                        }
-                        None => {
-                            let job = HeapJob {
-                                prefix: self.prefix_now(),
-                                limit: limit_of(self.max_value),
-                                ..job
-                            };
-                            let answer = dense_heap(&job, &mut seen, shared.settled_mirrored(m), m, None);
-                            settle(self, m, Some(&answer), answer.value);
-                        }
-                    }
+                let answer = groups.compute(seen, x, first);
+                own_time.set((own_time.get() * 7 + started.elapsed()) / 8);
+                answer
+            };
+            let mut late = Vec::with_capacity(rules.leave_one.len());
+            // Tests: a wait of a minute or more leaves every heap but the samples to the
+            // helpers.
+            let leave_to_helpers = self.dense_wait.is_some_and(|w| w >= Duration::from_secs(60));
+            let mut m = from;
+            let outcome = loop {
+                if m >= to || !self.dense || self.max_value >= 1 << 15 {
+                    break Ok(m);
                 }
-                n = end;
-            }
-            Ok(n)
+                // Heap m's answer, the cells it saw (those below the second) and whether a
+                // helper computed it, or None for a sample of the sparse path.
+                let mut found = None;
+                if !groups.is_sample(m) {
+                    let mut waited: Option<(Instant, Duration)> = None;
+                    found = loop {
+                        if let Some((answer, first, helped)) = groups.take(m) {
+                            break Some(((answer, first), helped));
+                        }
+                        // Heap m itself when no helper claimed it, else (a helper's heap)
+                        // the next heaps that may start, meanwhile.
+                        if let Some((x, first)) = (!leave_to_helpers).then(|| groups.claim()).flatten() {
+                            if groups.is_sample(x) {
+                                continue;
+                            }
+                            let answer = own(&mut seen, x, first);
+                            if x == m {
+                                break Some(((answer, first), false));
+                            }
+                            groups.store(x, answer, first, false);
+                            continue;
+                        }
+                        let (since, wait) = *waited.get_or_insert_with(|| {
+                            let typical = own_time.get() * 4 + Duration::from_micros(2);
+                            (Instant::now(), self.dense_wait.unwrap_or(typical))
+                        });
+                        if (since.elapsed() >= wait && !leave_to_helpers) || groups.helpers.stopped() {
+                            // Late: the main thread's (the helper's answer is dropped).
+                            break Some(((own(&mut seen, m, m), m), false));
+                        }
+                        std::hint::spin_loop();
+                    };
+                } else {
+                    // A sample: claimed here unless a helper claimed (and skipped) it.
+                    let _ = groups
+                        .next
+                        .compare_exchange(m, m + 1, Ordering::AcqRel, Ordering::Acquire);
+                }
+                let value = match &found {
+                    None => {
+                        let g = self.value_of(shared.settled(m), m);
+                        if g > u16::MAX as usize || g > Rare::MAX_VALUE {
+                            break Err(m);
+                        }
+                        g
+                    }
+                    Some(((answer, first), helped)) => {
+                        // The options the heap's thread did not see: heaps of `first` and
+                        // more left by a move that leaves one heap.
+                        late.clear();
+                        let cells_now = shared.settled(m);
+                        late.extend(
+                            rules
+                                .leave_one
+                                .iter()
+                                .filter(|&&k| k < m && m - k >= *first)
+                                .map(|&k| cells_now[m - k] as usize),
+                        );
+                        match answer.without(&late) {
+                            Some(value) => {
+                                if *helped {
+                                    self.grouped_heaps += 1;
+                                }
+                                value
+                            }
+                            None => {
+                                let again = own(&mut seen, m, m);
+                                let value = again.value;
+                                found = Some(((again, m), false));
+                                value
+                            }
+                        }
+                    }
+                };
+                shared.write(m, value as u16);
+                self.note(m, value);
+                if let Some(((answer, _), _)) = &found {
+                    self.count_dense(answer);
+                }
+                m += 1;
+                self.after_settled(shared.settled(m));
+                groups.publish(m, self.prefix_now(), limit_of(self.max_value));
+            };
+            // No heap is claimed from now on (those under way are dropped).
+            groups.end.store(0, Ordering::Release);
+            outcome
         });
         self.take_back(mirror, reached);
         reached

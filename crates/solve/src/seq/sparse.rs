@@ -192,7 +192,8 @@ pub struct Sparse {
     /// allow (see `seq/dense.rs`; tests turn it off to test the shared scans).
     dense_groups: bool,
     /// How long the dense path's main thread waits for a helper's piece (or heap of a
-    /// group) before doing it itself (None: about 1.5 times its own; tests set 0 and hours).
+    /// group) before doing it itself (None: about 1.5 times its own piece, 4 times its own
+    /// heaps; tests set 0 and hours).
     dense_wait: Option<std::time::Duration>,
     /// The thread counts of the dense path, measured apart from the pipeline's.
     dense_tuner: Tuner,
@@ -791,7 +792,7 @@ impl Sparse {
             len,
             (self.sparse_heaps - heaps0, pairs - pairs0),
             every_pair,
-            self.cpu.window().is_some(),
+            dense::dense_share(self.cpu.window(), self.dense, len),
         );
         self.next_rule = dense::rule_after(len);
         if let Some(dense) = wants {
@@ -907,7 +908,8 @@ impl Sparse {
     }
 
     /// Computes the dense path on several threads in groups of heaps, the main thread
-    /// waiting `wait` for a helper's heap (tests).
+    /// waiting `wait` for a helper's heap before computing it itself (tests; a minute or
+    /// more: the main thread computes no heap but the samples, the helpers all the others).
     #[cfg(test)]
     pub(crate) fn group_dense(&mut self, wait: Option<std::time::Duration>) {
         self.dense_groups = true;
@@ -1612,11 +1614,30 @@ mod dense_rule_tests {
     fn the_dense_rule_decides_from_its_measure() {
         assert_eq!(rule_after(1 << 18), (1 << 18) + (1 << 15));
         assert_eq!(rule_after(1 << 13), (1 << 13) + 16 * SAMPLE_EVERY);
-        assert_eq!(wants_dense(1 << 16, (15, u64::MAX), 1, true), None);
-        assert_eq!(wants_dense(1 << 16, (16, 6 * 16), 16, true), Some(true));
-        assert_eq!(wants_dense(1 << 16, (16, 5 * 16), 16, true), Some(false));
-        assert_eq!(wants_dense(1 << 16, (16, 15 * 16), 16, false), Some(false));
-        assert_eq!(wants_dense(1 << 16, (16, 16 * 16), 16, false), Some(true));
-        assert_eq!(wants_dense(1 << 12, (16, u64::MAX), 1, true), Some(false));
+        assert_eq!(wants_dense(1 << 16, (15, u64::MAX), 1, (3, 8)), None);
+        assert_eq!(wants_dense(1 << 16, (16, 6 * 16), 16, (3, 8)), Some(true));
+        assert_eq!(wants_dense(1 << 16, (16, 5 * 16), 16, (3, 8)), Some(false));
+        assert_eq!(wants_dense(1 << 16, (16, 3 * 16), 16, (3, 16)), Some(true));
+        assert_eq!(wants_dense(1 << 16, (16, 2 * 16), 16, (3, 16)), Some(false));
+        assert_eq!(wants_dense(1 << 16, (16, 15 * 16), 16, (1, 1)), Some(false));
+        assert_eq!(wants_dense(1 << 16, (16, 16 * 16), 16, (1, 1)), Some(true));
+        assert_eq!(wants_dense(1 << 12, (16, u64::MAX), 1, (3, 8)), Some(false));
+    }
+
+    /// With AVX2's windows the dense path is taken at three eighths of every pair marked and,
+    /// from `STAY_FROM` heaps, left only below three sixteenths; without windows at all.
+    #[test]
+    fn the_dense_share_keeps_avx2_windows_longer() {
+        use super::dense::{dense_share, STAY_FROM};
+        use crate::seq::simd::{Cpu, WindowIsa};
+        assert_eq!(dense_share(None, true, STAY_FROM), (1, 1));
+        if let Some(isa @ WindowIsa::Avx2(_)) = Cpu::detect().without_avx512().window() {
+            assert_eq!(dense_share(Some(isa), false, STAY_FROM), (3, 8));
+            assert_eq!(dense_share(Some(isa), true, STAY_FROM - 1), (3, 8));
+            assert_eq!(dense_share(Some(isa), true, STAY_FROM), (3, 16));
+        }
+        if let Some(isa @ WindowIsa::Avx512(_)) = Cpu::detect().window() {
+            assert_eq!(dense_share(Some(isa), true, STAY_FROM), (3, 8));
+        }
     }
 }
