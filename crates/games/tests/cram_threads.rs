@@ -112,3 +112,30 @@ fn checkpoints_of_threads_resume_on_any_number_of_threads() {
     assert_eq!(read(&path).unwrap().settled.len(), want.2.len());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// One thread reports its progress within a move too (every 2^16 search nodes), not only
+/// between moves: a single move of a large board may take hours, and a run left in the
+/// background would show nothing meanwhile. Reports come in order of the moves settled.
+#[test]
+fn one_thread_reports_progress_within_a_move() {
+    let p = board("5x6");
+    let mut reports = Vec::new();
+    let a = analyze_normal_threads(
+        &Cram,
+        &p,
+        false,
+        usize::MAX,
+        1,
+        |pr| reports.push((pr.moves_done, pr.stats.nodes)),
+        None,
+        None,
+    )
+    .expect("no limit");
+    assert_eq!(a.grundy.map(|g| g.0), Some(2));
+    assert!(reports.windows(2).all(|w| w[0].0 <= w[1].0), "{reports:?}");
+    // Some report came between two reports of the same moves settled, with more nodes.
+    assert!(
+        reports.windows(2).any(|w| w[0].0 == w[1].0 && w[1].1 > w[0].1),
+        "no report within a move: {reports:?}"
+    );
+}

@@ -847,15 +847,16 @@ pub struct Progress {
     pub table_bytes: usize,
 }
 
-/// [`analyze_normal`], calling `progress` before each move is worked out and once more
+/// [`analyze_normal`], calling `progress` before each move is worked out, once more
 /// before the position's own value (not at all for a position that [`Game::immediate_wins`]
-/// settles).
-pub fn analyze_normal_with_progress<G: Game>(
-    game: &G,
+/// settles), and every [`TICK_NODES`] search nodes in between (the moves settled so far,
+/// the search's work and table then).
+pub fn analyze_normal_with_progress<'r, G: Game>(
+    game: &'r G,
     p: &G::Position,
     values_of_moves: bool,
     limit: usize,
-    progress: impl FnMut(Progress),
+    progress: impl FnMut(Progress) + 'r,
 ) -> Result<Analysis<G::Move>, SolveError> {
     analyze_normal_resumable(game, p, values_of_moves, limit, progress, None, None)
 }
@@ -864,12 +865,12 @@ pub fn analyze_normal_with_progress<G: Game>(
 /// (after each settled move, every so often within a move, and when it stops at a limit),
 /// and continues from `resumed`: the moves it settled are taken as they are and its table
 /// is loaded back. Callers check that `resumed` belongs to this game and position.
-pub fn analyze_normal_resumable<G: Game>(
-    game: &G,
+pub fn analyze_normal_resumable<'r, G: Game>(
+    game: &'r G,
     p: &G::Position,
     values_of_moves: bool,
     limit: usize,
-    progress: impl FnMut(Progress),
+    progress: impl FnMut(Progress) + 'r,
     resumed: Option<crate::search_checkpoint::Saved>,
     saver: Option<crate::search_checkpoint::Saver>,
 ) -> Result<Analysis<G::Move>, SolveError> {
@@ -882,11 +883,11 @@ pub fn analyze_normal_resumable<G: Game>(
 /// its outcome a first-player win). The same search as [`analyze_normal_resumable`]
 /// without its first part (a query per move), with the same checkpoints (which settle no
 /// move) and progress (`moves` is 0).
-pub fn value_normal_resumable<G: Game>(
-    game: &G,
+pub fn value_normal_resumable<'r, G: Game>(
+    game: &'r G,
     p: &G::Position,
     limit: usize,
-    progress: impl FnMut(Progress),
+    progress: impl FnMut(Progress) + 'r,
     resumed: Option<crate::search_checkpoint::Saved>,
     saver: Option<crate::search_checkpoint::Saver>,
 ) -> Result<Analysis<G::Move>, SolveError> {
@@ -895,12 +896,12 @@ pub fn value_normal_resumable<G: Game>(
 
 /// [`analyze_normal_resumable`] (`values_of_moves` given) or [`value_normal_resumable`]
 /// (`None`: the position's value alone).
-pub(crate) fn normal_resumable<G: Game>(
-    game: &G,
+pub(crate) fn normal_resumable<'r, G: Game>(
+    game: &'r G,
     p: &G::Position,
     values_of_moves: Option<bool>,
     limit: usize,
-    mut progress: impl FnMut(Progress),
+    progress: impl FnMut(Progress) + 'r,
     resumed: Option<crate::search_checkpoint::Saved>,
     saver: Option<crate::search_checkpoint::Saver>,
 ) -> Result<Analysis<G::Move>, SolveError> {
@@ -931,16 +932,29 @@ pub(crate) fn normal_resumable<G: Game>(
         s.load_entries(&entries, table_bytes);
         drop(entries);
     }
-    if let Some(saver) = &saver {
-        let (saver, settled) = (Rc::clone(saver), Rc::clone(&settled));
+    let total = successors.len();
+    let progress = Rc::new(RefCell::new(progress));
+    // Every so often within a move too: the checkpoint when due, and how far the search got
+    // (a single move of a large board may take hours).
+    {
+        let (saver, settled, progress) = (saver.clone(), Rc::clone(&settled), Rc::clone(&progress));
         s = s.on_tick(Box::new(move |search| {
-            let mut sv = saver.borrow_mut();
-            if sv.due() {
-                sv.save(&settled.borrow(), search)?;
+            if let Some(saver) = &saver {
+                let mut sv = saver.borrow_mut();
+                if sv.due() {
+                    sv.save(&settled.borrow(), search)?;
+                }
             }
+            (progress.borrow_mut())(Progress {
+                moves_done: settled.borrow().len().min(total),
+                moves: total,
+                stats: search.stats(),
+                table_bytes: search.table_bytes(),
+            });
             Ok(())
         }));
     }
+    let progress = |pr: Progress| (progress.borrow_mut())(pr);
     // A search stopped at a limit leaves only settled answers in its table: save them.
     let save_now = |s: &NimberSearch<G>| -> Result<(), SolveError> {
         match &saver {
@@ -987,7 +1001,6 @@ pub(crate) fn normal_resumable<G: Game>(
         });
     }
     let mut moves = Vec::with_capacity(successors.len());
-    let total = successors.len();
     let report = |s: &NimberSearch<G>, moves_done: usize| Progress {
         moves_done,
         moves: total,
