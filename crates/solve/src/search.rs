@@ -847,6 +847,18 @@ pub struct Progress {
     pub table_bytes: usize,
 }
 
+impl Progress {
+    /// `search`'s progress with `moves_done` of `moves` settled.
+    fn of<R: Game>(search: &NimberSearch<'_, R>, moves_done: usize, moves: usize) -> Progress {
+        Progress {
+            moves_done,
+            moves,
+            stats: search.stats(),
+            table_bytes: search.table_bytes(),
+        }
+    }
+}
+
 /// [`analyze_normal`], calling `progress` before each move is worked out, once more
 /// before the position's own value (not at all for a position that [`Game::immediate_wins`]
 /// settles), and every [`TICK_NODES`] search nodes in between (the moves settled so far,
@@ -945,12 +957,7 @@ pub(crate) fn normal_resumable<'r, G: Game>(
                     sv.save(&settled.borrow(), search)?;
                 }
             }
-            (progress.borrow_mut())(Progress {
-                moves_done: settled.borrow().len().min(total),
-                moves: total,
-                stats: search.stats(),
-                table_bytes: search.table_bytes(),
-            });
+            (progress.borrow_mut())(Progress::of(search, settled.borrow().len().min(total), total));
             Ok(())
         }));
     }
@@ -1001,12 +1008,7 @@ pub(crate) fn normal_resumable<'r, G: Game>(
         });
     }
     let mut moves = Vec::with_capacity(successors.len());
-    let report = |s: &NimberSearch<G>, moves_done: usize| Progress {
-        moves_done,
-        moves: total,
-        stats: s.stats(),
-        table_bytes: s.table_bytes(),
-    };
+    let report = |s: &NimberSearch<G>, moves_done: usize| Progress::of(s, moves_done, total);
     let mut same: HashMap<Vec<G::Component>, (Option<u64>, bool), RandomState> = HashMap::default();
     for (i, (mv, q)) in successors.into_iter().enumerate() {
         let done = settled.borrow().get(i).copied();

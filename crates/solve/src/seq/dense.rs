@@ -226,8 +226,8 @@ pub(super) fn rule_after(len: usize) -> usize {
 /// about what the dense path's does per pair, so its pairs do not count), when every heap
 /// since then has `every_pair` pairs on average: from [`DENSE_FROM`] heaps, when the sparse
 /// path marked the `share` (numerator, denominator) of every pair or more per heap
-/// ([`dense_share`]). None when fewer than 16 heaps were measured
-/// (the path stays as it is). On one thread the sparse path's time per heap is about 2.4
+/// ([`dense_share`]). None when fewer than 16 heaps were measured (the path stays as it
+/// is). On one thread the sparse path's time per heap is about 2.4
 /// times the dense path's times the share of pairs it marks (2026-12-06, 2^18 to 2^19 heaps:
 /// 0.007 marks 29 % and takes 0.69 of the dense path's time, 0.114 marks 61 % and takes
 /// 1.51 of it), so three eighths is about where they meet; the dense path's targeted scan
@@ -259,14 +259,14 @@ pub(super) const STAY_FROM: usize = 1 << 18;
 /// from [`STAY_FROM`] heaps, three sixteenths to stay on it: there the sparse path has no
 /// targeted scan, and from 2^19 heaps a marked pair costs eight or more scanned ones (0.11
 /// ns a scanned pair, 0.87 a marked one; four at 2^17), so the dense path stays faster well
-/// below three eighths (2026-12-07, two threads,
-/// every heap dense against the rule at three eighths: 0.007 to 2^19 5.8 s against 9.2 s,
-/// the rule having left the dense path at 29 %; 0.114 to 2^20 22.1 s against 28.3–31.4 s,
-/// left at about 22 %), while games with a sparse space (Kayles, Officers), whose young
-/// heaps mark a fifth to a half of every pair without a targeted scan, must not take it
-/// (so not three sixteenths to take it) nor stay on it (Officers marks more than three
-/// sixteenths of every pair past 2^15 heaps); without windows all of them (the dense path then
-/// marks every pair: no better than the sparse path, but no worse).
+/// below three eighths (2026-12-07, two threads, every heap dense against the rule at three
+/// eighths: 0.007 to 2^19 5.8 s against 9.2 s, the rule having left the dense path at 29 %;
+/// 0.114 to 2^20 22.1 s against 28.3–31.4 s, left at about 22 %), while games with a sparse
+/// space (Kayles, Officers), whose young heaps mark a fifth to a half of every pair without
+/// a targeted scan, must not take it (so not three sixteenths to take it) nor stay on it
+/// below 2^18 heaps (Officers marks more than three sixteenths of every pair past 2^15
+/// heaps); without windows all of them (the dense path then marks every pair: no better
+/// than the sparse path, but no worse).
 pub(super) fn dense_share(isa: Option<WindowIsa>, dense: bool, len: usize) -> (u64, u64) {
     match isa {
         Some(WindowIsa::Avx512(_)) => (3, 8),
@@ -1032,13 +1032,13 @@ impl<'a> Groups<'a> {
         rules: &'a SplitRules,
         isa: Option<WindowIsa>,
         helpers: usize,
-        (from, to, sampling): (usize, usize, bool),
+        (least, from, to, sampling): (usize, usize, usize, bool),
     ) -> Self {
         Groups {
             cells,
             rules,
             isa,
-            ahead: rules.leave_two.iter().min().copied().unwrap_or(0).min(RING - 1),
+            ahead: least.min(RING - 1),
             sampling,
             settled: AtomicUsize::new(from),
             next: AtomicUsize::new(from),
@@ -1181,7 +1181,7 @@ impl Sparse {
             &rules,
             isa,
             size - 1,
-            (from, to, self.dense_rule.is_none()),
+            (least, from, to, self.dense_rule.is_none()),
         );
         groups.publish(from, self.prefix_now(), limit_of(self.max_value));
         // The main thread's option set for the dense path (the sampled heaps use the
@@ -1213,10 +1213,9 @@ impl Sparse {
                 }
                 // Heap m's answer, the cells it saw (those below the second) and whether a
                 // helper computed it, or None for a sample of the sparse path.
-                let mut found = None;
-                if !groups.is_sample(m) {
+                let mut found = if !groups.is_sample(m) {
                     let mut waited: Option<(Instant, Duration)> = None;
-                    found = loop {
+                    loop {
                         if let Some((answer, first, helped)) = groups.take(m) {
                             break Some(((answer, first), helped));
                         }
@@ -1242,13 +1241,14 @@ impl Sparse {
                             break Some(((own(&mut seen, m, m), m), false));
                         }
                         std::hint::spin_loop();
-                    };
+                    }
                 } else {
                     // A sample: claimed here unless a helper claimed (and skipped) it.
                     let _ = groups
                         .next
                         .compare_exchange(m, m + 1, Ordering::AcqRel, Ordering::Acquire);
-                }
+                    None
+                };
                 let value = match &found {
                     None => {
                         let g = self.value_of(shared.settled(m), m);

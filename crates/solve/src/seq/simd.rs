@@ -381,9 +381,10 @@ pub(crate) const AVX2_WINDOW_VALUES: usize = 256;
 /// values pass 512. With AVX-512 VBMI two two-table byte permutes look up 32 pairs at once;
 /// with AVX2, three byte shuffles (two 16-byte tables, then the bit). `base + isa.values()`
 /// must be at most 2^16, the last byte of the window's table 0 (values outside the window
-/// look it up), and no target at or past `isa.values()`. The AVX2 kernel reads the high values in pair order,
-/// `rev` (`rev[i] == high[high.len() − 1 − i]`, as long as `low`; the dense path keeps them
-/// in a mirror of its cells); the AVX-512 kernel reverses `high` itself (`rev` may be empty).
+/// look it up), and no target at or past `isa.values()`. The AVX2 kernel reads the high
+/// values in pair order, `rev` (`rev[i] == high[high.len() − 1 − i]`, as long as `low`; the
+/// dense path keeps them in a mirror of its cells); the AVX-512 kernel reverses `high`
+/// itself (`rev` may be empty).
 #[inline(always)]
 #[allow(unsafe_code, clippy::too_many_arguments)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
