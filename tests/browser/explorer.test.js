@@ -390,9 +390,10 @@ test('a heap game typed by a code the page has no preset for: drawn as heaps, pl
 test('a misère sum whose remoteness is out of reach: the page asks for the outcomes alone and says so', async () => {
   // The remoteness search of this sum does not finish, the misère quotient answers its
   // outcomes at once. The server would wait a minute: the page asks for 3 s (the request's
-  // `timeout`), so the note comes well before the server's limit (about 11 s on a quiet
-  // 2-core machine, the page's earlier requests included; the test waits up to 45 s, as a
-  // loaded machine took over 20).
+  // `timeout`), so the note comes well before the server's limit (about 4 s on a quiet
+  // 2-core machine, the page's earlier requests included). It took 11 s, and over 45 s on a
+  // loaded machine, while the server answered a late solve 408: Chromium sent the request
+  // again twice (docs/api.md, "Errors"); the answer is 504 now.
   const quick = await startServer(['--timeout', '60']);
   try {
     const { page, errors } = await openPage(quick.base);

@@ -33,7 +33,7 @@ pub struct Limits {
     /// Largest side of a table or length of a sequence asked of `/api/table`.
     pub max_table: usize,
     /// Set by the server when the request's time is up: the search then winds down at once
-    /// (its result is thrown away) and the solve answers 408.
+    /// (its result is thrown away) and the solve answers 504.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Bulk tables of heap values only up to 2^20 heaps (larger heaps go to the memo engine
     /// and its limits), rather than up to [`grundy_games::heap::HEAP_TABLE_MAX`].
@@ -223,7 +223,7 @@ pub struct SolveRequest {
     pub set: Option<String>,
     /// Seconds the server may spend on this request, a positive number; the server's own
     /// limit (`grundy serve --timeout`) applies when it is shorter. Honoured by `grundy
-    /// serve` (its HTTP 408 then names this limit); the command line has `--timeout`.
+    /// serve` (its HTTP 504 then names this limit); the command line has `--timeout`.
     #[serde(default)]
     pub timeout: Option<f64>,
 }

@@ -24,7 +24,7 @@ pub struct ServeArgs {
     /// Refuse positions with more moves than this (HTTP 422).
     #[arg(long, value_name = "N", default_value_t = 5_000, value_parser = crate::numbers::max_moves)]
     pub max_moves: u64,
-    /// Answer HTTP 408 when a solve takes longer than this many seconds.
+    /// Answer HTTP 504 when a solve takes longer than this many seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub timeout: f64,
     /// Most quick solves running at once, 1 to 512 (others wait, then get HTTP 429).

@@ -852,8 +852,8 @@ async function solveCurrent() {
     status = e.status || 0;
     // Misère remoteness needs a search of whole positions, which can be out of reach where
     // the outcomes are not (sums of large heaps: the misère quotient answers them). Too slow
-    // (408) or past a limit (422): ask for the outcomes alone, as `grundy play` does.
-    if (req.misere && req.remoteness && (status === 408 || status === 422)) {
+    // (504) or past a limit (422): ask for the outcomes alone, as `grundy play` does.
+    if (req.misere && req.remoteness && (status === 504 || status === 422)) {
       try {
         answer = await api('/api/solve', { ...req, remoteness: false, timeout: undefined });
         note = 'Remoteness is out of reach here: outcomes only (the engine wins when it can, not always fastest).';

@@ -46,7 +46,7 @@ pub struct ServerConfig {
     pub addr: SocketAddr,
     /// Limits of one solve.
     pub limits: Limits,
-    /// Longest a solve may take before the request is answered 408.
+    /// Longest a solve may take before the request is answered [`TOO_SLOW`] (504).
     pub timeout: Duration,
     /// Most quick solves running at once; further ones wait (up to `timeout`), then get 429.
     pub max_concurrent: usize,
@@ -94,12 +94,13 @@ const OPENAPI_JSON: &str = include_str!("../assets/openapi.json");
 /// Solves that take at least this long are kept in the store.
 pub const KEEP_AFTER: Duration = Duration::from_millis(20);
 
-/// An answer of the server that is not a success: its HTTP status (always 4xx) and a
-/// message, sent as `{"error": message}`.
+/// An answer of the server that is not a success: its HTTP status (4xx, or 504 for a solve
+/// that ran out of time) and a message, sent as `{"error": message}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HttpError {
-    /// HTTP status code: 400 bad input, 404 unknown family or page, 408 too slow, 413 too
-    /// large, 422 a limit of the server was reached, 429 too many solves at once.
+    /// HTTP status code: 400 bad input, 404 unknown family or page, 408 a request (its
+    /// upload) too slow, 413 too large, 422 a limit of the server was reached, 429 too many
+    /// solves at once, 504 a solve past its deadline.
     pub status: u16,
     /// What went wrong, for a person.
     pub message: String,
@@ -115,6 +116,12 @@ impl HttpError {
     }
 }
 
+/// The status of a solve that ran out of time: 504, as gRPC's `DEADLINE_EXCEEDED` maps to
+/// HTTP. Not 408: browsers resend a request answered 408 on a kept-alive connection (it
+/// means "you were idle too long" there), so one timed-out solve from the explorer ran three
+/// times in Chromium, and the page heard of it after three deadlines.
+pub const TOO_SLOW: u16 = 504;
+
 /// The HTTP status of an application error's kind.
 pub fn status_of(kind: ErrorKind) -> u16 {
     match kind {
@@ -122,7 +129,7 @@ pub fn status_of(kind: ErrorKind) -> u16 {
         ErrorKind::UnknownFamily => 404,
         ErrorKind::TooLarge => 413,
         ErrorKind::Limit | ErrorKind::PositionLimit | ErrorKind::Memory => 422,
-        ErrorKind::Cancelled => 408,
+        ErrorKind::Cancelled => TOO_SLOW,
     }
 }
 
@@ -401,7 +408,7 @@ fn too_slow(limit: TimeLimit) -> HttpError {
         "the server's limit"
     };
     HttpError::new(
-        408,
+        TOO_SLOW,
         format!(
             "the solve took longer than {whose} of {} s",
             limit.time.as_secs_f64()

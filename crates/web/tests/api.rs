@@ -416,7 +416,7 @@ async fn slow_solves_time_out_and_never_block_other_requests() {
         "the small requests waited for the slow solve"
     );
     let (status, ctype, body) = slow.await.unwrap();
-    assert_eq!(status, 408, "{body}");
+    assert_eq!(status, 504, "{body}");
     assert!(ctype.starts_with("application/json"));
     assert!(body.contains("longer than the server's limit"), "{body}");
 }
@@ -424,7 +424,7 @@ async fn slow_solves_time_out_and_never_block_other_requests() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_may_ask_for_a_shorter_time_limit() {
     // The server would give the slow solve a minute; the request asks for 0.3 s and gets its
-    // 408 then, naming its own limit.
+    // 504 then, naming its own limit.
     let config = ServerConfig {
         timeout: Duration::from_secs(60),
         ..ServerConfig::default()
@@ -433,7 +433,7 @@ async fn a_request_may_ask_for_a_shorter_time_limit() {
     let mut slow: Value = serde_json::from_str(SLOW).unwrap();
     slow["timeout"] = json!(0.3);
     let (status, v) = post(addr, "/api/solve", slow.clone()).await;
-    assert_eq!(status, 408, "{v}");
+    assert_eq!(status, 504, "{v}");
     let msg = v["error"].as_str().unwrap();
     assert!(msg.contains("the request's `timeout` of 0.3 s"), "{msg}");
     // A quick solve within its limit answers as without one.
@@ -478,7 +478,7 @@ async fn a_longer_time_limit_than_the_servers_is_the_servers() {
     let mut slow: Value = serde_json::from_str(SLOW).unwrap();
     slow["timeout"] = json!(1e9);
     let (status, v) = post(addr, "/api/solve", slow).await;
-    assert_eq!(status, 408, "{v}");
+    assert_eq!(status, 504, "{v}");
     let msg = v["error"].as_str().unwrap();
     assert!(msg.contains("the server's limit of 0.5 s"), "{msg}");
 }
@@ -506,11 +506,11 @@ async fn long_solves_move_to_their_own_lane_and_are_stopped_at_the_deadline() {
         assert_eq!(status, 200, "{v}");
         assert!(!a.is_finished(), "a small solve waited for a long one");
     }
-    assert_eq!(a.await.unwrap().0, 408);
+    assert_eq!(a.await.unwrap().0, 504);
     // B waits for the slow lane until its own deadline: it gets the lane for its last moments
-    // (408) or not at all (429), depending on how soon A winds down.
+    // (504) or not at all (429), depending on how soon A winds down.
     let b = b.await.unwrap().0;
-    assert!(b == 408 || b == 429, "{b}");
+    assert!(b == 504 || b == 429, "{b}");
     // The long solves were stopped at their deadlines (not left running to the end, half a
     // minute): the slow lane is free for a solve that needs it.
     let (status, v) = post(
@@ -536,7 +536,7 @@ async fn tables_are_stopped_at_the_deadline_too() {
     };
     let addr = start(config).await;
     let (status, v) = post(addr, "/api/table", json!({"family": "bombs", "size": 1000})).await;
-    assert_eq!(status, 408, "{v}");
+    assert_eq!(status, 504, "{v}");
     let (status, _) = post(addr, "/api/table", json!({"family": "nim", "size": 5})).await;
     assert_eq!(status, 200);
 }
@@ -1006,6 +1006,6 @@ async fn game_files_have_the_limits_of_built_in_games() {
     assert_eq!(status, 200, "{v}");
     assert!(!slow.is_finished(), "the small request waited for the slow solve");
     let (status, _, text) = slow.await.unwrap();
-    assert_eq!(status, 408, "{text}");
+    assert_eq!(status, 504, "{text}");
     assert!(text.contains("longer than the server's limit"), "{text}");
 }
