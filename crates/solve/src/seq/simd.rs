@@ -748,7 +748,8 @@ mod x86 {
     /// zeroed by the place's range) and test their bit (v − base) % 8. `low[i]` pairs with
     /// `rev[i]` (the high values in pair order: both are read forward, nothing to reverse).
     /// A step that hits crosses its targets off at once, so no target hits twice: a window of
-    /// at most 192 targets costs at most 192 such steps. Returns where it stopped (after the
+    /// at most 192 targets costs at most 192 such steps. The table is kept in a register and
+    /// written back at the end (1.07–1.09× on 0.342 and 0.135, docs/benchmarks.md). Returns where it stopped (after the
     /// step that crossed off the last target, or where fewer than 32 pairs are left). Panics
     /// unless `from <= to <= low.len() == rev.len()`.
     #[target_feature(enable = "avx2")]
@@ -776,18 +777,20 @@ mod x86 {
             4, 8, 16, 32, 64, -128,
         );
         let zero = _mm256_setzero_si256();
-        macro_rules! load {
-            ($t:expr) => {
-                // SAFETY: the table has 256 bytes: two 16-byte loads of its first 32.
-                unsafe {
-                    (
-                        _mm256_broadcastsi128_si256(_mm_loadu_si128($t.as_ptr().cast())),
-                        _mm256_broadcastsi128_si256(_mm_loadu_si128($t.as_ptr().add(16).cast())),
-                    )
-                }
-            };
-        }
-        let (mut t0, mut t1) = load!(targets);
+        // The table stays in a register while the scan runs: a hit clears its bits there
+        // (no byte stores read back by 16-byte loads, which the store buffer cannot forward).
+        // SAFETY: the table has 256 bytes: one 32-byte load of its first 32.
+        let mut table = unsafe { _mm256_loadu_si256(targets.as_ptr().cast()) };
+        let halves = |t: __m256i| {
+            (
+                _mm256_permute2x128_si256(t, t, 0x00),
+                _mm256_permute2x128_si256(t, t, 0x11),
+            )
+        };
+        // Bit w of the table is bit w − 64q of its 64-bit lane q.
+        let lane_base = _mm256_setr_epi64x(0, 64, 128, 192);
+        let one = _mm256_set1_epi64x(1);
+        let (mut t0, mut t1) = halves(table);
         let whole = to - (to - from) % STEP;
         // The loads below stay within both slices: i + 32 <= whole <= to <= half.
         assert!(from <= to && to <= half && rev.len() == half);
@@ -823,16 +826,19 @@ mod x86 {
                 unsafe { _mm256_storeu_si256(found.as_mut_ptr().cast(), w) };
                 while lanes != 0 {
                     let w = found[lanes.trailing_zeros() as usize];
-                    targets[(w >> 3) as usize] &= !(1 << (w & 7));
+                    let shift = _mm256_sub_epi64(_mm256_set1_epi64x(w as i64), lane_base);
+                    // Shifts of 64 or more (and the negative ones, huge unsigned) give 0.
+                    table = _mm256_andnot_si256(_mm256_sllv_epi64(one, shift), table);
                     lanes &= lanes - 1;
                 }
-                (t0, t1) = load!(targets);
-                let any = _mm256_or_si256(t0, t1);
-                if _mm256_testz_si256(any, any) == 1 {
+                (t0, t1) = halves(table);
+                if _mm256_testz_si256(table, table) == 1 {
                     break;
                 }
             }
         }
+        // SAFETY: as the load above, one 32-byte store.
+        unsafe { _mm256_storeu_si256(targets.as_mut_ptr().cast(), table) };
         i
     }
 }
