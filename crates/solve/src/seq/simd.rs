@@ -749,9 +749,9 @@ mod x86 {
     /// `rev[i]` (the high values in pair order: both are read forward, nothing to reverse).
     /// A step that hits crosses its targets off at once, so no target hits twice: a window of
     /// at most 192 targets costs at most 192 such steps. The table is kept in a register and
-    /// written back at the end (1.07–1.09× on 0.342 and 0.135, docs/benchmarks.md). Returns where it stopped (after the
-    /// step that crossed off the last target, or where fewer than 32 pairs are left). Panics
-    /// unless `from <= to <= low.len() == rev.len()`.
+    /// written back at the end (1.07–1.09× on 0.342 and 0.135, docs/benchmarks.md). Returns
+    /// where it stopped (after the step that crossed off the last target, or where fewer
+    /// than 32 pairs are left). Panics unless `from <= to <= low.len() == rev.len()`.
     #[target_feature(enable = "avx2")]
     #[allow(unsafe_code)]
     pub(super) fn witness_window_avx2(
