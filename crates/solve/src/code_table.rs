@@ -51,6 +51,9 @@ pub(crate) struct CodeTable {
     evicted: usize,
     /// Below this many bytes the table doubles at the first full bucket.
     free_bytes: usize,
+    /// Bits of the widest code stored so far: a wide table turns narrow when it has grown
+    /// enough for codes this wide ([`CodeTable::grow`]).
+    widest: u32,
 }
 
 /// One bucket: a cache line, so that a lookup touches one line.
@@ -88,6 +91,10 @@ const MIN_WIDTH: u32 = 24;
 /// A narrow slot keeps at least this many bits of the word: 8 of value, 5 of weight, 3 of
 /// "won" answers.
 const MIN_SHORT: u32 = 16;
+/// A wide table turns narrow once a narrow slot would keep at least this many "won" bits:
+/// a table that met a wide code while it was small (a code of 59 bits or more at 64 KiB)
+/// took the wide layout, half the words in the same bytes, and would keep it for ever.
+const NARROW_AGAIN_WON: u32 = 10;
 const MIX1: u64 = 0xD6E8_FEB8_6659_FD93;
 const MIX2: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -171,6 +178,31 @@ pub(crate) fn doubling_fits(bytes: usize) -> bool {
     in_use.saturating_add(2 * bytes as u64) <= budget / 2
 }
 
+/// Calls `f` with every (code, word) in `lines`, buckets of the layout `layout`, `2^bits` of
+/// them.
+fn each_entry(lines: &[Line], layout: Layout, bits: u32, mut f: impl FnMut(u64, Word)) {
+    for (b, line) in lines.iter().enumerate() {
+        match layout {
+            Layout::Wide => {
+                for pair in line.0.chunks_exact(2) {
+                    if pair[0] != EMPTY_CODE {
+                        f(pair[0], pair[1]);
+                    }
+                }
+            }
+            Layout::Narrow { width, tag } => {
+                for &s in &line.0 {
+                    if s & 0xFF != 0 {
+                        let rest = s >> (64 - tag);
+                        let h = (b as u64) << (width - bits) | rest & low(width - bits);
+                        f(unmix(h, width), lengthen(s, 64 - tag));
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl CodeTable {
     /// A table that grows as it needs, up to half the memory budget
     /// ([`doubling_fits`]), without another bound.
@@ -199,6 +231,7 @@ impl CodeTable {
             max_lines,
             evicted: 0,
             free_bytes: FREE_BYTES,
+            widest: MIN_WIDTH,
         }
     }
 
@@ -228,8 +261,8 @@ impl CodeTable {
         }
     }
 
-    /// "Won" bits `32 + n` of a word are kept for `n` below this (it only goes down, when
-    /// codes get wider).
+    /// "Won" bits `32 + n` of a word are kept for `n` below this (it goes down when codes get
+    /// wider, up when a narrow table doubles).
     #[inline]
     pub(crate) fn won_bits(&self) -> u32 {
         match self.layout {
@@ -301,12 +334,13 @@ impl CodeTable {
         f: impl FnOnce(&mut Word) -> T,
     ) -> T {
         debug_assert_ne!(code, EMPTY_CODE);
+        self.widest = self.widest.max(64 - code.leading_zeros());
         if let Layout::Narrow { width, .. } = self.layout {
             if code > low(width) {
                 self.widen(64 - code.leading_zeros());
             }
         }
-        let (mut b, rest) = self.place(code);
+        let (mut b, mut rest) = self.place(code);
         match self.find(b, rest, code) {
             Ok(i) => {
                 let mut w = self.word_at(b, i);
@@ -317,9 +351,14 @@ impl CodeTable {
             Err(mut free) => {
                 let mut w = NOTHING;
                 let out = f(&mut w);
-                if free.is_none() && self.may_grow() {
-                    self.grow();
-                    b = self.place(code).0;
+                if free.is_none() && (self.should_narrow() || self.may_grow()) {
+                    if self.should_narrow() {
+                        self.narrow_in_place();
+                    } else {
+                        self.grow();
+                    }
+                    // The slot's form changes with the layout.
+                    (b, rest) = self.place(code);
                     free = self.free_in(b);
                 }
                 let i = match free {
@@ -431,32 +470,29 @@ impl CodeTable {
         }
     }
 
-    /// Every (code, word) stored, emptying the table.
-    fn drain(&mut self) -> Vec<(u64, Word)> {
-        let all = self.entries();
-        self.len = 0;
-        all
-    }
-
     /// Makes room, before a table saved by a long search is loaded back, for codes up to
     /// `max_code` and for `bytes` of slots (within the table's own bound).
+    /// The table grows first, then takes the layout for the codes: widened while small, it
+    /// would take the wide layout for codes of 59 bits or more and come back with half the
+    /// words it was saved with.
     pub(crate) fn reserve(&mut self, max_code: u64, bytes: usize) {
-        if let Layout::Narrow { width, .. } = self.layout {
-            if max_code > low(width) {
-                self.widen(64 - max_code.leading_zeros());
-            }
+        let width = self.widest.max(64 - max_code.leading_zeros());
+        let line = std::mem::size_of::<Line>();
+        let mut bits = self.bits;
+        while (line << bits) < bytes
+            && (1usize << (bits + 1)) <= self.max_lines
+            && doubling_fits(line << bits)
+        {
+            bits += 1;
         }
-        while self.bytes() < bytes && self.lines.len() < self.max_lines && doubling_fits(self.bytes()) {
-            if let Layout::Narrow { width, .. } = self.layout {
-                if self.bits + 3 >= width {
-                    break;
-                }
-            }
-            self.grow();
+        let narrower = matches!(self.layout, Layout::Narrow { width: now, .. } if now < width);
+        if bits > self.bits || narrower {
+            self.relayout(width, bits);
         }
     }
 
     /// Every (code, word) stored (the table unchanged).
+    #[cfg(test)]
     pub(crate) fn entries(&self) -> Vec<(u64, Word)> {
         let mut all = Vec::with_capacity(self.len);
         self.for_each(|code, w| all.push((code, w)));
@@ -464,37 +500,39 @@ impl CodeTable {
     }
 
     /// Calls `f` with every (code, word) stored.
-    pub(crate) fn for_each(&self, mut f: impl FnMut(u64, Word)) {
-        for b in 0..self.lines.len() {
-            for i in 0..self.ways() {
-                let line = &self.lines[b].0;
-                match self.layout {
-                    Layout::Wide if line[2 * i] != EMPTY_CODE => f(line[2 * i], line[2 * i + 1]),
-                    Layout::Narrow { width, tag } if line[i] & 0xFF != 0 => {
-                        let rest = line[i] >> (64 - tag);
-                        let h = (b as u64) << (width - self.bits) | rest & low(width - self.bits);
-                        f(unmix(h, width), self.word_at(b, i));
-                    }
-                    _ => {}
-                }
-            }
-        }
+    pub(crate) fn for_each(&self, f: impl FnMut(u64, Word)) {
+        each_entry(&self.lines, self.layout, self.bits, f);
     }
 
     /// Makes room for codes of `width` bits: a narrow layout for them if a slot keeps
     /// enough of the word beside them, else the wide one; the table keeps its size in bytes
     /// and every word it can.
     fn widen(&mut self, width: u32) {
-        let all = self.drain();
-        let tag = width.saturating_sub(self.bits);
-        self.layout = if 64 - tag >= MIN_SHORT && self.bits + 3 < width {
-            self.lines.fill(NARROW_EMPTY);
+        self.relayout(width, self.bits);
+    }
+
+    /// [`CodeTable::widen`] to `width` with `2^bits` buckets (at least as many as now). The
+    /// words move from the old buckets to new ones, so for a moment both are held (as when
+    /// the table doubles), and nothing else.
+    fn relayout(&mut self, width: u32, bits: u32) {
+        self.widest = self.widest.max(width);
+        let bits = bits.max(self.bits);
+        let (old_layout, old_bits) = (self.layout, self.bits);
+        let tag = width.saturating_sub(bits);
+        self.layout = if 64 - tag >= MIN_SHORT && bits + 3 < width {
             Layout::Narrow { width, tag }
         } else {
-            self.lines.fill(WIDE_EMPTY);
             Layout::Wide
         };
-        for (code, w) in all {
+        let empty = match self.layout {
+            Layout::Wide => WIDE_EMPTY,
+            Layout::Narrow { .. } => NARROW_EMPTY,
+        };
+        let old = std::mem::replace(&mut self.lines, vec![empty; 1 << bits]);
+        self.bits = bits;
+        self.evicted = 0;
+        self.len = 0;
+        each_entry(&old, old_layout, old_bits, |code, w| {
             let (b, rest) = self.place(code);
             let i = match self.free_in(b) {
                 Some(i) => {
@@ -504,12 +542,155 @@ impl CodeTable {
                 None => self.least_worth(b, code, |w| (w & UNKNOWN != UNKNOWN) as u64),
             };
             self.put(b, i, code, rest, w);
-        }
+        });
     }
 
-    /// Doubles the table in place: the words of bucket `b` go to buckets `2b` and `2b + 1`
-    /// (the next bit of their hash), so walking the buckets from the top down never
-    /// overwrites one not yet moved, and no second table is needed.
+    /// Whether the table, wide, should rather take the narrow layout at its size (twice the
+    /// words in the same bytes, [`CodeTable::narrow_in_place`]): a narrow slot for its widest
+    /// code keeps [`NARROW_AGAIN_WON`] "won" bits or more. A table that met a wide code while
+    /// it was small (a code of 59 bits or more at 64 KiB) took the wide layout, and would
+    /// keep it for ever.
+    fn should_narrow(&self) -> bool {
+        let tag = self.widest.saturating_sub(self.bits);
+        self.layout == Layout::Wide
+            && self.bits + 3 < self.widest
+            && 64 - tag >= 13 + NARROW_AGAIN_WON
+            && doubling_fits(self.bytes() / 1024)
+    }
+
+    /// Turns the wide table narrow for codes of [`CodeTable::widest`] bits, at its size and in
+    /// its own memory (beside it, for a moment, two counts for every 64 buckets).
+    /// The (code, word) pairs become (mix, word) pairs, are grouped by 64 new buckets in place
+    /// (one pass of swaps, as an American flag sort), each group sorted, packed to the front
+    /// as narrow slots (of a bucket's pairs, eight at most, those with a value first), and
+    /// spread out to their buckets from the last one down, where a bucket's slots never lie
+    /// before its own.
+    fn narrow_in_place(&mut self) {
+        debug_assert_eq!(self.layout, Layout::Wide);
+        let width = self.widest;
+        let tag = width - self.bits;
+        let short = 64 - tag;
+        let buckets = self.lines.len();
+        let pairs = 4 * buckets;
+        let pair = |lines: &[Line], r: usize| {
+            let l = &lines[r >> 2].0;
+            (l[2 * (r & 3)], l[2 * (r & 3) + 1])
+        };
+        let set_pair = |lines: &mut [Line], r: usize, (h, w): (u64, Word)| {
+            let l = &mut lines[r >> 2].0;
+            l[2 * (r & 3)] = h;
+            l[2 * (r & 3) + 1] = w;
+        };
+        // Mixes (below 2^width) for codes; empty slots keep EMPTY_CODE and go to a last group.
+        // A group is 64 buckets (so that the counts take little room), sorted afterwards.
+        let shift = self.bits.min(6);
+        let groups = buckets >> shift;
+        let group = |h: u64| {
+            if h == EMPTY_CODE {
+                groups
+            } else {
+                (h >> tag >> shift) as usize
+            }
+        };
+        let mut head = vec![0u32; groups + 1];
+        for line in &mut self.lines {
+            for i in 0..4 {
+                if line.0[2 * i] != EMPTY_CODE {
+                    line.0[2 * i] = mix(line.0[2 * i], width);
+                }
+                head[group(line.0[2 * i])] += 1;
+            }
+        }
+        let mut end = head.clone();
+        let mut at = 0u32;
+        for (h, e) in head.iter_mut().zip(end.iter_mut()) {
+            *h = at;
+            at += *e;
+            *e = at;
+        }
+        for g in 0..=groups {
+            while head[g] < end[g] {
+                let mut p = pair(&self.lines, head[g] as usize);
+                loop {
+                    let to = group(p.0);
+                    let r = head[to] as usize;
+                    head[to] += 1;
+                    if to == g {
+                        set_pair(&mut self.lines, r, p);
+                        break;
+                    }
+                    let next = pair(&self.lines, r);
+                    set_pair(&mut self.lines, r, p);
+                    p = next;
+                }
+            }
+        }
+        let mut sorted = Vec::new();
+        let mut from = 0;
+        for &to in &end[..groups] {
+            sorted.clear();
+            sorted.extend((from..to as usize).map(|r| pair(&self.lines, r)));
+            sorted.sort_unstable_by_key(|p| p.0);
+            for (r, &p) in (from..).zip(&sorted) {
+                set_pair(&mut self.lines, r, p);
+            }
+            from = to as usize;
+        }
+        drop(head);
+        drop(end);
+        let bucket = |h: u64| (h >> tag) as usize;
+        // Pack: slot j (the j-th u64 of the table) is written after pair j, at or after slot j,
+        // was read.
+        let mut kept = vec![0u8; buckets];
+        let mut j = 0;
+        let mut r = 0;
+        while r < pairs && pair(&self.lines, r).0 != EMPTY_CODE {
+            let b = bucket(pair(&self.lines, r).0);
+            let mut n = r;
+            while n < pairs && pair(&self.lines, n).0 != EMPTY_CODE && bucket(pair(&self.lines, n).0) == b {
+                n += 1;
+            }
+            let mut slots = [0u64; 8];
+            let mut k = 0;
+            for valued in [true, false] {
+                for q in r..n {
+                    let (h, w) = pair(&self.lines, q);
+                    if k < 8 && (w & UNKNOWN != UNKNOWN) == valued {
+                        slots[k] = (h & low(tag)) << short | shorten(w, short);
+                        k += 1;
+                    }
+                }
+            }
+            for &s in &slots[..k] {
+                self.lines[j >> 3].0[j & 7] = s;
+                j += 1;
+            }
+            kept[b] = k as u8;
+            r = n;
+        }
+        self.len = j;
+        // Spread: bucket b's slots lie from `a` (those of the buckets before it) up, and
+        // `a` is at most 8b.
+        let mut a = j;
+        for b in (0..buckets).rev() {
+            let k = kept[b] as usize;
+            a -= k;
+            let line = 8 * b;
+            for i in (0..k).rev() {
+                let s = self.lines[(a + i) >> 3].0[(a + i) & 7];
+                self.lines[b].0[i] = s;
+            }
+            debug_assert!(a <= line);
+            self.lines[b].0[k..].fill(0);
+        }
+        self.layout = Layout::Narrow { width, tag };
+        self.evicted = 0;
+    }
+
+    /// Doubles the table in place, in its layout: the words of bucket `b` go to buckets `2b`
+    /// and `2b + 1` (the next bit of their hash), so walking the buckets from the top down
+    /// never overwrites one not yet moved, and no second table is needed. A narrow slot then
+    /// keeps one bit less of the code's mix (the bucket holds it) and one more "won" bit.
     fn grow(&mut self) {
         let old = self.lines.len();
         let empty = match self.layout {
@@ -538,17 +719,27 @@ impl CodeTable {
                     }
                 }
                 Layout::Narrow { width, tag } => {
+                    let to = width - self.bits;
                     for s in words.0 {
                         if s & 0xFF != 0 {
-                            // The next bit of the mix below the bucket's, kept in the slot.
-                            let half = (s >> (64 - tag) >> (width - self.bits)) as usize & 1;
+                            // The next bit of the mix below the bucket's, kept in the slot,
+                            // now picks the bucket: the slot keeps the bits below it, and
+                            // its short word gains a "won" bit (not known: 0).
+                            let rest = s >> (64 - tag);
+                            let half = (rest >> to) as usize & 1;
                             let b = 2 * from + half;
-                            self.lines[b].0[filled[half]] = s;
+                            self.lines[b].0[filled[half]] = (rest & low(to)) << (64 - to) | s & low(64 - tag);
                             filled[half] += 1;
                         }
                     }
                 }
             }
+        }
+        if let Layout::Narrow { width, .. } = self.layout {
+            self.layout = Layout::Narrow {
+                width,
+                tag: width - self.bits,
+            };
         }
     }
 }
@@ -639,6 +830,121 @@ mod tests {
             let s = shorten(w, short);
             prop_assert!(s <= low(short) && s & 0xFF != 0);
             prop_assert_eq!(lengthen(s, short), w & (low(32) | low(short - 13) << 32));
+        }
+    }
+
+    /// A table that met a wide code while small (wide layout: four words a bucket) turns
+    /// narrow once it has grown enough, and a table loaded back from a checkpoint takes the
+    /// narrow layout at its full size: eight words a bucket either way, every word kept.
+    #[test]
+    fn wide_codes_get_narrow_slots_once_the_table_is_large() {
+        let wide_code = (1u64 << 58) | 12345;
+        let mut t = CodeTable::new();
+        t.grow_freely_to(64 << 20);
+        t.update(wide_code, |_| 0, |w| *w = 7);
+        assert_eq!(
+            t.layout,
+            Layout::Wide,
+            "small: a 59-bit code needs the wide layout"
+        );
+        let n = 3 << 20;
+        let codes: Vec<u64> = (0..n as u64)
+            .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 6) | 1 << 57)
+            .collect();
+        for &c in &codes {
+            t.update(c, |_| 0, |w| *w = c % 200);
+        }
+        assert!(
+            matches!(t.layout, Layout::Narrow { width: 59, .. }),
+            "{:?}",
+            t.layout
+        );
+        assert!(t.won_bits() >= NARROW_AGAIN_WON);
+        // Nothing was lost on the way (the table doubled at its first full bucket).
+        assert!(t.len() * 100 >= n * 99, "{} of {n}", t.len());
+        for &c in codes.iter().step_by(997) {
+            if let Some(w) = t.get(c) {
+                assert_eq!(w & UNKNOWN, c % 200);
+            }
+        }
+        // Loaded back into a fresh table of the same size: narrow, and all of it kept.
+        let saved = t.entries();
+        let mut back = CodeTable::new();
+        back.reserve(saved.iter().map(|e| e.0).max().unwrap(), t.bytes());
+        assert!(matches!(back.layout, Layout::Narrow { .. }), "{:?}", back.layout);
+        assert_eq!(back.bytes(), t.bytes());
+        for &(c, w) in &saved {
+            back.update(c, |_| 0, |x| *x = w);
+        }
+        assert!(
+            back.len() * 100 >= saved.len() * 99,
+            "{} of {}",
+            back.len(),
+            saved.len()
+        );
+    }
+
+    /// Turning a wide table narrow in place keeps every word its buckets can hold (those
+    /// with a value first), whole but for the "won" bits the narrow slots cannot hold, and
+    /// never answers a word for a code it was not given.
+    #[test]
+    fn narrowing_in_place_keeps_the_words() {
+        for (n, seed) in [(1000u64, 1u64), (2500, 2), (4096, 3), (100, 4)] {
+            let mut t = CodeTable::new();
+            t.widen(62);
+            assert_eq!(t.layout, Layout::Wide);
+            let mut rng = seed;
+            let mut next = || {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                rng >> 11
+            };
+            let mut given = HashMap::new();
+            for _ in 0..n {
+                let c = next() & low(40);
+                // Values the narrow slots hold (a larger one would be forgotten).
+                let w = word(&t, next());
+                let w = match w & UNKNOWN {
+                    UNKNOWN | ELSEWHERE => w,
+                    v => (w & !UNKNOWN) | (v % NARROW_VALUES),
+                };
+                // No growth: the 1024 buckets of four hold what fits, the rest is pushed out.
+                t.max_lines = t.lines.len();
+                t.update(c, |w| w & 0xff, |x| *x = w);
+                given.insert(c, w);
+            }
+            let before = t.entries();
+            t.widest = 40;
+            t.narrow_in_place();
+            assert_eq!(t.layout, Layout::Narrow { width: 40, tag: 30 });
+            let after = t.entries();
+            assert_eq!(after.len(), t.len());
+            for &(c, w) in &after {
+                assert_eq!(w, kept(&t, given[&c]), "code {c}");
+                assert_eq!(t.get(c), Some(w));
+            }
+            // Eight slots a bucket where there were four: everything fits unless a bucket
+            // gets more than eight, and then those with a value stay.
+            let mut per_bucket: HashMap<usize, Vec<Word>> = HashMap::new();
+            for &(c, w) in &before {
+                per_bucket.entry(t.place(c).0).or_default().push(w);
+            }
+            let valued = |w: Word| w & UNKNOWN != UNKNOWN;
+            let expected: usize = per_bucket.values().map(|ws| ws.len().min(8)).sum();
+            assert_eq!(t.len(), expected);
+            for (b, ws) in per_bucket {
+                let now: Vec<Word> = after
+                    .iter()
+                    .filter(|e| t.place(e.0).0 == b)
+                    .map(|e| e.1)
+                    .collect();
+                let want = ws.iter().filter(|&&w| valued(w)).count().min(8);
+                assert_eq!(now.iter().filter(|&&w| valued(w)).count(), want, "bucket {b}");
+            }
+            // And it goes on working: a new code goes in, an old one is found.
+            t.update(12345, |w| w & 0xff, |x| *x = 17);
+            assert_eq!(t.get(12345).map(|w| w & UNKNOWN), Some(17));
         }
     }
 
