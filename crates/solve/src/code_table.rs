@@ -5,12 +5,16 @@
 //! [`ELSEWHERE`] when the caller keeps it elsewhere), the weight of the work it took in the
 //! next 8 ([`WEIGHT`]), and 32 bits of "won" answers above. The table stores words in one of
 //! two layouts, both in cache-line buckets:
-//! - **narrow** (while every code has at most 57 bits, less the bucket bits): eight 8-byte
+//! - **narrow** (while the widest code, less the bucket bits, leaves 16 bits of a slot for
+//!   the word: 58 bits at 64 KiB, one more at each doubling): eight 8-byte
 //!   slots to a bucket. The code is mixed one-to-one within its bits; the top bits of the mix
 //!   pick the bucket and the rest are kept in the slot beside a short form of the word (a
 //!   value below [`NARROW_VALUES`], the weight in 5 bits, as many "won" bits as fit). Twice
 //!   the entries of the wide layout in the same memory;
-//! - **wide**: four 16-byte slots of (code, word) to a bucket.
+//! - **wide**: four 16-byte slots of (code, word) to a bucket, while the codes are too wide
+//!   for a narrow slot at the table's size; a wide table turns narrow in place once it has
+//!   grown enough ([`CodeTable::narrow_in_place`]), and each doubling of a narrow table gives
+//!   its slots one more "won" bit.
 //!
 //! The table forgets: a lost word, or a part of one the narrow form cannot hold, only costs
 //! the search its work again; [`CodeTable::value_limit`] and [`CodeTable::won_bits`] say
@@ -52,7 +56,7 @@ pub(crate) struct CodeTable {
     /// Below this many bytes the table doubles at the first full bucket.
     free_bytes: usize,
     /// Bits of the widest code stored so far: a wide table turns narrow when it has grown
-    /// enough for codes this wide ([`CodeTable::grow`]).
+    /// enough for codes this wide ([`CodeTable::should_narrow`]).
     widest: u32,
 }
 
