@@ -182,6 +182,14 @@ pub(crate) fn doubling_fits(bytes: usize) -> bool {
     in_use.saturating_add(2 * bytes as u64) <= budget / 2
 }
 
+/// Bits of a narrow slot left for the short word, for codes of `width` bits in `2^bits`
+/// buckets (the rest of the slot keeps the code's mix below the bucket bits); `None` when
+/// there are buckets enough for nearly every code of the width (a narrow table never grows
+/// past that).
+fn narrow_short(width: u32, bits: u32) -> Option<u32> {
+    (bits + 3 < width).then(|| 64 - (width - bits))
+}
+
 /// Calls `f` with every (code, word) in `lines`, buckets of the layout `layout`, `2^bits` of
 /// them.
 fn each_entry(lines: &[Line], layout: Layout, bits: u32, mut f: impl FnMut(u64, Word)) {
@@ -338,7 +346,6 @@ impl CodeTable {
         f: impl FnOnce(&mut Word) -> T,
     ) -> T {
         debug_assert_ne!(code, EMPTY_CODE);
-        self.widest = self.widest.max(64 - code.leading_zeros());
         if let Layout::Narrow { width, .. } = self.layout {
             if code > low(width) {
                 self.widen(64 - code.leading_zeros());
@@ -353,17 +360,25 @@ impl CodeTable {
                 out
             }
             Err(mut free) => {
+                // A code found was counted when it came in.
+                self.widest = self.widest.max(64 - code.leading_zeros());
                 let mut w = NOTHING;
                 let out = f(&mut w);
-                if free.is_none() && (self.should_narrow() || self.may_grow()) {
-                    if self.should_narrow() {
+                if free.is_none() {
+                    let relaid = if self.should_narrow() {
                         self.narrow_in_place();
-                    } else {
+                        true
+                    } else if self.may_grow() {
                         self.grow();
+                        true
+                    } else {
+                        false
+                    };
+                    if relaid {
+                        // The slot's form changes with the layout.
+                        (b, rest) = self.place(code);
+                        free = self.free_in(b);
                     }
-                    // The slot's form changes with the layout.
-                    (b, rest) = self.place(code);
-                    free = self.free_in(b);
                 }
                 let i = match free {
                     Some(i) => {
@@ -427,7 +442,7 @@ impl CodeTable {
         let room = match self.layout {
             Layout::Wide => true,
             // Buckets enough for every code of the width: never more.
-            Layout::Narrow { width, .. } => self.bits + 3 < width,
+            Layout::Narrow { width, .. } => narrow_short(width, self.bits).is_some(),
         };
 
         let per_slot = if self.bytes() < SMALL_BYTES {
@@ -523,7 +538,7 @@ impl CodeTable {
         let bits = bits.max(self.bits);
         let (old_layout, old_bits) = (self.layout, self.bits);
         let tag = width.saturating_sub(bits);
-        self.layout = if 64 - tag >= MIN_SHORT && bits + 3 < width {
+        self.layout = if narrow_short(width, bits).is_some_and(|short| short >= MIN_SHORT) {
             Layout::Narrow { width, tag }
         } else {
             Layout::Wide
@@ -555,10 +570,8 @@ impl CodeTable {
     /// it was small (a code of 59 bits or more at 64 KiB) took the wide layout, and would
     /// keep it for ever.
     fn should_narrow(&self) -> bool {
-        let tag = self.widest.saturating_sub(self.bits);
         self.layout == Layout::Wide
-            && self.bits + 3 < self.widest
-            && 64 - tag >= 13 + NARROW_AGAIN_WON
+            && narrow_short(self.widest, self.bits).is_some_and(|short| short >= 13 + NARROW_AGAIN_WON)
             && doubling_fits(self.bytes() / 1024)
     }
 
@@ -679,12 +692,11 @@ impl CodeTable {
         for b in (0..buckets).rev() {
             let k = kept[b] as usize;
             a -= k;
-            let line = 8 * b;
+            debug_assert!(a <= 8 * b);
             for i in (0..k).rev() {
                 let s = self.lines[(a + i) >> 3].0[(a + i) & 7];
                 self.lines[b].0[i] = s;
             }
-            debug_assert!(a <= line);
             self.lines[b].0[k..].fill(0);
         }
         self.layout = Layout::Narrow { width, tag };
